@@ -1,0 +1,16 @@
+//! guardscope: explains torch.compile recompilations from TORCH_TRACE logs.
+//!
+//! Data flows one way: `input` (files, gzip, ranks) -> `trace` (events) ->
+//! `model` (the compile timeline) -> `analysis` -> `report` (terminal, JSON).
+
+pub mod analysis;
+pub mod cli;
+pub mod input;
+pub mod load;
+pub mod model;
+pub mod reasons;
+pub mod report;
+pub mod trace;
+
+#[cfg(feature = "python")]
+mod python;

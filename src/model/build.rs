@@ -1,0 +1,322 @@
+//! Folds trace events into the compile timeline.
+
+use super::{Attempt, BackwardCompile, Breakdown, Compile, Frame, InputFile, Run};
+use crate::input::LogSource;
+use crate::reasons;
+use crate::trace::event::CompilationMetrics;
+use crate::trace::{CompileRef, Event, EventData, ParseStats, Problems};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct FrameKey {
+    pid: u64,
+    generation: u32,
+    frame_id: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct CompileKey {
+    frame_compile_id: Option<u32>,
+    compiled_autograd_id: Option<u32>,
+}
+
+/// Builds the part of a `Run` that one log file contributes. Files are
+/// independent (each process writes its own), so builders can run in
+/// parallel and be merged in input order.
+pub struct RunBuilder {
+    rank: Option<u32>,
+    year: i32,
+    frames: HashMap<FrameKey, FrameState>,
+    frame_order: Vec<FrameKey>,
+    compiled_autograd: Vec<Compile>,
+    ca_index: HashMap<(u64, u32, u32), usize>,
+    generation: HashMap<u64, u32>,
+    /// Attempts already started per process and generation, to spot
+    /// `torch._dynamo.reset()` restarting compile ids at 0/0.
+    started: HashMap<(u64, u32), std::collections::HashSet<(CompileRef, u32)>>,
+    envelope_rank: Option<u32>,
+}
+
+struct FrameState {
+    frame: Frame,
+    index: HashMap<CompileKey, usize>,
+}
+
+impl RunBuilder {
+    pub fn new(source: &LogSource) -> Self {
+        RunBuilder {
+            rank: source.rank,
+            year: source.year,
+            frames: HashMap::new(),
+            frame_order: Vec::new(),
+            compiled_autograd: Vec::new(),
+            ca_index: HashMap::new(),
+            generation: HashMap::new(),
+            started: HashMap::new(),
+            envelope_rank: None,
+        }
+    }
+
+    pub fn add(&mut self, ev: Event) {
+        if ev.rank.is_some() {
+            self.envelope_rank = ev.rank;
+        }
+        let r = ev.compile;
+        if let EventData::DynamoStart { .. } = ev.data {
+            self.note_start(ev.pid, r);
+        }
+        let generation = self.generation.get(&ev.pid).copied().unwrap_or(0);
+        let year = self.year;
+        let glog_unix = ev.time.to_unix(year);
+        let compile = match (r.frame_id, r.compiled_autograd_id) {
+            (Some(frame_id), _) => {
+                let key = FrameKey {
+                    pid: ev.pid,
+                    generation,
+                    frame_id,
+                };
+                let rank = self.rank.or(ev.rank);
+                let state = self.frames.entry(key).or_insert_with(|| {
+                    self.frame_order.push(key);
+                    FrameState {
+                        frame: Frame {
+                            rank,
+                            pid: ev.pid,
+                            generation,
+                            frame_id,
+                            function: None,
+                            file: None,
+                            line: None,
+                            compiles: Vec::new(),
+                        },
+                        index: HashMap::new(),
+                    }
+                });
+                let ckey = CompileKey {
+                    frame_compile_id: r.frame_compile_id,
+                    compiled_autograd_id: r.compiled_autograd_id,
+                };
+                let i = *state.index.entry(ckey).or_insert_with(|| {
+                    state.frame.compiles.push(new_compile(r, ev.line));
+                    state.frame.compiles.len() - 1
+                });
+                if let EventData::CompilationMetrics(m) = &ev.data {
+                    fill_frame(&mut state.frame, m);
+                }
+                if let EventData::DynamoStart { frame: Some(sf) } = &ev.data {
+                    // The stack names the frame being compiled; metrics, when
+                    // they arrive, give the authoritative name and first line.
+                    if state.frame.function.is_none() {
+                        state.frame.function = sf.function.clone();
+                        state.frame.file = sf.file.clone();
+                    }
+                }
+                &mut state.frame.compiles[i]
+            }
+            (None, Some(ca)) => {
+                let key = (ev.pid, generation, ca);
+                let i = *self.ca_index.entry(key).or_insert_with(|| {
+                    self.compiled_autograd.push(new_compile(r, ev.line));
+                    self.compiled_autograd.len() - 1
+                });
+                &mut self.compiled_autograd[i]
+            }
+            // Events outside any compile (interned strings, runtime events).
+            (None, None) => return,
+        };
+        apply(compile, r, ev.data, ev.line, glog_unix);
+    }
+
+    fn note_start(&mut self, pid: u64, r: CompileRef) {
+        let generation = self.generation.entry(pid).or_insert(0);
+        let seen = self.started.entry((pid, *generation)).or_default();
+        let attempt = r.attempt.unwrap_or(0);
+        if !seen.insert((r, attempt)) {
+            // The same compile id and attempt started twice: ids restarted.
+            *generation += 1;
+            let g = *generation;
+            self.started.entry((pid, g)).or_default().insert((r, attempt));
+        }
+    }
+
+    pub fn finish(mut self, source: &LogSource, stats: ParseStats) -> Run {
+        let rank = self.rank.or(self.envelope_rank);
+        let mut frames: Vec<Frame> = Vec::with_capacity(self.frame_order.len());
+        for key in &self.frame_order {
+            let mut f = self.frames.remove(key).expect("every ordered key has a frame").frame;
+            f.rank = f.rank.or(rank);
+            f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
+            frames.push(f);
+        }
+        frames.sort_by_key(|f| (f.pid, f.generation, f.frame_id));
+        Run {
+            inputs: vec![InputFile {
+                path: source.display.to_string(),
+                rank,
+                stats,
+            }],
+            frames,
+            compiled_autograd: self.compiled_autograd,
+            problems: Problems::default(),
+        }
+    }
+}
+
+fn new_compile(r: CompileRef, line: u64) -> Compile {
+    Compile {
+        compile_id: compile_id_string(r),
+        frame_compile_id: r.frame_compile_id,
+        compiled_autograd_id: r.compiled_autograd_id,
+        log_line: line,
+        ..Compile::default()
+    }
+}
+
+/// torch's `CompileId.__str__`.
+pub fn compile_id_string(r: CompileRef) -> String {
+    let frame = match (r.frame_id, r.frame_compile_id) {
+        (Some(f), Some(n)) => Some(format!("{f}/{n}")),
+        (Some(f), None) => Some(format!("{f}/?")),
+        _ => None,
+    };
+    match (r.compiled_autograd_id, frame) {
+        (Some(ca), Some(fr)) => format!("!{ca}/{fr}"),
+        (Some(ca), None) => format!("!{ca}"),
+        (None, Some(fr)) => fr,
+        (None, None) => "?".to_string(),
+    }
+}
+
+fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
+    if m.co_name.is_some() {
+        frame.function = m.co_name.clone();
+    }
+    if m.co_filename.is_some() {
+        frame.file = m.co_filename.clone();
+    }
+    if m.co_firstlineno.is_some() {
+        frame.line = m.co_firstlineno;
+    }
+}
+
+fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: f64) {
+    match data {
+        EventData::DynamoStart { .. } => {
+            let attempt = r.attempt.unwrap_or(0);
+            if !c.attempts.iter().any(|a| a.attempt == attempt) {
+                c.attempts.push(Attempt {
+                    attempt,
+                    start: Some(glog_unix),
+                    log_line: line,
+                });
+                c.attempts.sort_by_key(|a| a.attempt);
+            }
+            if c.start.is_none() {
+                c.start = Some(glog_unix);
+            }
+        }
+        EventData::CompilationMetrics(m) => apply_metrics(c, &m),
+        EventData::BwdCompilationMetrics(m) => {
+            let us = |v: Option<u64>| v.map(|x| x as f64 / 1e6);
+            c.backward = Some(BackwardCompile {
+                duration_s: us(m.backward_cumulative_compile_time_us).or(us(m.duration_us)),
+                inductor_s: m.inductor_compile_time_s.or(us(m.inductor_cumulative_compile_time_us)),
+                code_gen_s: m.code_gen_time_s.or(us(m.inductor_code_gen_cumulative_compile_time_us)),
+                failed: m.fail_type.is_some(),
+                fail_reason: m.fail_reason.clone().or(m.fail_type.clone()),
+            });
+        }
+        EventData::RecompileReasons(list) => {
+            c.recompile_reasons = list.iter().map(|r| reasons::split(r)).collect();
+        }
+        EventData::GraphBreak(text) => c.graph_breaks.push(text),
+        EventData::GuardAdded => c.guards_added += 1,
+    }
+    // Every event proves at least the attempt it names happened, including
+    // refused compiles that never log `dynamo_start`.
+    if let Some(a) = r.attempt {
+        if !c.attempts.iter().any(|x| x.attempt == a) && r.frame_id.is_some() {
+            c.attempts.push(Attempt {
+                attempt: a,
+                start: None,
+                log_line: line,
+            });
+            c.attempts.sort_by_key(|x| x.attempt);
+        }
+    }
+}
+
+fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
+    let us = |v: Option<u64>| v.map(|x| x as f64 / 1e6);
+    c.finished = true;
+    // compilation_metrics.start_time is real unix time; the glog time has no
+    // year or zone, so prefer this whenever torch logged it.
+    if let Some(t) = m.start_time.or(us(m.start_time_us)) {
+        c.start = Some(t);
+    }
+    c.duration_s = m
+        .entire_frame_compile_time_s
+        .or(us(m.duration_us))
+        .or(us(m.dynamo_cumulative_compile_time_us));
+    c.breakdown = Breakdown {
+        entire_frame_s: c.duration_s,
+        backend_s: m
+            .backend_compile_time_s
+            .or(us(m.aot_autograd_cumulative_compile_time_us)),
+        inductor_s: m.inductor_compile_time_s.or(us(m.inductor_cumulative_compile_time_us)),
+        code_gen_s: m.code_gen_time_s.or(us(m.inductor_code_gen_cumulative_compile_time_us)),
+    };
+    c.guard_count = m.guard_count;
+    c.graph_op_count = m.graph_op_count;
+    c.fail_type = m.fail_type.clone();
+    c.fail_reason = m.fail_reason.clone();
+    c.failed = m.fail_type.is_some();
+    c.cache_limit = m.fail_reason.as_deref().is_some_and(is_cache_limit_reason);
+    if let Some(r) = &m.restart_reasons {
+        c.restart_reasons = r.clone();
+    }
+}
+
+/// Dynamo's refusal message changed names with the config option
+/// (`cache_size_limit` -> `recompile_limit`).
+pub fn is_cache_limit_reason(reason: &str) -> bool {
+    let r = reason.to_ascii_lowercase();
+    r.contains("recompile limit exceeded") || r.contains("cache_size_limit") || r.contains("cache size limit")
+}
+
+/// Concatenates per-file runs in input order.
+pub fn merge(parts: Vec<(Run, Problems)>) -> Run {
+    let mut run = Run::default();
+    for (part, problems) in parts {
+        run.inputs.extend(part.inputs);
+        run.frames.extend(part.frames);
+        run.compiled_autograd.extend(part.compiled_autograd);
+        run.problems.merge(problems);
+    }
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compile_id_strings_match_torch() {
+        let r = |f, n, ca| CompileRef {
+            frame_id: f,
+            frame_compile_id: n,
+            attempt: Some(0),
+            compiled_autograd_id: ca,
+        };
+        assert_eq!(compile_id_string(r(Some(0), Some(2), None)), "0/2");
+        assert_eq!(compile_id_string(r(Some(3), Some(0), Some(1))), "!1/3/0");
+        assert_eq!(compile_id_string(r(None, None, Some(0))), "!0");
+    }
+
+    #[test]
+    fn cache_limit_wordings() {
+        assert!(is_cache_limit_reason("Dynamo recompile limit exceeded"));
+        assert!(is_cache_limit_reason("cache_size_limit reached"));
+        assert!(!is_cache_limit_reason("Unsupported: call_function"));
+    }
+}

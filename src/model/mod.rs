@@ -1,0 +1,120 @@
+//! The compile timeline: plain data, serializable, built from trace events.
+//!
+//! A `Run` holds the frames of every process found in the inputs; a frame
+//! holds its compiles (`frame_compile_id`), a compile its attempts.
+
+mod build;
+
+pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
+
+use crate::reasons::GuardFailure;
+use crate::trace::{ParseStats, Problems};
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Run {
+    pub inputs: Vec<InputFile>,
+    pub frames: Vec<Frame>,
+    /// Compiled-autograd graphs that belong to no Dynamo frame (`!0`).
+    pub compiled_autograd: Vec<Compile>,
+    pub problems: Problems,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InputFile {
+    pub path: String,
+    pub rank: Option<u32>,
+    pub stats: ParseStats,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Frame {
+    pub rank: Option<u32>,
+    pub pid: u64,
+    /// Increments each time `torch._dynamo.reset()` restarts compile ids.
+    pub generation: u32,
+    pub frame_id: u32,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    /// First line of the compiled function (`co_firstlineno`).
+    pub line: Option<u32>,
+    pub compiles: Vec<Compile>,
+}
+
+impl Frame {
+    pub fn compile_seconds(&self) -> f64 {
+        self.compiles.iter().filter_map(|c| c.duration_s).sum()
+    }
+
+    pub fn attempts(&self) -> usize {
+        self.compiles.iter().map(|c| c.attempts.len().max(1)).sum()
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Compile {
+    /// torch's CompileId string: `F/N`, or `!A/F/N` / `!A` under compiled autograd.
+    pub compile_id: String,
+    pub frame_compile_id: Option<u32>,
+    pub compiled_autograd_id: Option<u32>,
+    pub attempts: Vec<Attempt>,
+    /// Unix seconds at which the compile started.
+    pub start: Option<f64>,
+    /// Forward (Dynamo frame) compile time in seconds.
+    pub duration_s: Option<f64>,
+    pub breakdown: Breakdown,
+    pub guard_count: Option<u64>,
+    pub guards_added: u64,
+    pub graph_op_count: Option<u64>,
+    pub failed: bool,
+    pub fail_type: Option<String>,
+    pub fail_reason: Option<String>,
+    /// Dynamo refused this compile because the frame hit the recompile limit.
+    pub cache_limit: bool,
+    /// `compilation_metrics` was seen: false for a log cut off mid-compile.
+    pub finished: bool,
+    pub restart_reasons: Vec<String>,
+    pub graph_breaks: Vec<String>,
+    /// One per cache entry whose guards failed, as logged (cache order).
+    pub recompile_reasons: Vec<GuardFailure>,
+    pub backward: Option<BackwardCompile>,
+    /// Line of the compile's first event in its log.
+    pub log_line: u64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Attempt {
+    pub attempt: u32,
+    pub start: Option<f64>,
+    pub log_line: u64,
+}
+
+/// Where the compile time went, as far as the log says.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Breakdown {
+    pub entire_frame_s: Option<f64>,
+    pub backend_s: Option<f64>,
+    pub inductor_s: Option<f64>,
+    pub code_gen_s: Option<f64>,
+}
+
+/// The AOT backward graph, compiled lazily at the first `backward()`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BackwardCompile {
+    pub duration_s: Option<f64>,
+    pub inductor_s: Option<f64>,
+    pub code_gen_s: Option<f64>,
+    pub failed: bool,
+    pub fail_reason: Option<String>,
+}
+
+impl Run {
+    pub fn compiles(&self) -> impl Iterator<Item = (&Frame, &Compile)> {
+        self.frames.iter().flat_map(|f| f.compiles.iter().map(move |c| (f, c)))
+    }
+
+    /// Events found in all inputs together.
+    pub fn envelope_count(&self) -> u64 {
+        self.inputs.iter().map(|i| i.stats.envelopes).sum()
+    }
+}

@@ -1,0 +1,18 @@
+//! The `guardscope._native` extension module (feature "python"). It is thin:
+//! the Python package calls into the same library the CLI uses.
+
+use pyo3::prelude::*;
+
+/// Runs the guardscope CLI with `argv` (argv[0] is the program name) and
+/// returns its exit code; this is what the `guardscope` console script calls.
+#[pyfunction]
+fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
+    py.detach(|| crate::cli::run(argv))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! The `--json` contract. Other tools rely on these field names: extend
+//! them, never rename or remove them (documented in the README).
+
+use crate::analysis::{self, Totals};
+use crate::model::{Breakdown, Run};
+use crate::reasons::GuardFailure;
+use crate::trace::ProblemKind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+pub struct Summary<'a> {
+    pub version: &'static str,
+    pub totals: Totals,
+    pub frames: Vec<FrameView<'a>>,
+    pub recompiles: Vec<RecompileView<'a>>,
+    pub compiled_autograd: Vec<CompileView<'a>>,
+    pub inputs: Vec<InputView<'a>>,
+    pub problems: ProblemsView,
+}
+
+#[derive(Serialize)]
+pub struct FrameView<'a> {
+    pub rank: Option<u32>,
+    pub frame_id: u32,
+    pub function: Option<&'a str>,
+    pub file: Option<&'a str>,
+    pub line: Option<u32>,
+    pub pid: u64,
+    pub generation: u32,
+    pub compiles: Vec<CompileView<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct CompileView<'a> {
+    pub compile_id: &'a str,
+    pub attempts: usize,
+    pub start: Option<f64>,
+    pub duration_s: Option<f64>,
+    pub failed: bool,
+    pub fail_reason: Option<&'a str>,
+    pub fail_type: Option<&'a str>,
+    pub compiled_autograd_id: Option<u32>,
+    pub finished: bool,
+    pub cache_limit: bool,
+    pub breakdown: &'a Breakdown,
+    pub backward_duration_s: Option<f64>,
+    pub guard_count: Option<u64>,
+    pub graph_op_count: Option<u64>,
+    pub restart_reasons: &'a [String],
+    pub graph_breaks: usize,
+}
+
+#[derive(Serialize)]
+pub struct RecompileView<'a> {
+    pub rank: Option<u32>,
+    pub compile_id: &'a str,
+    pub frame_id: u32,
+    pub duration_s: Option<f64>,
+    pub reasons: Vec<ReasonView<'a>>,
+    pub pid: u64,
+    pub function: Option<&'a str>,
+    pub failed: bool,
+    pub cache_limit: bool,
+    /// Index into `reasons` of the newest failed cache entry: this recompile's cause.
+    pub cause_index: Option<usize>,
+}
+
+#[derive(Serialize)]
+pub struct ReasonView<'a> {
+    pub entry: Option<&'a str>,
+    pub raw: &'a str,
+    pub guard: &'a str,
+    pub source: Option<&'a str>,
+    pub hint: Option<&'a str>,
+    pub code: Option<&'a str>,
+    pub location: Option<String>,
+    pub function: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub struct InputView<'a> {
+    pub path: &'a str,
+    pub rank: Option<u32>,
+    pub pids: &'a [u64],
+    pub lines: u64,
+    pub bytes: u64,
+    pub envelopes: u64,
+    pub kinds: &'a BTreeMap<String, u64>,
+    pub md5_ok: u64,
+    pub md5_mismatch: u64,
+    pub md5_unchecked: u64,
+}
+
+#[derive(Serialize)]
+pub struct ProblemsView {
+    pub count: u64,
+    pub first: Vec<String>,
+    pub by_kind: BTreeMap<ProblemKind, u64>,
+}
+
+pub fn summary(run: &Run) -> Summary<'_> {
+    Summary {
+        version: env!("CARGO_PKG_VERSION"),
+        totals: analysis::totals(run),
+        frames: run
+            .frames
+            .iter()
+            .map(|f| FrameView {
+                rank: f.rank,
+                frame_id: f.frame_id,
+                function: f.function.as_deref(),
+                file: f.file.as_deref(),
+                line: f.line,
+                pid: f.pid,
+                generation: f.generation,
+                compiles: f.compiles.iter().map(compile).collect(),
+            })
+            .collect(),
+        recompiles: analysis::recompiles(run)
+            .iter()
+            .map(|r| {
+                let cause = r.cause();
+                RecompileView {
+                    rank: r.frame.rank,
+                    compile_id: &r.compile.compile_id,
+                    frame_id: r.frame.frame_id,
+                    duration_s: r.compile.duration_s,
+                    reasons: r.compile.recompile_reasons.iter().map(reason).collect(),
+                    pid: r.frame.pid,
+                    function: r.frame.function.as_deref(),
+                    failed: r.compile.failed,
+                    cache_limit: r.compile.cache_limit,
+                    cause_index: cause
+                        .and_then(|c| r.compile.recompile_reasons.iter().position(|x| std::ptr::eq(x, c))),
+                }
+            })
+            .collect(),
+        compiled_autograd: run.compiled_autograd.iter().map(compile).collect(),
+        inputs: run
+            .inputs
+            .iter()
+            .map(|i| InputView {
+                path: &i.path,
+                rank: i.rank,
+                pids: &i.stats.pids,
+                lines: i.stats.lines,
+                bytes: i.stats.bytes,
+                envelopes: i.stats.envelopes,
+                kinds: &i.stats.kinds,
+                md5_ok: i.stats.md5_ok,
+                md5_mismatch: i.stats.md5_mismatch,
+                md5_unchecked: i.stats.md5_unchecked,
+            })
+            .collect(),
+        problems: ProblemsView {
+            count: run.problems.count,
+            first: run.problems.first.iter().map(ToString::to_string).collect(),
+            by_kind: run.problems.by_kind.clone(),
+        },
+    }
+}
+
+fn compile(c: &crate::model::Compile) -> CompileView<'_> {
+    CompileView {
+        compile_id: &c.compile_id,
+        attempts: c.attempts.len().max(1),
+        start: c.start,
+        duration_s: c.duration_s,
+        failed: c.failed,
+        fail_reason: c.fail_reason.as_deref(),
+        fail_type: c.fail_type.as_deref(),
+        compiled_autograd_id: c.compiled_autograd_id,
+        finished: c.finished,
+        cache_limit: c.cache_limit,
+        breakdown: &c.breakdown,
+        backward_duration_s: c.backward.as_ref().and_then(|b| b.duration_s),
+        guard_count: c.guard_count,
+        graph_op_count: c.graph_op_count,
+        restart_reasons: &c.restart_reasons,
+        graph_breaks: c.graph_breaks.len(),
+    }
+}
+
+fn reason(g: &GuardFailure) -> ReasonView<'_> {
+    ReasonView {
+        entry: g.entry.as_deref(),
+        raw: &g.raw,
+        guard: &g.guard,
+        source: g.source.as_deref(),
+        hint: g.hint.as_deref(),
+        code: g.code.as_deref(),
+        location: g.location.as_ref().map(|l| l.short()),
+        function: g.location.as_ref().and_then(|l| l.function.as_deref()),
+    }
+}

@@ -1,0 +1,4 @@
+//! Views of the model for people and machines.
+
+pub mod json;
+pub mod terminal;

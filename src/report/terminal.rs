@@ -1,0 +1,272 @@
+//! The terminal summary: readable in ten seconds, one line per thing.
+
+use crate::analysis::{self, Recompile};
+use crate::model::{Frame, Run};
+use std::io::{self, Write};
+
+pub struct TerminalOptions {
+    /// Columns to fit lines into.
+    pub width: usize,
+    /// List every kept parse diagnostic instead of a one-line count.
+    pub verbose: bool,
+}
+
+pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
+    let t = analysis::totals(run);
+    let files = run.inputs.len();
+    let who = if t.ranks > 1 {
+        format!("{} ranks, {} processes", t.ranks, t.processes)
+    } else if t.processes > 1 {
+        format!("{} processes", t.processes)
+    } else {
+        "1 process".to_string()
+    };
+    writeln!(out, "{} log file{} · {who}", files, plural(files))?;
+    let mut line = format!(
+        "{} frame{} · {} compile{} · {} recompile{} · {} failed · {:.2} s compiling",
+        t.frames,
+        plural(t.frames),
+        t.compiles,
+        plural(t.compiles),
+        t.recompiles,
+        plural(t.recompiles),
+        t.failed_compiles,
+        t.compile_seconds
+    );
+    if t.recompiles > 0 {
+        line.push_str(&format!(" ({:.2} s in recompiles)", t.recompile_seconds));
+    }
+    writeln!(out, "{line}")?;
+    if t.unfinished_compiles > 0 {
+        writeln!(
+            out,
+            "{} compile(s) unfinished: the log ends before their compilation_metrics",
+            t.unfinished_compiles
+        )?;
+    }
+    if t.cache_limit_hits > 0 {
+        writeln!(
+            out,
+            "{} compile(s) refused: recompile limit hit, the frame then runs eagerly",
+            t.cache_limit_hits
+        )?;
+    }
+
+    if !run.frames.is_empty() {
+        writeln!(out)?;
+        write_frames(out, run, opts)?;
+    }
+    let recompiles = analysis::recompiles(run);
+    if !recompiles.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Recompiles (cause = guard of the newest failed cache entry):")?;
+        for r in &recompiles {
+            write_recompile(out, r, opts)?;
+        }
+    }
+    if !run.compiled_autograd.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} compiled-autograd graph(s) outside any frame",
+            run.compiled_autograd.len()
+        )?;
+    }
+    write_problems(out, run, opts)
+}
+
+fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
+    let multi_rank = run.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0));
+    let multi_gen = run.frames.iter().any(|f| f.generation > 0);
+    let rows: Vec<[String; 6]> = run
+        .frames
+        .iter()
+        .map(|f| {
+            let mut id = f.frame_id.to_string();
+            if multi_rank {
+                id = format!("r{}:{id}", f.rank.map_or("?".into(), |r| r.to_string()));
+            }
+            if multi_gen {
+                id = format!("{id} (reset {})", f.generation);
+            }
+            [
+                id,
+                f.function.clone().unwrap_or_else(|| "?".into()),
+                location(f),
+                f.compiles.len().to_string(),
+                f.attempts().to_string(),
+                format!("{:.2}", f.compile_seconds()),
+            ]
+        })
+        .collect();
+    let header = ["frame", "function", "location", "compiles", "attempts", "seconds"];
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    // Shrink the location column first when the table is too wide.
+    let fixed: usize = widths
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 2)
+        .map(|(_, w)| w + 2)
+        .sum();
+    widths[2] = widths[2].min(opts.width.saturating_sub(fixed).max(20));
+    let fmt_row = |cells: [&str; 6]| {
+        format!(
+            "  {:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:>w4$}  {:>w5$}",
+            cells[0],
+            cells[1],
+            ellipsize_start(cells[2], widths[2]),
+            cells[3],
+            cells[4],
+            cells[5],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+            w4 = widths[4],
+            w5 = widths[5],
+        )
+    };
+    writeln!(out, "{}", fmt_row(header).trim_end())?;
+    for row in &rows {
+        let cells = [&*row[0], &*row[1], &*row[2], &*row[3], &*row[4], &*row[5]];
+        writeln!(out, "{}", fmt_row(cells).trim_end())?;
+    }
+    Ok(())
+}
+
+fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOptions) -> io::Result<()> {
+    let c = r.compile;
+    let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
+    let rank = r
+        .frame
+        .rank
+        .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
+        .map(|x| format!("r{x} "))
+        .unwrap_or_default();
+    let head = format!("  {rank}{:<6} {secs}  ", c.compile_id);
+    let room = opts.width.saturating_sub(head.chars().count()).max(30);
+    let text = match r.cause() {
+        Some(g) => {
+            // Truncate only the guard: the source and the count must stay readable.
+            let mut suffix = String::new();
+            if let Some(src) = &g.source {
+                suffix.push_str(&format!("  [{src}]"));
+            }
+            let older = c.recompile_reasons.len() - 1;
+            if older > 0 {
+                suffix.push_str(&format!("  (+{older} older)"));
+            }
+            let guard = match &g.entry {
+                Some(e) => format!("{e}: {}", g.guard),
+                None => g.guard.clone(),
+            };
+            let guard_room = room.saturating_sub(suffix.chars().count()).max(30);
+            format!("{}{suffix}", ellipsize_middle(&guard, guard_room))
+        }
+        None if c.cache_limit => "recompile limit hit: Dynamo refused to compile".to_string(),
+        None => "(no recompile_reasons logged)".to_string(),
+    };
+    writeln!(out, "{head}{text}")?;
+    if c.cache_limit && c.recompile_reasons.is_empty() {
+        return Ok(());
+    }
+    if c.failed {
+        let why = c.fail_reason.as_deref().or(c.fail_type.as_deref()).unwrap_or("failed");
+        let first = why.lines().next().unwrap_or(why);
+        writeln!(
+            out,
+            "  {:<6}         failed: {}",
+            "",
+            ellipsize_middle(first, room.saturating_sub(8).max(20))
+        )?;
+    }
+    Ok(())
+}
+
+fn write_problems(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
+    let p = &run.problems;
+    if p.count == 0 {
+        return Ok(());
+    }
+    writeln!(out)?;
+    let kinds: Vec<String> = p.by_kind.iter().map(|(k, n)| format!("{} {n}", k.label())).collect();
+    if !opts.verbose {
+        writeln!(
+            out,
+            "{} parse problem(s): {}; run with --verbose to list them",
+            p.count,
+            kinds.join(", ")
+        )?;
+        return Ok(());
+    }
+    writeln!(out, "{} parse problem(s): {}", p.count, kinds.join(", "))?;
+    for problem in &p.first {
+        writeln!(out, "  {problem}")?;
+    }
+    if p.count as usize > p.first.len() {
+        writeln!(out, "  … {} more not shown", p.count as usize - p.first.len())?;
+    }
+    Ok(())
+}
+
+fn location(f: &Frame) -> String {
+    match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{file}:{line}"),
+        (Some(file), None) => file.clone(),
+        _ => "?".to_string(),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Keeps the end of a path, where the file name is.
+fn ellipsize_start(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max || max < 2 {
+        return s.to_string();
+    }
+    let tail: String = s.chars().skip(n - (max - 1)).collect();
+    format!("…{tail}")
+}
+
+/// Keeps both ends of a guard: its root (`self._modules[...]`) and its
+/// informative tail (`.capture_activation_norms == False`).
+pub fn ellipsize_middle(s: &str, max: usize) -> String {
+    let s = s.replace('\n', " ⏎ ");
+    let n = s.chars().count();
+    if n <= max || max < 5 {
+        return s;
+    }
+    let head = (max - 1) / 3;
+    let tail = max - 1 - head;
+    let a: String = s.chars().take(head).collect();
+    let b: String = s.chars().skip(n - tail).collect();
+    format!("{a}…{b}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ellipsis_keeps_both_ends() {
+        let s = "self._modules['a']._forward_hooks[0].__closure__[0].cell_contents.flag == False";
+        let e = ellipsize_middle(s, 40);
+        assert_eq!(e.chars().count(), 40);
+        assert!(e.starts_with("self._modules"));
+        assert!(e.ends_with("flag == False"));
+        assert_eq!(ellipsize_middle("short", 40), "short");
+        assert_eq!(ellipsize_start("/a/very/long/path/model.py:45", 12), "…model.py:45");
+    }
+}

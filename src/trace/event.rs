@@ -1,0 +1,133 @@
+//! Typed events: the envelope kinds guardscope reads, decoded into structs.
+//! Kinds it only counts never become an `Event`.
+
+use super::envelope::CompileRef;
+use super::glog::LogTime;
+use serde::Deserialize;
+
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// Line of the envelope in its file.
+    pub line: u64,
+    pub time: LogTime,
+    pub pid: u64,
+    /// Rank from the envelope itself; the file name's rank is applied later.
+    pub rank: Option<u32>,
+    pub compile: CompileRef,
+    pub data: EventData,
+}
+
+#[derive(Debug, Clone)]
+pub enum EventData {
+    /// Dynamo began (an attempt of) a compile. `frame` is the innermost entry
+    /// of the stack: the user code that called the compiled frame.
+    DynamoStart {
+        frame: Option<StackFrame>,
+    },
+    CompilationMetrics(Box<CompilationMetrics>),
+    BwdCompilationMetrics(Box<BwdCompilationMetrics>),
+    /// One raw reason per cache entry whose guards failed.
+    RecompileReasons(Vec<String>),
+    GraphBreak(String),
+    /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
+    GuardAdded,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackFrame {
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub function: Option<String>,
+}
+
+/// The `compilation_metrics` fields guardscope uses. Field names changed over
+/// torch versions, so every one is optional and the model picks what exists.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct CompilationMetrics {
+    pub co_name: Option<String>,
+    pub co_filename: Option<String>,
+    pub co_firstlineno: Option<u32>,
+    pub start_time: Option<f64>,
+    pub start_time_us: Option<u64>,
+    pub entire_frame_compile_time_s: Option<f64>,
+    pub duration_us: Option<u64>,
+    pub dynamo_cumulative_compile_time_us: Option<u64>,
+    pub backend_compile_time_s: Option<f64>,
+    pub aot_autograd_cumulative_compile_time_us: Option<u64>,
+    pub inductor_compile_time_s: Option<f64>,
+    pub inductor_cumulative_compile_time_us: Option<u64>,
+    pub code_gen_time_s: Option<f64>,
+    pub inductor_code_gen_cumulative_compile_time_us: Option<u64>,
+    pub guard_count: Option<u64>,
+    pub shape_env_guard_count: Option<u64>,
+    pub graph_op_count: Option<u64>,
+    pub graph_node_count: Option<u64>,
+    pub graph_input_count: Option<u64>,
+    pub fail_type: Option<String>,
+    pub fail_reason: Option<String>,
+    pub fail_user_frame_filename: Option<String>,
+    pub fail_user_frame_lineno: Option<u32>,
+    pub restart_reasons: Option<Vec<String>>,
+    pub recompile_reason: Option<String>,
+    pub cache_size: Option<u64>,
+    pub accumulated_cache_size: Option<u64>,
+    pub recompile_user_contexts: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct BwdCompilationMetrics {
+    pub backward_cumulative_compile_time_us: Option<u64>,
+    pub duration_us: Option<u64>,
+    pub inductor_compile_time_s: Option<f64>,
+    pub code_gen_time_s: Option<f64>,
+    pub inductor_cumulative_compile_time_us: Option<u64>,
+    pub inductor_code_gen_cumulative_compile_time_us: Option<u64>,
+    pub fail_type: Option<String>,
+    pub fail_reason: Option<String>,
+}
+
+/// Decodes the `recompile_reasons` payload. It is declared JSON, but torch
+/// writes a single reason as a bare string and several as a JSON list.
+pub fn decode_recompile_reasons(payload: &str) -> Vec<String> {
+    match serde_json::from_str::<serde_json::Value>(payload) {
+        Ok(serde_json::Value::Array(items)) => items
+            .into_iter()
+            .map(|v| match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            })
+            .collect(),
+        Ok(serde_json::Value::String(s)) => vec![s],
+        _ if payload.trim().is_empty() => Vec::new(),
+        _ => vec![payload.to_string()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recompile_reasons_bare_string_and_list() {
+        assert_eq!(
+            decode_recompile_reasons("0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3"),
+            vec!["0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3"]
+        );
+        assert_eq!(
+            decode_recompile_reasons(r#"["0/1: a == 1", "0/0: b"]"#),
+            vec!["0/1: a == 1", "0/0: b"]
+        );
+        assert_eq!(decode_recompile_reasons(r#""quoted""#), vec!["quoted"]);
+        assert!(decode_recompile_reasons("").is_empty());
+    }
+
+    #[test]
+    fn metrics_tolerate_missing_and_unknown_fields() {
+        let m: CompilationMetrics =
+            serde_json::from_str(r#"{"co_name": "f", "new_field_from_torch_3": [1], "guard_count": null}"#).unwrap();
+        assert_eq!(m.co_name.as_deref(), Some("f"));
+        assert_eq!(m.guard_count, None);
+    }
+}

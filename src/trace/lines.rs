@@ -1,0 +1,161 @@
+//! Line splitting with bounded memory.
+//!
+//! TORCH_TRACE logs are mostly TAB-prefixed payload lines that guardscope does
+//! not need, and hostile inputs may contain gigabytes without a newline. The
+//! reader therefore never buffers more than `cap` bytes of one line, and lines
+//! the caller wants skipped are streamed straight from the `BufRead` buffer
+//! into a sink (the md5 hasher) without being copied.
+
+use std::io::{self, BufRead};
+
+/// What the caller wants done with the next line if it is a payload line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum PayloadLine {
+    /// Copy it into the line buffer like any other line.
+    Keep,
+    /// Stream its bytes (after the TAB) into the sink and do not store them.
+    Skip,
+}
+
+pub struct Line<'a> {
+    /// The line without its trailing newline; empty for a skipped payload line.
+    pub bytes: &'a [u8],
+    /// 1-based line number in the file.
+    pub number: u64,
+    /// Full length of the line in bytes, even when `bytes` holds less.
+    pub len: u64,
+    /// True when the line was longer than the cap and `bytes` holds a prefix.
+    pub truncated: bool,
+    /// True when this was a payload line streamed into the sink.
+    pub skipped: bool,
+    /// True when the line ended at end of file rather than at a newline.
+    pub unterminated: bool,
+}
+
+pub struct LineReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    number: u64,
+    cap: usize,
+    bytes_read: u64,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(inner: R, cap: usize) -> Self {
+        LineReader {
+            inner,
+            buf: Vec::new(),
+            number: 0,
+            cap,
+            bytes_read: 0,
+        }
+    }
+
+    /// Total bytes consumed so far (decompressed bytes for a gzip input).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// Reads the next line. A payload line (one starting with TAB) is streamed
+    /// into `sink` minus its TAB when `payload` is `Skip`.
+    pub fn next_line(&mut self, payload: PayloadLine, sink: &mut dyn FnMut(&[u8])) -> io::Result<Option<Line<'_>>> {
+        self.buf.clear();
+        let mut len: u64 = 0;
+        let mut truncated = false;
+        let mut skipping = None::<bool>;
+        loop {
+            let chunk = match self.inner.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                if len == 0 {
+                    return Ok(None);
+                }
+                self.number += 1;
+                return Ok(Some(self.finish(len, truncated, skipping, true)));
+            }
+            let skip = *skipping.get_or_insert(payload == PayloadLine::Skip && chunk[0] == b'\t');
+            let (content, consumed, done) = match memchr::memchr(b'\n', chunk) {
+                Some(i) => (&chunk[..i], i + 1, true),
+                None => (chunk, chunk.len(), false),
+            };
+            if skip {
+                // The first chunk of a skipped line starts with its TAB.
+                let body = if len == 0 { &content[1..] } else { content };
+                sink(body);
+            } else {
+                let room = self.cap.saturating_sub(self.buf.len());
+                if content.len() > room {
+                    truncated = true;
+                }
+                self.buf.extend_from_slice(&content[..content.len().min(room)]);
+            }
+            len += content.len() as u64;
+            self.bytes_read += consumed as u64;
+            self.inner.consume(consumed);
+            if done {
+                self.number += 1;
+                return Ok(Some(self.finish(len, truncated, skipping, false)));
+            }
+        }
+    }
+
+    fn finish(&mut self, len: u64, truncated: bool, skipping: Option<bool>, eof: bool) -> Line<'_> {
+        let mut bytes = &self.buf[..];
+        // Tolerate CRLF line endings from logs copied through Windows tools.
+        if let [rest @ .., b'\r'] = bytes {
+            bytes = rest;
+        }
+        Line {
+            bytes,
+            number: self.number,
+            len,
+            truncated,
+            skipped: skipping.unwrap_or(false),
+            unterminated: eof,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (bytes, truncated, skipped) of each line.
+    type Collected = Vec<(Vec<u8>, bool, bool)>;
+
+    fn collect(input: &[u8], cap: usize, mode: PayloadLine) -> (Collected, Vec<u8>) {
+        let mut r = LineReader::new(io::BufReader::with_capacity(4, input), cap);
+        let mut sunk = Vec::new();
+        let mut out = Vec::new();
+        while let Some(l) = r.next_line(mode, &mut |b| sunk.extend_from_slice(b)).unwrap() {
+            out.push((l.bytes.to_vec(), l.truncated, l.skipped));
+        }
+        (out, sunk)
+    }
+
+    #[test]
+    fn splits_lines_across_small_buffers() {
+        let (lines, _) = collect(b"abc\r\ndefgh\nlast", 100, PayloadLine::Keep);
+        let texts: Vec<_> = lines.iter().map(|l| l.0.clone()).collect();
+        assert_eq!(texts, vec![b"abc".to_vec(), b"defgh".to_vec(), b"last".to_vec()]);
+    }
+
+    #[test]
+    fn caps_long_lines_and_reports_truncation() {
+        let (lines, _) = collect(b"0123456789\nxy\n", 4, PayloadLine::Keep);
+        assert_eq!(lines[0], (b"0123".to_vec(), true, false));
+        assert_eq!(lines[1], (b"xy".to_vec(), false, false));
+    }
+
+    #[test]
+    fn skipped_payload_lines_go_to_the_sink_without_tab() {
+        let (lines, sunk) = collect(b"env\n\tpay load\nnext\n", 100, PayloadLine::Skip);
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].2, "payload line is marked skipped");
+        assert_eq!(sunk, b"pay load");
+        assert_eq!(lines[2].0, b"next");
+    }
+}

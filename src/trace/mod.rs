@@ -1,0 +1,14 @@
+//! TORCH_TRACE parsing: glog line -> envelope -> typed event.
+
+pub mod envelope;
+pub mod event;
+pub mod glog;
+pub mod kinds;
+pub mod lines;
+pub mod parser;
+pub mod problems;
+
+pub use envelope::CompileRef;
+pub use event::{Event, EventData};
+pub use parser::{ParseOptions, ParseStats, Parser};
+pub use problems::{Problem, ProblemKind, Problems};

@@ -1,0 +1,115 @@
+//! Everything wrong with an input, counted and kept with `file:line`, so a bad
+//! line is reported and skipped instead of ending the parse.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// How many diagnostics are kept verbatim; the rest are only counted.
+pub const KEPT_DIAGNOSTICS: usize = 200;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// A line that is neither a glog envelope nor a TAB payload line.
+    NotGlog,
+    /// The envelope after the glog prefix is not valid JSON.
+    BadJson,
+    /// Invalid UTF-8 in an envelope (replaced, and the line still parsed).
+    InvalidUtf8,
+    /// A payload whose md5 differs from `has_payload`.
+    Md5Mismatch,
+    /// A payload cut off by the end of the file (the process was killed).
+    TruncatedPayload,
+    /// An envelope announced a payload and none followed.
+    MissingPayload,
+    /// Payload lines with no envelope announcing them.
+    OrphanPayload,
+    /// A line longer than the line cap; only its prefix was looked at.
+    LineTooLong,
+    /// An event kind guardscope does not know; counted and skipped.
+    UnknownKind,
+    /// A known event whose fields have unexpected types or values.
+    BadEvent,
+    /// A read error or a corrupt gzip stream; the rest of the file is lost.
+    Io,
+}
+
+impl ProblemKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            ProblemKind::NotGlog => "not a glog line",
+            ProblemKind::BadJson => "bad JSON",
+            ProblemKind::InvalidUtf8 => "invalid UTF-8",
+            ProblemKind::Md5Mismatch => "md5 mismatch",
+            ProblemKind::TruncatedPayload => "truncated payload",
+            ProblemKind::MissingPayload => "missing payload",
+            ProblemKind::OrphanPayload => "orphan payload",
+            ProblemKind::LineTooLong => "line too long",
+            ProblemKind::UnknownKind => "unknown event kind",
+            ProblemKind::BadEvent => "bad event",
+            ProblemKind::Io => "read error",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    pub file: Arc<str>,
+    pub line: u64,
+    pub kind: ProblemKind,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Problems {
+    pub count: u64,
+    pub by_kind: BTreeMap<ProblemKind, u64>,
+    pub first: Vec<Problem>,
+}
+
+impl Problems {
+    pub fn push(&mut self, file: &Arc<str>, line: u64, kind: ProblemKind, message: impl Into<String>) {
+        self.count += 1;
+        *self.by_kind.entry(kind).or_default() += 1;
+        if self.first.len() < KEPT_DIAGNOSTICS {
+            self.first.push(Problem {
+                file: Arc::clone(file),
+                line,
+                kind,
+                message: message.into(),
+            });
+        }
+    }
+
+    pub fn merge(&mut self, other: Problems) {
+        self.count += other.count;
+        for (k, n) in other.by_kind {
+            *self.by_kind.entry(k).or_default() += n;
+        }
+        let room = KEPT_DIAGNOSTICS.saturating_sub(self.first.len());
+        self.first.extend(other.first.into_iter().take(room));
+    }
+
+    pub fn count_of(&self, kind: ProblemKind) -> u64 {
+        self.by_kind.get(&kind).copied().unwrap_or(0)
+    }
+}
+
+/// A short, printable excerpt of raw bytes for a diagnostic message.
+pub fn excerpt(bytes: &[u8]) -> String {
+    const MAX: usize = 60;
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX)]);
+    let mut out: String = text.chars().flat_map(char::escape_debug).collect();
+    if bytes.len() > MAX {
+        out.push('…');
+    }
+    out
+}
