@@ -115,8 +115,11 @@ fn summary(args: SummaryArgs) -> i32 {
         }
     };
     if run.envelope_count() == 0 {
-        let first = run.problems.first.first().map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no TORCH_TRACE events found: {first}");
+        // The file-level verdict (line 0) says more than the first bad line.
+        let problems = &run.problems.first;
+        let why = problems.iter().find(|p| p.line == 0).or(problems.first());
+        let why = why.map(ToString::to_string).unwrap_or_default();
+        eprintln!("guardscope: no TORCH_TRACE events found: {why}");
         return exit::BAD_INPUT;
     }
     let stdout = io::stdout();

@@ -16,7 +16,7 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions) -> (Run, Problems) {
             parser.run(reader, &mut |ev| builder.add(ev))
         }
         Err(e) => {
-            problems.push(&source.display, 0, ProblemKind::Io, format!("cannot open: {e}"));
+            problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
             Default::default()
         }
     };
@@ -26,7 +26,7 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions) -> (Run, Problems) {
         } else {
             format!("no TORCH_TRACE events in {} lines (not a trace log?)", stats.lines)
         };
-        problems.push(&source.display, 0, ProblemKind::NotGlog, what);
+        problems.push_file_level(&source.display, ProblemKind::NotGlog, what);
     }
     (builder.finish(source, stats), problems)
 }

@@ -231,6 +231,7 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(text),
         EventData::GuardAdded => c.guards_added += 1,
+        EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
     // refused compiles that never log `dynamo_start`.

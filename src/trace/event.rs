@@ -31,6 +31,9 @@ pub enum EventData {
     GraphBreak(String),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
+    /// Any other event naming a compile: proof the compile (attempt) exists,
+    /// even if the log ends before anything guardscope decodes.
+    Seen,
 }
 
 #[derive(Debug, Clone, PartialEq)]

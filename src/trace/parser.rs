@@ -238,12 +238,12 @@ impl<'p> Parser<'p> {
 
     fn envelope_line(&mut self, bytes: &[u8], number: u64, unterminated: bool) -> Option<Event> {
         let Some(g) = glog::parse(bytes) else {
-            self.problems.push(
-                &self.file,
-                number,
-                ProblemKind::NotGlog,
-                format!("not a TORCH_TRACE line: \"{}\"", excerpt(bytes)),
-            );
+            let message = if self.problems.keeps_more() {
+                format!("not a TORCH_TRACE line: \"{}\"", excerpt(bytes))
+            } else {
+                String::new()
+            };
+            self.problems.push(&self.file, number, ProblemKind::NotGlog, message);
             return None;
         };
         let message = match std::str::from_utf8(g.message) {
@@ -346,7 +346,8 @@ impl<'p> Parser<'p> {
                 .map(|m| Some(EventData::BwdCompilationMetrics(Box::new(m))))
                 .map_err(|e| e.to_string()),
             "guard_added" | "guard_added_fast" => Ok(Some(EventData::GuardAdded)),
-            _ => Ok(None),
+            _ if env.compile.is_empty() => Ok(None),
+            _ => Ok(Some(EventData::Seen)),
         };
         match result {
             Ok(data) => data,
@@ -439,7 +440,8 @@ impl<'p> Parser<'p> {
         }
         let text = String::from_utf8_lossy(&p.kept);
         let data = match p.payload_use {
-            PayloadUse::Ignore => return None,
+            PayloadUse::Ignore if p.compile.is_empty() => return None,
+            PayloadUse::Ignore => EventData::Seen,
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
             PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
         };

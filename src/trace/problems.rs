@@ -89,6 +89,30 @@ impl Problems {
         }
     }
 
+    /// Records a problem of the whole file (line 0). It is always kept, ahead
+    /// of line diagnostics, so the verdict survives a flood of bad lines.
+    pub fn push_file_level(&mut self, file: &Arc<str>, kind: ProblemKind, message: impl Into<String>) {
+        self.count += 1;
+        *self.by_kind.entry(kind).or_default() += 1;
+        let at = self.first.iter().take_while(|p| p.line == 0).count();
+        self.first.insert(
+            at,
+            Problem {
+                file: Arc::clone(file),
+                line: 0,
+                kind,
+                message: message.into(),
+            },
+        );
+        self.first.truncate(KEPT_DIAGNOSTICS);
+    }
+
+    /// Whether another diagnostic would be kept verbatim: lets hot paths on
+    /// junk input skip formatting messages that would only be counted.
+    pub fn keeps_more(&self) -> bool {
+        self.first.len() < KEPT_DIAGNOSTICS
+    }
+
     pub fn merge(&mut self, other: Problems) {
         self.count += other.count;
         for (k, n) in other.by_kind {

@@ -1,0 +1,38 @@
+# Everything a newcomer runs. `make test` works on a fresh machine: it creates
+# .venv with the Python build and test tools (maturin, pytest, torch, numpy).
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+DEPS := $(VENV)/.deps-installed
+
+.PHONY: test test-rust test-python lint samples install clean
+
+test: lint test-rust test-python
+
+$(DEPS): requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(DEPS)
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+
+test-rust:
+	cargo test
+
+# Builds the wheel exactly as `pip install .` does and tests the installed package.
+install: $(DEPS)
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps .
+
+test-python: install
+	$(PY) -m pytest -q tests/python
+
+# Regenerates samples/traces/ from samples/scripts/ with real torch.
+samples: $(DEPS)
+	$(PY) samples/generate.py
+
+clean:
+	cargo clean
+	rm -rf $(VENV) guardscope-report

@@ -1,0 +1,77 @@
+"""The installed package: console script, Python entry point, and a real
+torch.compile run whose TORCH_TRACE log guardscope must explain."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import guardscope
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).with_name("guardscope")
+
+
+def run_cli(*args):
+    return subprocess.run([str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def test_console_script_is_installed_and_summarizes_the_collision_sample():
+    out = run_cli("summary", ROOT / "samples/traces/collision", "--json")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    [frame] = summary["frames"]
+    assert [c["compile_id"] for c in frame["compiles"]] == ["0/0", "0/1", "0/2"]
+    assert [r["compile_id"] for r in summary["recompiles"]] == ["0/1", "0/2"]
+
+
+def test_python_main_returns_the_cli_exit_code(tmp_path, capfd):
+    assert guardscope.main(["summary", str(tmp_path / "missing")]) == 2
+    assert "no such file or directory" in capfd.readouterr().err
+    assert guardscope.__version__
+
+
+TRAINING_SCRIPT = textwrap.dedent(
+    """
+    import torch
+
+    USE_BIAS = False
+
+    @torch.compile(backend="aot_eager")
+    def step(x):
+        if USE_BIAS:
+            return x * 2 + 1
+        return x * 2
+
+    step(torch.ones(4))
+    USE_BIAS = True
+    step(torch.ones(4))
+    """
+)
+
+
+def test_real_compile_recompile_is_found_with_its_guard_and_source_line(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(TRAINING_SCRIPT)
+    trace_dir = tmp_path / "trace"
+    env = dict(os.environ, TORCH_TRACE=str(trace_dir))
+    subprocess.run([sys.executable, str(script)], check=True, env=env, cwd=tmp_path, timeout=300)
+
+    out = run_cli("summary", trace_dir, "--json")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    [recompile] = summary["recompiles"]
+    assert recompile["compile_id"] == "0/1"
+    assert recompile["duration_s"] > 0
+    [reason] = recompile["reasons"]
+    assert reason["entry"] == "0/0"
+    assert reason["guard"] == "G['USE_BIAS'] == False"
+    # Line 8 of the script is `if USE_BIAS:`.
+    assert reason["source"].endswith("train.py:8")
+    assert summary["problems"]["count"] == 0
+
+    text = run_cli("summary", trace_dir)
+    assert text.returncode == 0
+    assert "0/1" in text.stdout and "G['USE_BIAS'] == False" in text.stdout
