@@ -1,8 +1,12 @@
 //! Questions asked of the model: which compiles are recompiles, what caused
 //! each one, and the run's totals.
 
+mod culprits;
+
+pub use culprits::{group_by_culprit, CulpritGroup};
+
 use crate::model::{Compile, Frame, Run};
-use crate::reasons::GuardFailure;
+use crate::reasons::{classify, GuardFailure, RecompileReason};
 use serde::Serialize;
 
 /// A compile of a frame after its first one (`frame_compile_id > 0`).
@@ -18,6 +22,16 @@ impl<'a> Recompile<'a> {
     pub fn cause(&self) -> Option<&'a GuardFailure> {
         cause_of(self.compile)
     }
+}
+
+/// The classified cause of a recompile: the newest failed entry's reason,
+/// or `cache_limit` when Dynamo refused to compile at all.
+pub fn classified_cause(compile: &Compile) -> Option<RecompileReason> {
+    let newest = cause_of(compile);
+    if compile.cache_limit {
+        return Some(classify::cache_limit(newest));
+    }
+    newest.map(classify::classify)
 }
 
 pub fn cause_of(compile: &Compile) -> Option<&GuardFailure> {

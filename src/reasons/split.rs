@@ -78,7 +78,15 @@ pub fn split(raw: &str) -> GuardFailure {
     // The guard sits on the head's first line; anything after that line that
     // is not the stack trace is kept in the guard text (never dropped).
     let head = head.trim_end();
-    let (mut line, hint) = take_hint(head);
+    let (mut line, mut hint) = take_hint(head);
+    // Some guards end in a plain note instead of a HINT: `in f (user code
+    // shown is first use of this value--...)`. Keep it as the hint.
+    if hint.is_none() {
+        if let Some((rest, note)) = take_trailing_note(line) {
+            line = rest;
+            hint = Some(note);
+        }
+    }
     let mut code = None;
     let mut location = None;
     let mut parts: Vec<&str> = line.split("  # ").collect();
@@ -116,6 +124,20 @@ fn take_hint(head: &str) -> (&str, Option<String>) {
             (head[..i].trim_end(), Some(hint))
         }
         _ => (head, None),
+    }
+}
+
+/// Splits `... in f (note)` into `... in f` and `note`, only when what
+/// precedes the note is a location (so guards ending in `)` are untouched).
+fn take_trailing_note(line: &str) -> Option<(&str, String)> {
+    let body = line.strip_suffix(')')?;
+    let open = body.find(" (")?;
+    let before = &line[..open];
+    let last = before.rsplit("  # ").next()?;
+    if before.contains("  # ") && parse_location(last.trim()).is_some() {
+        Some((before, body[open + 2..].to_string()))
+    } else {
+        None
     }
 }
 
@@ -277,6 +299,18 @@ mod tests {
             g.location.map(|l| l.short()).as_deref(),
             Some("nn/modules/container.py:259")
         );
+    }
+
+    #[test]
+    fn plain_trailing_note_after_location_becomes_the_hint() {
+        let raw = "0/1: 2 <= x.size()[0]  # return torch.relu(x) * 2  # s/x.py:13 in f (user code shown is first use of this value--the guard itself is not due user code)";
+        let g = split(raw);
+        assert_eq!(g.guard, "2 <= x.size()[0]");
+        assert_eq!(g.source.as_deref(), Some("s/x.py:13"));
+        assert_eq!(g.code.as_deref(), Some("return torch.relu(x) * 2"));
+        assert!(g.hint.unwrap().starts_with("user code shown is first use"));
+        // A guard that merely ends in `)` keeps its text.
+        assert_eq!(split("0/0: ___check_obj_id(f, 1)").guard, "___check_obj_id(f, 1)");
     }
 
     #[test]

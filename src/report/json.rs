@@ -1,9 +1,9 @@
 //! The `--json` contract. Other tools rely on these field names: extend
 //! them, never rename or remove them (documented in the README).
 
-use crate::analysis::{self, Totals};
+use crate::analysis::{self, CulpritGroup, Totals};
 use crate::model::{Breakdown, Run};
-use crate::reasons::GuardFailure;
+use crate::reasons::{classify, Category, GuardFailure};
 use crate::trace::ProblemKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -14,6 +14,8 @@ pub struct Summary<'a> {
     pub totals: Totals,
     pub frames: Vec<FrameView<'a>>,
     pub recompiles: Vec<RecompileView<'a>>,
+    /// Recompiles grouped by culprit, most expensive first.
+    pub culprits: Vec<CulpritGroup>,
     pub compiled_autograd: Vec<CompileView<'a>>,
     pub inputs: Vec<InputView<'a>>,
     pub problems: ProblemsView,
@@ -64,6 +66,18 @@ pub struct RecompileView<'a> {
     pub cache_limit: bool,
     /// Index into `reasons` of the newest failed cache entry: this recompile's cause.
     pub cause_index: Option<usize>,
+    pub cause: Option<CauseView<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct CauseView<'a> {
+    pub category: Category,
+    pub culprit: String,
+    pub source: Option<String>,
+    pub advice: String,
+    pub detail: Option<String>,
+    pub raw: Option<&'a str>,
+    pub entry: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -76,6 +90,10 @@ pub struct ReasonView<'a> {
     pub code: Option<&'a str>,
     pub location: Option<String>,
     pub function: Option<&'a str>,
+    pub category: Category,
+    pub culprit: String,
+    pub advice: String,
+    pub detail: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -121,6 +139,7 @@ pub fn summary(run: &Run) -> Summary<'_> {
             .iter()
             .map(|r| {
                 let cause = r.cause();
+                let classified = analysis::classified_cause(r.compile);
                 RecompileView {
                     rank: r.frame.rank,
                     compile_id: &r.compile.compile_id,
@@ -133,9 +152,19 @@ pub fn summary(run: &Run) -> Summary<'_> {
                     cache_limit: r.compile.cache_limit,
                     cause_index: cause
                         .and_then(|c| r.compile.recompile_reasons.iter().position(|x| std::ptr::eq(x, c))),
+                    cause: classified.map(|c| CauseView {
+                        category: c.category,
+                        culprit: c.culprit,
+                        source: c.source,
+                        advice: c.advice,
+                        detail: c.detail,
+                        raw: cause.map(|g| g.raw.as_str()),
+                        entry: cause.and_then(|g| g.entry.as_deref()),
+                    }),
                 }
             })
             .collect(),
+        culprits: analysis::group_by_culprit(run),
         compiled_autograd: run.compiled_autograd.iter().map(compile).collect(),
         inputs: run
             .inputs
@@ -183,7 +212,12 @@ fn compile(c: &crate::model::Compile) -> CompileView<'_> {
 }
 
 fn reason(g: &GuardFailure) -> ReasonView<'_> {
+    let c = classify(g);
     ReasonView {
+        category: c.category,
+        culprit: c.culprit,
+        advice: c.advice,
+        detail: c.detail,
         entry: g.entry.as_deref(),
         raw: &g.raw,
         guard: &g.guard,

@@ -1,6 +1,6 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use crate::analysis::{self, Recompile};
+use crate::analysis::{self, CulpritGroup, Recompile};
 use crate::model::{Frame, Run};
 use std::io::{self, Write};
 
@@ -55,6 +55,14 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
     if !run.frames.is_empty() {
         writeln!(out)?;
         write_frames(out, run, opts)?;
+    }
+    let groups = analysis::group_by_culprit(run);
+    if !groups.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "What to fix (recompiles grouped by cause, most expensive first):")?;
+        for g in &groups {
+            write_culprit(out, g, opts)?;
+        }
     }
     let recompiles = analysis::recompiles(run);
     if !recompiles.is_empty() {
@@ -139,6 +147,66 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
     Ok(())
 }
 
+fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
+    let n = g.compile_ids.len();
+    let frame = match (&g.function, &g.file, g.line) {
+        (Some(func), Some(file), Some(line)) => format!("{func}, {}:{line}", short_path(file)),
+        (Some(func), _, _) => func.clone(),
+        _ => "?".to_string(),
+    };
+    let rank = g
+        .rank
+        .filter(|r| *r > 0)
+        .map(|r| format!("rank {r} "))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "  {n} recompile{} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
+        plural(n),
+        g.frame_id,
+        g.culprit,
+        g.category.name(),
+        g.seconds,
+        g.compile_ids.join(", ")
+    )?;
+    let wrap = opts.width.saturating_sub(6).max(40);
+    if let Some(src) = &g.source {
+        let code = g.code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
+        writeln!(
+            out,
+            "      at {src}{}",
+            ellipsize_middle(&code, wrap.saturating_sub(src.len() + 3))
+        )?;
+    }
+    if let Some(d) = &g.detail {
+        writeln!(out, "      {}", ellipsize_middle(d, wrap))?;
+    }
+    for (i, line) in wrap_words(&g.advice, wrap.saturating_sub(5)).iter().enumerate() {
+        writeln!(out, "      {}{line}", if i == 0 { "fix: " } else { "     " })?;
+    }
+    Ok(())
+}
+
+fn short_path(file: &str) -> &str {
+    file.rsplit('/').next().unwrap_or(file)
+}
+
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let last = lines.last_mut().expect("never empty");
+        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines
+}
+
 fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOptions) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
@@ -161,9 +229,12 @@ fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOption
             if older > 0 {
                 suffix.push_str(&format!("  (+{older} older)"));
             }
+            let category = analysis::classified_cause(c)
+                .map(|r| r.category.name())
+                .unwrap_or("other");
             let guard = match &g.entry {
-                Some(e) => format!("{e}: {}", g.guard),
-                None => g.guard.clone(),
+                Some(e) => format!("[{category}] {e}: {}", g.guard),
+                None => format!("[{category}] {}", g.guard),
             };
             let guard_room = room.saturating_sub(suffix.chars().count()).max(30);
             format!("{}{suffix}", ellipsize_middle(&guard, guard_room))

@@ -1,0 +1,205 @@
+//! The classifier's table: one row per kind of guard Dynamo emits. A row is
+//! a pattern over the guard text, how to name the culprit, an optional
+//! detail, and the advice. Rows are tried in order; the first match wins.
+//! Adding a category is adding a row (and a test with a real log).
+
+use super::classify::Category;
+
+/// How a row names the culprit.
+#[derive(Clone, Copy)]
+pub enum Culprit {
+    /// Render the named capture as a guard source (`L['x']` -> `argument x`).
+    Source(&'static str),
+    /// A template over the captures (`{name}` expands a capture).
+    Template(&'static str),
+    /// The captured variable Dynamo names in `HINT: guard on "v".attr`,
+    /// else the template.
+    HintOr(&'static str),
+}
+
+pub struct Rule {
+    pub category: Category,
+    pub pattern: &'static str,
+    pub culprit: Culprit,
+    /// Template over the captures; `{culprit}` is the rendered culprit.
+    pub detail: Option<&'static str>,
+    pub advice: &'static str,
+}
+
+const MODULE_ROOT: &str = r"(?:self|fn|L\['self'\]|L\['fn'\])";
+
+pub fn rules() -> Vec<Rule> {
+    use Category::*;
+    let tensor = |what: &str| format!(r"^tensor '(?P<src>.+)' {what}");
+    vec![
+        Rule {
+            category: ShapeLazyBuffer,
+            pattern: leak(format!(
+                r"^tensor '(?P<src>{MODULE_ROOT}[.\[].*)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)"
+            )),
+            culprit: Culprit::Source("src"),
+            detail: Some("size mismatch at dim {idx}: expected {exp}, actual {act}"),
+            advice: "Pre-materialize {culprit} in __init__ at its maximum size (e.g. register_buffer with the full max length) and slice it in forward; never reassign or grow it in forward.",
+        },
+        Rule {
+            category: ShapeInput,
+            pattern: leak(tensor(r"size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
+            culprit: Culprit::Source("src"),
+            detail: Some("size mismatch at dim {idx}: expected {exp}, actual {act}; automatic dynamic shapes make this dim dynamic from this recompile on"),
+            advice: "Mark the varying dimension dynamic before the first call (torch._dynamo.mark_dynamic(x, {idx})) or compile with dynamic=True, or pad inputs to a fixed set of sizes.",
+        },
+        Rule {
+            category: ShapeInput,
+            pattern: r"(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)\.size\(\)\[(?P<idx>\d+)\]",
+            culprit: Culprit::Source("src"),
+            detail: Some("symbolic shape guard on dim {idx} (sizes 0 and 1 are specialized)"),
+            advice: "A dynamic dimension took a size the compiled graph excluded (often 0 or 1). Avoid size-0/1 batches, or mark the dim with torch._dynamo.decorators.mark_unbacked(x, {idx}).",
+        },
+        Rule {
+            category: Stride,
+            pattern: leak(tensor(r"stride mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
+            culprit: Culprit::Source("src"),
+            detail: Some("stride mismatch at dim {idx}: expected {exp}, actual {act}"),
+            advice: "{culprit} arrived with a different memory layout (e.g. transposed or sliced); call .contiguous() before the compiled call so the layout is always the same.",
+        },
+        Rule {
+            category: Dtype,
+            pattern: leak(tensor(r"dtype mismatch\. expected (?P<exp>\S+), actual (?P<act>\S+)")),
+            culprit: Culprit::Source("src"),
+            detail: Some("dtype changed: expected {exp}, actual {act}"),
+            advice: "Cast {culprit} to one dtype before the compiled call; each dtype otherwise gets its own compile.",
+        },
+        Rule {
+            category: Device,
+            pattern: leak(tensor(r"(?:dispatch key set|device) mismatch\. expected (?:DispatchKeySet\()?(?P<exp>[^,)]+).*?, actual (?:DispatchKeySet\()?(?P<act>[^,)]+)")),
+            culprit: Culprit::Source("src"),
+            detail: Some("device changed: expected {exp}, actual {act}"),
+            advice: "Keep {culprit} on one device; moving it between devices recompiles (one compile per device).",
+        },
+        Rule {
+            category: RequiresGrad,
+            pattern: leak(tensor(r"requires_grad mismatch\. expected requires_grad=(?P<exp>\d)")),
+            culprit: Culprit::Source("src"),
+            detail: Some("requires_grad changed (expected requires_grad={exp})"),
+            advice: "Keep requires_grad of {culprit} the same on every call (e.g. detach inputs, or call under one grad setting).",
+        },
+        Rule {
+            category: TorchGlobalState,
+            pattern: r"^GLOBAL_STATE changed: (?P<what>.*?)\s*$",
+            culprit: Culprit::Template("torch global state: {what}"),
+            detail: None,
+            advice: "Torch's global state ({what}) differs from when the graph was compiled, e.g. grad mode in train vs eval, or autocast. One compile per mode is expected; if it alternates within a step, keep the compiled call under one mode.",
+        },
+        Rule {
+            category: TorchGlobalState,
+            pattern: r"(?P<what>___check_global_state|___check_torch_function_mode_stack|torch_function_mode_stack|DETERMINISTIC_ALGORITHMS|DEFAULT_DEVICE|GRAD_MODE|___check_current_backend)",
+            culprit: Culprit::Template("torch global state: {what}"),
+            detail: None,
+            advice: "Torch's global state ({what}) changed between calls (grad mode, autocast, deterministic algorithms, default device, torch-function modes or backend). Keep it fixed around the compiled call.",
+        },
+        Rule {
+            category: ClosureHookState,
+            pattern: leak(format!(
+                r"^(?:not )?(?P<mod>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\[.*\.__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)"
+            )),
+            culprit: Culprit::HintOr("closure cell {cell}{attr} of a {hooks} hook"),
+            detail: Some("a {hooks} hook's closure is read inside the compiled region"),
+            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable, or use guardscope.trace_activations (hooks that cannot recompile).",
+        },
+        Rule {
+            category: HooksChanged,
+            pattern: leak(format!(
+                r"^(?:not |len\()?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks|state_dict_hooks)\)?(?:\s*==\s*\d+)?\s*$"
+            )),
+            culprit: Culprit::Template("{hooks} on {@src}"),
+            detail: Some("hooks were added or removed after the compile"),
+            advice: "Register every hook before the first compile and keep it registered; toggle what it does with state read outside the traced region instead of adding/removing hooks.",
+        },
+        Rule {
+            category: ClosureState,
+            pattern: r"__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)",
+            culprit: Culprit::HintOr("closure cell {cell}{attr}"),
+            detail: Some("a closure variable read inside the compiled region changed"),
+            advice: "The compiled code reads captured state ({culprit}) that changed. Pass it as an argument (a tensor if it varies every step), or move the branch outside the compiled function.",
+        },
+        Rule {
+            category: ObjectId,
+            pattern: r"___check_obj_id\((?P<src>[^,]+),|ID_MATCH|(?P<dealloc>got deallocated|cache line invalidated)",
+            culprit: Culprit::Source("src"),
+            detail: Some("Dynamo guards on the identity of this object"),
+            advice: "A different object was passed where the compiled code expects the same one ({culprit}), or that object was garbage-collected. Create functions, modules and configs once, outside the loop, and reuse them.",
+        },
+        Rule {
+            category: TypeChange,
+            pattern: r"___check_type_id\((?P<src>[^,]+),[^)]*\)(?:, type=<class '(?P<ty>[^']+)'>)?|TYPE_MATCH",
+            culprit: Culprit::Source("src"),
+            detail: Some("the type changed (was {ty})"),
+            advice: "Pass {culprit} with the same Python type every call (e.g. always a tuple, never sometimes a list).",
+        },
+        Rule {
+            category: ContainerLen,
+            pattern: r"^len\((?P<src>[^)]+)\) == (?P<n>\d+)",
+            culprit: Culprit::Source("src"),
+            detail: Some("length changed (compiled for {n})"),
+            advice: "Keep the number of elements of {culprit} fixed, or pass a stacked tensor instead of a Python container.",
+        },
+        Rule {
+            category: DictKeys,
+            pattern: r"___dict_contains\('(?P<key>[^']*)', (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
+            culprit: Culprit::Source("src"),
+            detail: Some("the dict's key set changed (key '{key}')"),
+            advice: "Call with the same dict keys every time (include optional keys with a None value), or pass the optional input as a separate argument.",
+        },
+        Rule {
+            category: GlobalVar,
+            pattern: r"(?P<src>G\['[^']+'\][A-Za-z0-9_.]*)",
+            culprit: Culprit::Source("src"),
+            detail: Some("a module-level global read inside the compiled code changed"),
+            advice: "Don't change {culprit} after the first compile: pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.",
+        },
+        Rule {
+            category: NnModuleAttr,
+            pattern: leak(format!(
+                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.training)\s*(?:==|!=|is|$)"
+            )),
+            culprit: Culprit::Source("src"),
+            detail: Some("model.train() / model.eval() switched the mode"),
+            advice: "Switching train()/eval() compiles once per mode; that is expected. It is a problem only if the mode flips repeatedly; keep separate compiled models per mode if so.",
+        },
+        Rule {
+            category: NnModuleAttr,
+            pattern: leak(format!(
+                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is|$)"
+            )),
+            culprit: Culprit::Source("src"),
+            detail: Some("a plain module attribute is baked into the graph"),
+            advice: "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+        },
+        Rule {
+            category: ConstantValue,
+            pattern: r"^(?:not )?(?P<src>___stack\d+)\s*(?:==|!=|is)",
+            culprit: Culprit::Template("a value computed before a graph break ({src})"),
+            detail: Some("a Python value produced in eager code (e.g. .item()) is a constant of the resumed graph"),
+            advice: "A Python scalar from the previous graph (e.g. tensor.item()) was specialized as a constant. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True.",
+        },
+        Rule {
+            category: ConstantValue,
+            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S|^(?:not )?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("a Python int/float/str/bool value is a constant of the graph"),
+            advice: "Python scalars are baked into the graph; each new value of {culprit} compiles again. Pass it as a tensor, or branch on it outside the compiled function.",
+        },
+        Rule {
+            category: ClosureState,
+            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some("an attribute of a captured or passed object is read inside the compiled code"),
+            advice: "The compiled code reads {culprit}, which changed. Keep that state constant after compile, pass it as a tensor argument, or move the branch outside the compiled function.",
+        },
+    ]
+}
+
+/// Rule patterns are built once at startup and live for the program.
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
