@@ -1,8 +1,11 @@
 //! The `guardscope` command line. It lives in the library so the binary and
 //! the Python package's console script run exactly the same code.
 
+use crate::analysis::{self, check::CheckOptions};
 use crate::load;
-use crate::report::{json, terminal};
+use crate::model::Run;
+use crate::reasons::Category;
+use crate::report::{self, json, terminal};
 use crate::trace::ParseOptions;
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
@@ -44,6 +47,55 @@ pub enum Command {
     /// Summarize the compiles of a run: frames, recompiles and their reasons.
     #[command(after_help = AFTER_HELP)]
     Summary(SummaryArgs),
+    /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
+}
+
+const CHECK_HELP: &str = "\
+Without --baseline, every recompile counts (except --allow'ed categories).
+With --baseline, only recompiles the baseline run does not also have count:
+run the same steps twice, e.g. with and without new hooks, and compare.
+Frames are matched by function, file and first line (frame ids shift when a
+graph break is added); new frames are a warning unless --max-new-frames.
+
+Categories for --allow: shape_lazy_buffer shape_input stride dtype device
+requires_grad closure_hook_state closure_state global_var torch_global_state
+nn_module_attr object_id type_change constant_value container_len dict_keys
+hooks_changed cache_limit other
+
+Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
+3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Baseline run (logs or directories) of the same program to compare against.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub baseline: Vec<PathBuf>,
+    /// Recompiles tolerated before failing.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_recompiles: usize,
+    /// Do not count recompiles of this category (repeatable), e.g. nn_module_attr for train/eval switches.
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    pub allow: Vec<Category>,
+    /// Fail when the run has more than N frames the baseline lacks (default: warn only).
+    #[arg(long, value_name = "N")]
+    pub max_new_frames: Option<usize>,
+    /// Print the verdict as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the verdict as JUnit XML to FILE, for CI test reports.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+}
+
+fn parse_category(name: &str) -> Result<Category, String> {
+    Category::parse(name).ok_or_else(|| {
+        let all: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+        format!("unknown category '{name}'; one of: {}", all.join(", "))
+    })
 }
 
 #[derive(Args, Debug)]
@@ -96,6 +148,7 @@ where
 fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         Command::Summary(args) => summary(args),
+        Command::Check(args) => check(args),
     }
 }
 
@@ -106,22 +159,68 @@ fn parse_options(input: &InputArgs) -> ParseOptions {
     }
 }
 
-fn summary(args: SummaryArgs) -> i32 {
-    let run = match load::load(&args.input.paths, &parse_options(&args.input)) {
-        Ok(run) => run,
-        Err(e) => {
-            eprintln!("guardscope: {e}");
-            return exit::BAD_INPUT;
-        }
-    };
+/// Loads a run, or prints the one-line reason it cannot and gives exit code 2.
+fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, i32> {
+    let run = load::load(paths, &parse_options(input)).map_err(|e| {
+        eprintln!("guardscope: {e}");
+        exit::BAD_INPUT
+    })?;
     if run.envelope_count() == 0 {
         // The file-level verdict (line 0) says more than the first bad line.
         let problems = &run.problems.first;
         let why = problems.iter().find(|p| p.line == 0).or(problems.first());
         let why = why.map(ToString::to_string).unwrap_or_default();
         eprintln!("guardscope: no TORCH_TRACE events found: {why}");
-        return exit::BAD_INPUT;
+        return Err(exit::BAD_INPUT);
     }
+    Ok(run)
+}
+
+fn check(args: CheckArgs) -> i32 {
+    let candidate = match load_run(&args.input.paths, &args.input) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let baseline = if args.baseline.is_empty() {
+        None
+    } else {
+        match load_run(&args.baseline, &args.input) {
+            Ok(run) => Some(run),
+            Err(code) => return code,
+        }
+    };
+    let opts = CheckOptions {
+        max_recompiles: args.max_recompiles,
+        allow: args.allow,
+        max_new_frames: args.max_new_frames,
+    };
+    let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
+    if let Some(path) = &args.junit {
+        if let Err(e) = std::fs::write(path, report::check::junit(&verdict)) {
+            eprintln!("guardscope: cannot write {}: {e}", path.display());
+            return exit::BAD_INPUT;
+        }
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let written = if args.json {
+        serde_json::to_writer_pretty(&mut out, &verdict)
+            .map_err(io::Error::from)
+            .and_then(|_| writeln!(out))
+    } else {
+        report::check::write_verdict(&mut out, &verdict)
+    };
+    match written {
+        Ok(()) | Err(_) if verdict.passed => exit::OK,
+        _ => exit::FOUND_PROBLEM,
+    }
+}
+
+fn summary(args: SummaryArgs) -> i32 {
+    let run = match load_run(&args.input.paths, &args.input) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {

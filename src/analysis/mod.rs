@@ -1,6 +1,7 @@
 //! Questions asked of the model: which compiles are recompiles, what caused
 //! each one, and the run's totals.
 
+pub mod check;
 mod culprits;
 
 pub use culprits::{group_by_culprit, CulpritGroup};

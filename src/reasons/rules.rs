@@ -104,7 +104,7 @@ pub fn rules() -> Vec<Rule> {
             )),
             culprit: Culprit::HintOr("closure cell {cell}{attr} of a {hooks} hook"),
             detail: Some("a {hooks} hook's closure is read inside the compiled region"),
-            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable, or use guardscope.trace_activations (hooks that cannot recompile).",
+            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls).",
         },
         Rule {
             category: HooksChanged,

@@ -216,7 +216,8 @@ fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOption
         .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
         .map(|x| format!("r{x} "))
         .unwrap_or_default();
-    let head = format!("  {rank}{:<6} {secs}  ", c.compile_id);
+    let category = analysis::classified_cause(c).map_or("other", |r| r.category.name());
+    let head = format!("  {rank}{:<6} {secs}  [{category}] ", c.compile_id);
     let room = opts.width.saturating_sub(head.chars().count()).max(30);
     let text = match r.cause() {
         Some(g) => {
@@ -229,12 +230,9 @@ fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOption
             if older > 0 {
                 suffix.push_str(&format!("  (+{older} older)"));
             }
-            let category = analysis::classified_cause(c)
-                .map(|r| r.category.name())
-                .unwrap_or("other");
             let guard = match &g.entry {
-                Some(e) => format!("[{category}] {e}: {}", g.guard),
-                None => format!("[{category}] {}", g.guard),
+                Some(e) => format!("{e}: {}", g.guard),
+                None => g.guard.clone(),
             };
             let guard_room = room.saturating_sub(suffix.chars().count()).max(30);
             format!("{}{suffix}", ellipsize_middle(&guard, guard_room))

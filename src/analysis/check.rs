@@ -1,0 +1,177 @@
+//! The pre-merge gate: does this run recompile (more than a baseline run of
+//! the same program)?
+
+use super::{classified_cause, recompiles, Recompile};
+use crate::model::{Frame, Run};
+use crate::reasons::Category;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Recompiles tolerated (after removing allowed categories).
+    pub max_recompiles: usize,
+    pub allow: Vec<Category>,
+    /// New frames (graph breaks) tolerated versus the baseline; None: warn only.
+    pub max_new_frames: Option<usize>,
+}
+
+/// A frame as the user's code names it. Frame ids shift when a graph break
+/// is added, so runs are matched by function, file and first line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct FrameKey {
+    pub rank: Option<u32>,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+impl FrameKey {
+    fn of(f: &Frame) -> Self {
+        FrameKey {
+            rank: f.rank,
+            function: f.function.clone(),
+            file: f.file.clone(),
+            line: f.line,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Offense {
+    pub compile_id: String,
+    pub rank: Option<u32>,
+    pub frame_id: u32,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub category: Category,
+    pub culprit: String,
+    pub source: Option<String>,
+    pub advice: String,
+    pub duration_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    pub passed: bool,
+    /// "threshold" without a baseline, "baseline" with one.
+    pub mode: &'static str,
+    pub max_recompiles: usize,
+    /// Recompiles that count against the limit (new ones, with a baseline).
+    pub offending: Vec<Offense>,
+    /// Recompiles excused by `--allow`.
+    pub allowed: Vec<Offense>,
+    /// Frames only the candidate has (new graph breaks); baseline mode only.
+    pub new_frames: Vec<FrameKey>,
+    pub new_frames_failed: bool,
+    /// The one-line verdict.
+    pub message: String,
+}
+
+fn offense(r: &Recompile<'_>) -> Offense {
+    let cause = classified_cause(r.compile);
+    let f = r.frame;
+    Offense {
+        compile_id: r.compile.compile_id.clone(),
+        rank: f.rank,
+        frame_id: f.frame_id,
+        function: f.function.clone(),
+        file: f.file.clone(),
+        line: f.line,
+        category: cause.as_ref().map_or(Category::Other, |c| c.category),
+        culprit: cause
+            .as_ref()
+            .map_or_else(|| "unknown (no recompile_reasons logged)".into(), |c| c.culprit.clone()),
+        source: cause.as_ref().and_then(|c| c.source.clone()),
+        advice: cause.map(|c| c.advice).unwrap_or_default(),
+        duration_s: r.compile.duration_s,
+    }
+}
+
+pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Verdict {
+    let all: Vec<(FrameKey, Offense)> = recompiles(candidate)
+        .iter()
+        .map(|r| (FrameKey::of(r.frame), offense(r)))
+        .collect();
+    let (allowed, counted): (Vec<_>, Vec<_>) = all.into_iter().partition(|(_, o)| opts.allow.contains(&o.category));
+    let allowed: Vec<Offense> = allowed.into_iter().map(|(_, o)| o).collect();
+    let (mode, offending, new_frames) = match baseline {
+        None => (
+            "threshold",
+            counted.into_iter().map(|(_, o)| o).collect::<Vec<_>>(),
+            Vec::new(),
+        ),
+        Some(base) => {
+            // The baseline's recompiles, as (frame, category, culprit), each
+            // excusing one identical recompile of the candidate.
+            let mut known: Vec<(FrameKey, Category, String)> = recompiles(base)
+                .iter()
+                .map(|r| {
+                    let o = offense(r);
+                    (FrameKey::of(r.frame), o.category, o.culprit)
+                })
+                .collect();
+            let mut new = Vec::new();
+            for (key, o) in counted {
+                match known
+                    .iter()
+                    .position(|k| k.0 == key && k.1 == o.category && k.2 == o.culprit)
+                {
+                    Some(i) => {
+                        known.swap_remove(i);
+                    }
+                    None => new.push(o),
+                }
+            }
+            let base_frames: Vec<FrameKey> = base.frames.iter().map(FrameKey::of).collect();
+            let mut frames: Vec<FrameKey> = candidate
+                .frames
+                .iter()
+                .map(FrameKey::of)
+                .filter(|k| !base_frames.contains(k))
+                .collect();
+            frames.sort();
+            frames.dedup();
+            ("baseline", new, frames)
+        }
+    };
+    let too_many = offending.len() > opts.max_recompiles;
+    let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
+    let passed = !too_many && !new_frames_failed;
+    let what = if mode == "baseline" {
+        "new recompile"
+    } else {
+        "recompile"
+    };
+    let n = offending.len();
+    let mut message = format!(
+        "{}: {n} {what}{} (allowed: {}){}",
+        if passed { "PASS" } else { "FAIL" },
+        if n == 1 { "" } else { "s" },
+        opts.max_recompiles,
+        if allowed.is_empty() {
+            String::new()
+        } else {
+            format!(", {} excused by --allow", allowed.len())
+        },
+    );
+    if !new_frames.is_empty() {
+        let limit = opts
+            .max_new_frames
+            .map_or("warning only".to_string(), |m| format!("allowed: {m}"));
+        message.push_str(&format!(
+            "; {} new frame(s) versus the baseline ({limit})",
+            new_frames.len()
+        ));
+    }
+    Verdict {
+        passed,
+        mode,
+        max_recompiles: opts.max_recompiles,
+        offending,
+        allowed,
+        new_frames,
+        new_frames_failed,
+        message,
+    }
+}

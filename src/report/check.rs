@@ -1,0 +1,134 @@
+//! Rendering a `check` verdict: terminal lines and JUnit XML for CI systems.
+
+use crate::analysis::check::{Offense, Verdict};
+use std::io::{self, Write};
+
+pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
+    if !v.offending.is_empty() {
+        let what = if v.mode == "baseline" {
+            "Recompiles the baseline does not have"
+        } else {
+            "Recompiles"
+        };
+        writeln!(out, "{what}:")?;
+        for o in &v.offending {
+            write_offense(out, o)?;
+        }
+        writeln!(out)?;
+    }
+    if !v.allowed.is_empty() {
+        writeln!(out, "Excused by --allow:")?;
+        for o in &v.allowed {
+            writeln!(
+                out,
+                "  {} {} [{}] {}",
+                o.compile_id,
+                frame(o),
+                o.category.name(),
+                o.culprit
+            )?;
+        }
+        writeln!(out)?;
+    }
+    if !v.new_frames.is_empty() {
+        let tag = if v.new_frames_failed { "error" } else { "warning" };
+        writeln!(out, "{tag}: frames the baseline does not have (new graph breaks?):")?;
+        for k in &v.new_frames {
+            let at = match (&k.file, k.line) {
+                (Some(f), Some(l)) => format!("{f}:{l}"),
+                _ => "?".into(),
+            };
+            writeln!(out, "  {} at {at}", k.function.as_deref().unwrap_or("?"))?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", v.message)
+}
+
+fn frame(o: &Offense) -> String {
+    let rank = o
+        .rank
+        .filter(|r| *r > 0)
+        .map(|r| format!("rank {r} "))
+        .unwrap_or_default();
+    format!("{rank}frame {} ({})", o.frame_id, o.function.as_deref().unwrap_or("?"))
+}
+
+fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
+    let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
+    writeln!(
+        out,
+        "  {} {} [{}] {}{secs}",
+        o.compile_id,
+        frame(o),
+        o.category.name(),
+        o.culprit
+    )?;
+    if let Some(src) = &o.source {
+        writeln!(out, "      at {src}")?;
+    }
+    if !o.advice.is_empty() {
+        writeln!(out, "      fix: {}", o.advice)?;
+    }
+    Ok(())
+}
+
+/// One test suite with one test case, failing with every offense listed, so
+/// CI systems show the gate like any other test.
+pub fn junit(v: &Verdict) -> String {
+    let mut body = String::new();
+    for o in &v.offending {
+        body.push_str(&format!(
+            "{} {} [{}] {}{}\n",
+            o.compile_id,
+            frame(o),
+            o.category.name(),
+            o.culprit,
+            o.source.as_ref().map(|s| format!(" at {s}")).unwrap_or_default()
+        ));
+    }
+    for k in v.new_frames.iter().filter(|_| v.new_frames_failed) {
+        body.push_str(&format!("new frame {}\n", k.function.as_deref().unwrap_or("?")));
+    }
+    let failure = if v.passed {
+        String::new()
+    } else {
+        format!(
+            "\n      <failure message=\"{}\" type=\"recompiles\">{}</failure>\n    ",
+            xml_escape(&v.message),
+            xml_escape(&body)
+        )
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"guardscope check\" tests=\"1\" failures=\"{}\" errors=\"0\">\n    <testcase classname=\"guardscope\" name=\"no unexpected torch.compile recompiles\">{failure}</testcase>\n  </testsuite>\n</testsuites>\n",
+        u8::from(!v.passed)
+    )
+}
+
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Control characters are not allowed in XML 1.0.
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn xml_escaping() {
+        assert_eq!(
+            super::xml_escape("a<b>&\"c'\u{1}"),
+            "a&lt;b&gt;&amp;&quot;c&apos;\u{fffd}"
+        );
+    }
+}
