@@ -1,9 +1,9 @@
 //! The pre-merge gate: does this run recompile (more than a baseline run of
 //! the same program)?
 
-use super::{classified_cause, recompiles, Recompile};
+use super::{cause_or_unknown, recompiles, FrameRef, Recompile};
 use crate::model::{Frame, Run};
-use crate::reasons::Category;
+use crate::reasons::{Category, RecompileReason};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default)]
@@ -39,15 +39,10 @@ impl FrameKey {
 #[derive(Clone, Debug, Serialize)]
 pub struct Offense {
     pub compile_id: String,
-    pub rank: Option<u32>,
-    pub frame_id: u32,
-    pub function: Option<String>,
-    pub file: Option<String>,
-    pub line: Option<u32>,
-    pub category: Category,
-    pub culprit: String,
-    pub source: Option<String>,
-    pub advice: String,
+    #[serde(flatten)]
+    pub frame: FrameRef,
+    #[serde(flatten)]
+    pub cause: RecompileReason,
     pub duration_s: Option<f64>,
 }
 
@@ -69,21 +64,10 @@ pub struct Verdict {
 }
 
 fn offense(r: &Recompile<'_>) -> Offense {
-    let cause = classified_cause(r.compile);
-    let f = r.frame;
     Offense {
         compile_id: r.compile.compile_id.clone(),
-        rank: f.rank,
-        frame_id: f.frame_id,
-        function: f.function.clone(),
-        file: f.file.clone(),
-        line: f.line,
-        category: cause.as_ref().map_or(Category::Other, |c| c.category),
-        culprit: cause
-            .as_ref()
-            .map_or_else(|| "unknown (no recompile_reasons logged)".into(), |c| c.culprit.clone()),
-        source: cause.as_ref().and_then(|c| c.source.clone()),
-        advice: cause.map(|c| c.advice).unwrap_or_default(),
+        frame: FrameRef::of(r.frame),
+        cause: cause_or_unknown(r.compile),
         duration_s: r.compile.duration_s,
     }
 }
@@ -93,7 +77,9 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
         .iter()
         .map(|r| (FrameKey::of(r.frame), offense(r)))
         .collect();
-    let (allowed, counted): (Vec<_>, Vec<_>) = all.into_iter().partition(|(_, o)| opts.allow.contains(&o.category));
+    let (allowed, counted): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|(_, o)| opts.allow.contains(&o.cause.category));
     let allowed: Vec<Offense> = allowed.into_iter().map(|(_, o)| o).collect();
     let (mode, offending, new_frames) = match baseline {
         None => (
@@ -108,14 +94,14 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
                 .iter()
                 .map(|r| {
                     let o = offense(r);
-                    (FrameKey::of(r.frame), o.category, o.culprit)
+                    (FrameKey::of(r.frame), o.cause.category, o.cause.culprit)
                 })
                 .collect();
             let mut new = Vec::new();
             for (key, o) in counted {
                 match known
                     .iter()
-                    .position(|k| k.0 == key && k.1 == o.category && k.2 == o.culprit)
+                    .position(|k| k.0 == key && k.1 == o.cause.category && k.2 == o.cause.culprit)
                 {
                     Some(i) => {
                         known.swap_remove(i);

@@ -25,6 +25,44 @@ impl<'a> Recompile<'a> {
     }
 }
 
+/// A frame as reports name it: where it runs and which user code it is.
+#[derive(Clone, Debug, Serialize)]
+pub struct FrameRef {
+    pub rank: Option<u32>,
+    pub pid: u64,
+    pub frame_id: u32,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+impl FrameRef {
+    pub fn of(f: &Frame) -> Self {
+        FrameRef {
+            rank: f.rank,
+            pid: f.pid,
+            frame_id: f.frame_id,
+            function: f.function.clone(),
+            file: f.file.clone(),
+            line: f.line,
+        }
+    }
+}
+
+/// The classified cause, or an explicit "unknown" when the log holds no
+/// reason for this recompile (e.g. the payload was lost).
+pub fn cause_or_unknown(compile: &Compile) -> RecompileReason {
+    classified_cause(compile).unwrap_or_else(|| RecompileReason {
+        category: crate::reasons::Category::Other,
+        culprit: "unknown (no recompile_reasons in the log)".to_string(),
+        source: None,
+        code: None,
+        detail: compile.failed.then(|| "the compile failed".to_string()),
+        advice: "The log has no recompile_reasons for this compile; rerun with TORCH_TRACE to capture them."
+            .to_string(),
+    })
+}
+
 /// The classified cause of a recompile: the newest failed entry's reason,
 /// or `cache_limit` when Dynamo refused to compile at all.
 pub fn classified_cause(compile: &Compile) -> Option<RecompileReason> {

@@ -24,8 +24,8 @@ pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
                 "  {} {} [{}] {}",
                 o.compile_id,
                 frame(o),
-                o.category.name(),
-                o.culprit
+                o.cause.category.name(),
+                o.cause.culprit
             )?;
         }
         writeln!(out)?;
@@ -46,12 +46,13 @@ pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
 }
 
 fn frame(o: &Offense) -> String {
-    let rank = o
+    let f = &o.frame;
+    let rank = f
         .rank
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
-    format!("{rank}frame {} ({})", o.frame_id, o.function.as_deref().unwrap_or("?"))
+    format!("{rank}frame {} ({})", f.frame_id, f.function.as_deref().unwrap_or("?"))
 }
 
 fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
@@ -61,14 +62,14 @@ fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
         "  {} {} [{}] {}{secs}",
         o.compile_id,
         frame(o),
-        o.category.name(),
-        o.culprit
+        o.cause.category.name(),
+        o.cause.culprit
     )?;
-    if let Some(src) = &o.source {
+    if let Some(src) = &o.cause.source {
         writeln!(out, "      at {src}")?;
     }
-    if !o.advice.is_empty() {
-        writeln!(out, "      fix: {}", o.advice)?;
+    if !o.cause.advice.is_empty() {
+        writeln!(out, "      fix: {}", o.cause.advice)?;
     }
     Ok(())
 }
@@ -82,9 +83,9 @@ pub fn junit(v: &Verdict) -> String {
             "{} {} [{}] {}{}\n",
             o.compile_id,
             frame(o),
-            o.category.name(),
-            o.culprit,
-            o.source.as_ref().map(|s| format!(" at {s}")).unwrap_or_default()
+            o.cause.category.name(),
+            o.cause.culprit,
+            o.cause.source.as_ref().map(|s| format!(" at {s}")).unwrap_or_default()
         ));
     }
     for k in v.new_frames.iter().filter(|_| v.new_frames_failed) {

@@ -149,12 +149,13 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
 
 fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
     let n = g.compile_ids.len();
-    let frame = match (&g.function, &g.file, g.line) {
+    let (f, c) = (&g.frame, &g.cause);
+    let frame = match (&f.function, &f.file, f.line) {
         (Some(func), Some(file), Some(line)) => format!("{func}, {}:{line}", short_path(file)),
         (Some(func), _, _) => func.clone(),
         _ => "?".to_string(),
     };
-    let rank = g
+    let rank = f
         .rank
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
@@ -163,25 +164,25 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         out,
         "  {n} recompile{} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
         plural(n),
-        g.frame_id,
-        g.culprit,
-        g.category.name(),
+        f.frame_id,
+        c.culprit,
+        c.category.name(),
         g.seconds,
         g.compile_ids.join(", ")
     )?;
     let wrap = opts.width.saturating_sub(6).max(40);
-    if let Some(src) = &g.source {
-        let code = g.code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
+    if let Some(src) = &c.source {
+        let code = c.code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
         writeln!(
             out,
             "      at {src}{}",
             ellipsize_middle(&code, wrap.saturating_sub(src.len() + 3))
         )?;
     }
-    if let Some(d) = &g.detail {
+    if let Some(d) = &c.detail {
         writeln!(out, "      {}", ellipsize_middle(d, wrap))?;
     }
-    for (i, line) in wrap_words(&g.advice, wrap.saturating_sub(5)).iter().enumerate() {
+    for (i, line) in wrap_words(&c.advice, wrap.saturating_sub(5)).iter().enumerate() {
         writeln!(out, "      {}{line}", if i == 0 { "fix: " } else { "     " })?;
     }
     Ok(())
