@@ -33,7 +33,7 @@ pub struct RunBuilder {
     generation: HashMap<u64, u32>,
     /// Attempts already started per process and generation, to spot
     /// `torch._dynamo.reset()` restarting compile ids at 0/0.
-    started: HashMap<(u64, u32), std::collections::HashSet<(CompileRef, u32)>>,
+    started: HashMap<(u64, u32), std::collections::HashSet<CompileRef>>,
     envelope_rank: Option<u32>,
 }
 
@@ -129,13 +129,10 @@ impl RunBuilder {
 
     fn note_start(&mut self, pid: u64, r: CompileRef) {
         let generation = self.generation.entry(pid).or_insert(0);
-        let seen = self.started.entry((pid, *generation)).or_default();
-        let attempt = r.attempt.unwrap_or(0);
-        if !seen.insert((r, attempt)) {
+        if !self.started.entry((pid, *generation)).or_default().insert(r) {
             // The same compile id and attempt started twice: ids restarted.
             *generation += 1;
-            let g = *generation;
-            self.started.entry((pid, g)).or_default().insert((r, attempt));
+            self.started.entry((pid, *generation)).or_default().insert(r);
         }
     }
 

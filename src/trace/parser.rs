@@ -71,6 +71,15 @@ struct Pending {
 }
 
 impl Pending {
+    /// Starts the next payload line: blank lines held back turn out to be
+    /// payload after all, then the newline that joins lines.
+    fn start_line(&mut self) {
+        for _ in 0..std::mem::take(&mut self.blank_run) {
+            self.feed_separator();
+        }
+        self.feed_separator();
+    }
+
     fn feed_separator(&mut self) {
         if self.lines > 0 {
             if let Some(h) = self.hasher.as_mut() {
@@ -129,8 +138,7 @@ impl<'p> Parser<'p> {
                 if let Some(p) = pending.as_mut() {
                     if !skipped_any {
                         skipped_any = true;
-                        flush_blanks(p);
-                        p.feed_separator();
+                        p.start_line();
                     }
                     if let Some(h) = p.hasher.as_mut() {
                         h.update(chunk);
@@ -159,10 +167,7 @@ impl<'p> Parser<'p> {
                 match self.pending.as_mut() {
                     None => self.orphan(number),
                     // A payload line holding only its TAB: an empty line of payload.
-                    Some(p) if !skipped_any => {
-                        flush_blanks(p);
-                        p.feed_separator();
-                    }
+                    Some(p) if !skipped_any => p.start_line(),
                     Some(_) => {}
                 }
                 continue;
@@ -188,8 +193,7 @@ impl<'p> Parser<'p> {
                 self.stats.payload_lines += 1;
                 match self.pending.as_mut() {
                     Some(p) => {
-                        flush_blanks(p);
-                        p.feed_separator();
+                        p.start_line();
                         if let Some(h) = p.hasher.as_mut() {
                             h.update(rest);
                         }
@@ -453,12 +457,6 @@ impl<'p> Parser<'p> {
             compile: p.compile,
             data,
         })
-    }
-}
-
-fn flush_blanks(p: &mut Pending) {
-    for _ in 0..std::mem::take(&mut p.blank_run) {
-        p.feed_separator();
     }
 }
 
