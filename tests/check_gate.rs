@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_clean_failure, guardscope};
+use common::{assert_clean_failure, guardscope, strings};
 use serde_json::Value;
 
 #[test]
@@ -53,12 +53,7 @@ fn against_a_baseline_only_new_recompiles_count() {
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["mode"], "baseline");
     assert_eq!(v["passed"], false);
-    let ids: Vec<&str> = v["offending"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["compile_id"].as_str().unwrap())
-        .collect();
+    let ids = strings(&v["offending"], "compile_id");
     assert_eq!(ids, ["0/1", "0/2"]);
     assert_eq!(v["offending"][1]["category"], "closure_hook_state");
     assert_eq!(v["offending"][1]["source"], "samples/scripts/_collision_model.py:180");

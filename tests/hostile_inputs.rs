@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_clean_failure, guardscope, root, summary_json};
+use common::{assert_clean_failure, guardscope, root, strings, summary_json};
 use std::io::Write;
 
 fn collision_log() -> String {
@@ -26,7 +26,7 @@ fn log_cut_mid_payload_keeps_earlier_compiles_and_marks_the_last_unfinished() {
 
     let s = summary_json(&path);
     let compiles = s["frames"][0]["compiles"].as_array().unwrap();
-    let ids: Vec<&str> = compiles.iter().map(|c| c["compile_id"].as_str().unwrap()).collect();
+    let ids = strings(&s["frames"][0]["compiles"], "compile_id");
     assert_eq!(ids, ["0/0", "0/1", "0/2"]);
     assert_eq!(compiles[1]["finished"], true);
     assert_eq!(

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{guardscope, root, summary_json};
+use common::{guardscope, root, strings, summary_json};
 use serde_json::Value;
 
 fn collision() -> Value {
@@ -25,12 +25,7 @@ fn frame_zero_compiles_three_times_with_logged_durations() {
         .ends_with("samples/scripts/_collision_model.py"));
     assert_eq!(f["line"], 117);
     assert_eq!(f["rank"], Value::Null);
-    let ids: Vec<&str> = f["compiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["compile_id"].as_str().unwrap())
-        .collect();
+    let ids = strings(&f["compiles"], "compile_id");
     assert_eq!(ids, ["0/0", "0/1", "0/2"]);
     // entire_frame_compile_time_s of each compile's compilation_metrics.
     let secs: Vec<f64> = f["compiles"]
@@ -79,7 +74,7 @@ fn second_recompile_is_the_hook_closure_guard_with_its_source_line() {
     assert_eq!(r["duration_s"].as_f64().unwrap(), 0.564199);
     let reasons = r["reasons"].as_array().unwrap();
     // One reason per existing cache entry; the newest (0/1) is the cause.
-    let entries: Vec<&str> = reasons.iter().map(|x| x["entry"].as_str().unwrap()).collect();
+    let entries = strings(&r["reasons"], "entry");
     assert_eq!(entries, ["0/1", "0/0"]);
     assert_eq!(r["cause_index"], 0);
     let cause = &reasons[0];
@@ -135,12 +130,7 @@ fn fixed_sample_has_several_frames_and_no_recompiles() {
 #[test]
 fn graph_break_sample_recompiles_resume_frames() {
     let s = summary_json(&root().join("samples/traces/graph_breaks"));
-    let names: Vec<&str> = s["frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["function"].as_str().unwrap())
-        .collect();
+    let names = strings(&s["frames"], "function");
     assert_eq!(
         names,
         [
@@ -149,12 +139,7 @@ fn graph_break_sample_recompiles_resume_frames() {
             "torch_dynamo_resume_in_forward_at_39"
         ]
     );
-    let recompiles: Vec<&str> = s["recompiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["compile_id"].as_str().unwrap())
-        .collect();
+    let recompiles = strings(&s["recompiles"], "compile_id");
     assert_eq!(recompiles, ["1/1", "2/1"]);
     // 1/1 restarted twice: three attempts of one logical compile.
     assert_eq!(s["frames"][1]["compiles"][1]["attempts"], 3);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{guardscope, root, summary_json};
+use common::{guardscope, root, strings, summary_json};
 use serde_json::Value;
 
 fn data(name: &str) -> std::path::PathBuf {
@@ -138,12 +138,7 @@ fn multi_rank_directory_takes_ranks_from_file_names_and_skips_other_files() {
 
     // another.log.gz and some_other_file.txt.gz are not trace logs.
     let s = summary_json(&data("multi_rank_messy_input"));
-    let paths: Vec<&str> = s["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["path"].as_str().unwrap())
-        .collect();
+    let paths = strings(&s["inputs"], "path");
     assert_eq!(paths.len(), 2);
     assert!(paths.iter().all(|p| p.contains("dedicated_log_torch_trace_rank_")));
     assert_eq!(s["totals"]["ranks"], 2);

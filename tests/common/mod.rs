@@ -50,3 +50,12 @@ pub fn assert_clean_failure(out: &Output) {
         out.stderr
     );
 }
+
+/// The string `field` of every element of the JSON array `items`.
+pub fn strings<'a>(items: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    let items = items.as_array().unwrap_or_else(|| panic!("not an array: {items}"));
+    items
+        .iter()
+        .map(|v| v[field].as_str().unwrap_or_else(|| panic!("no string {field} in {v}")))
+        .collect()
+}
