@@ -17,5 +17,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_class::<tracer::PyTracer>()?;
+    let stats: Vec<&str> = crate::activations::Stat::ALL.iter().map(|s| s.name()).collect();
+    m.add("STATS", stats)?;
     Ok(())
 }
