@@ -65,12 +65,22 @@ def _op_hook(token, tracer_id, module_id):
     from guardscope import _op
 
     op = torch.ops.guardscope.record_activations
+    record_call = _op.record_call
     sep = _op.SEP
+    is_compiling = torch.compiler.is_compiling
 
     def guardscope_activation_hook(module, args, output):
         found = walk_outputs(output)
-        if found:
-            op(token, [t.detach() for _, t in found], tracer_id, module_id, sep.join([p for p, _ in found]))
+        if not found:
+            return
+        names = sep.join([p for p, _ in found])
+        if is_compiling():
+            # Traced by Dynamo (is_compiling() is a constant True there): the
+            # graph gets one opaque op call, run with live tensors every step.
+            op(token, [t.detach() for _, t in found], tracer_id, module_id, names)
+        else:
+            # Eager: the op's body without the ~10 us dispatcher round trip.
+            record_call(tracer_id, module_id, names, [t for _, t in found])
 
     return guardscope_activation_hook
 

@@ -56,29 +56,49 @@ def record_call(native, module_id, names, tensors):
         warn_once(native, "recording", exc)
 
 
+_STRIDED = torch.strided
+_FLOAT32 = torch.float32
+
+
 def _record_tensors(native, module_id, call, names, tensors):
-    # Records are written in output order; tensors off the CPU are summarized
+    # Records are written in output order. Tensors off the CPU are summarized
     # first, together, so that they cost one device-to-host copy.
+    try:
+        all_cpu = all(t.is_cpu and t.layout is _STRIDED for t in tensors)
+    except Exception:
+        all_cpu = False
+    if not all_cpu:
+        _record_mixed(native, module_id, call, names, tensors)
+        return
+    for name, t in zip(names, tensors):
+        if not _record_cpu(native, module_id, name, call, t):
+            _record_each_stat(native, module_id, name, call, t, tuple(t.shape), _dtype_name(t.dtype))
+
+
+def _record_cpu(native, module_id, name, call, t):
+    """The fast route: Rust reads the float32 buffer. False if it failed."""
+    try:
+        x = t if t.dtype is _FLOAT32 else t.detach().float()
+        if not x.is_contiguous():
+            x = x.contiguous()
+        native.record_f32(module_id, name, call, x.data_ptr(), x.numel(), t.shape, _dtype_name(t.dtype))
+        return True
+    except Exception:
+        return False
+
+
+def _record_mixed(native, module_id, call, names, tensors):
     items = []
     for name, t in zip(names, tensors):
         try:
-            items.append((name, t, tuple(t.shape), _dtype_name(t.dtype), t.device.type == "cpu" and t.layout == torch.strided))
+            items.append((name, t, tuple(t.shape), _dtype_name(t.dtype), t.is_cpu and t.layout is _STRIDED))
         except Exception:
             items.append((name, t, (), "unknown", None))
     on_device = [item for item in items if item[4] is False]
     device_values = _device_values(native.stats, on_device) if on_device else {}
     for name, t, shape, dtype, cpu_strided in items:
-        if cpu_strided:
-            try:
-                x = t.detach()
-                if x.dtype != torch.float32:
-                    x = x.float()
-                if not x.is_contiguous():
-                    x = x.contiguous()
-                native.record_f32(module_id, name, call, x.data_ptr(), x.numel(), shape, dtype)
-                continue
-            except Exception:
-                pass
+        if cpu_strided and _record_cpu(native, module_id, name, call, t):
+            continue
         values = device_values.get(id(t))
         if values is not None:
             native.record_values(module_id, name, call, values, shape, dtype)

@@ -155,6 +155,26 @@ def test_a_stat_that_fails_records_an_error_and_the_forward_is_unaffected(torch,
     assert (r["shape"], r["dtype"]) == ([2, 2], "torch.float32")
 
 
+class SparseAndDense(nn.Module):
+    def forward(self, x):
+        return x.to_sparse(), x * 2, torch_.empty(2, device="meta")
+
+
+def test_tensors_off_the_fast_route_are_summarized_together_and_recorded_in_order(torch, tmp_path):
+    # A sparse tensor takes the route of non-CPU devices (torch reductions on
+    # the tensor's device, one transfer); a meta tensor has no values at all.
+    model = SparseAndDense()
+    x = torch.tensor([[0.0, 2.0], [-3.0, 0.0]])
+    with guardscope.trace_activations(model, stats=("sum", "abs_mean", "mean"), output=tmp_path / "t.jsonl"):
+        model(x)
+    sparse, dense, meta = read_jsonl(tmp_path / "t.jsonl")
+    assert [r["tensor"] for r in (sparse, dense, meta)] == ["out[0]", "out[1]", "out[2]"]
+    assert (sparse["sum"], sparse["abs_mean"], sparse["mean"]) == (-1.0, 1.25, -0.25)
+    assert (dense["sum"], dense["abs_mean"], dense["mean"]) == (-2.0, 2.5, -0.5)
+    assert all(meta[s].startswith("<error: ") for s in ("sum", "abs_mean", "mean"))
+    assert (meta["shape"], meta["dtype"]) == ([2], "torch.float32")
+
+
 def test_calls_number_each_call_of_a_module_within_a_step(torch, tmp_path):
     model = SharedNet()
     with guardscope.trace_activations(model, layers="shared", output=tmp_path / "t.jsonl") as t:
