@@ -265,7 +265,7 @@ def main():
     print(
         f"model: {args.blocks} blocks, d_model {args.d_model}, {len(list(base.modules()))} modules, "
         f"input {tuple(x.shape)}; stats {stats}; torch {torch.__version__}, {torch.get_num_threads()} threads, "
-        f"{platform.machine()} {os.cpu_count()} CPUs; median of {args.rounds}x{args.steps} steps",
+        f"{platform.machine()} {os.cpu_count()} CPUs; best and median of {args.rounds}x{args.steps} steps",
         flush=True,
     )
     rows = []
