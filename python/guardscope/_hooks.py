@@ -10,7 +10,6 @@ function (``mode="disable"``).
 """
 
 import atexit
-import dataclasses
 import itertools
 import logging
 import os
@@ -21,66 +20,34 @@ import tempfile
 import torch
 
 from guardscope import _native, _stats
+from guardscope._walk import walk_outputs
 
 logger = logging.getLogger("guardscope")
 
 MODES = ("op", "disable")
 DEFAULT_STATS = ("abs_mean", "sum")
 DEFAULT_OUTPUT = os.path.join(tempfile.gettempdir(), "guardscope_trace_<pid>.jsonl")
-_MAX_DEPTH = 16
 _ids = itertools.count()
-
-
-def walk_outputs(obj, path="out", found=None, depth=0):
-    """``(path, tensor)`` for every tensor in a module output.
-
-    Goes through tuples, lists, dicts, named tuples and dataclasses; a path is
-    the Python expression that reaches the tensor from ``out``
-    (``out``, ``out[0]``, ``out['logits']``, ``out.hidden_states``). Other
-    leaves are skipped. Dynamo traces this function, so it sticks to
-    ``isinstance``, attribute reads and constant strings.
-    """
-    if found is None:
-        found = []
-    if isinstance(obj, torch.Tensor):
-        found.append((path, obj))
-    elif depth >= _MAX_DEPTH:
-        pass
-    elif isinstance(obj, tuple) and hasattr(type(obj), "_fields"):
-        for field in type(obj)._fields:
-            walk_outputs(getattr(obj, field), path + "." + field, found, depth + 1)
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for field in dataclasses.fields(obj):
-            walk_outputs(getattr(obj, field.name), path + "." + field.name, found, depth + 1)
-    elif isinstance(obj, (tuple, list)):
-        for i, item in enumerate(obj):
-            walk_outputs(item, path + "[" + str(i) + "]", found, depth + 1)
-    elif isinstance(obj, dict):
-        for key, item in obj.items():
-            walk_outputs(item, path + "[" + repr(key) + "]", found, depth + 1)
-    return found
 
 
 def _op_hook(token, tracer_id, module_id):
     from guardscope import _op
 
     op = torch.ops.guardscope.record_activations
-    record_call = _op.record_call
+    record_output = _op.record_output
     sep = _op.SEP
     is_compiling = torch.compiler.is_compiling
 
     def guardscope_activation_hook(module, args, output):
-        found = walk_outputs(output)
-        if not found:
-            return
-        names = sep.join([p for p, _ in found])
         if is_compiling():
             # Traced by Dynamo (is_compiling() is a constant True there): the
             # graph gets one opaque op call, run with live tensors every step.
-            op(token, [t.detach() for _, t in found], tracer_id, module_id, names)
+            found = walk_outputs(output)
+            if found:
+                op(token, [t.detach() for _, t in found], tracer_id, module_id, sep.join([p for p, _ in found]))
         else:
             # Eager: the op's body without the ~10 us dispatcher round trip.
-            record_call(tracer_id, module_id, names, [t for _, t in found])
+            record_output(tracer_id, module_id, output)
 
     return guardscope_activation_hook
 
@@ -88,10 +55,10 @@ def _op_hook(token, tracer_id, module_id):
 def _disable_hook(tracer_id, module_id):
     from guardscope import _op
 
+    record_output = _op.record_output
+
     def guardscope_activation_hook(module, args, output):
-        found = walk_outputs(output)
-        if found:
-            _op.record_call(tracer_id, module_id, _op.SEP.join([p for p, _ in found]), [t for _, t in found])
+        record_output(tracer_id, module_id, output)
 
     return torch._dynamo.disable(guardscope_activation_hook)
 
@@ -230,7 +197,8 @@ class ActivationTrace:
         for handle in self._handles:
             handle.remove()
         self._handles = []
-        _op.TRACERS.pop(self._id, None)
+        if _op.TRACERS.pop(self._id, None) is not None:
+            _stats.forget(self._native)
         self._native.flush()
 
     def close(self):

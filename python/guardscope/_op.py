@@ -11,6 +11,7 @@ every step with the live tensors. In eager mode it is an ordinary call.
 import torch
 
 from guardscope import _stats
+from guardscope._walk import walk_outputs
 
 #: Live tracers by id. Hooks (and compiled graphs) carry only the int id, so
 #: removing a trace from here turns calls still baked into graphs into no-ops.
@@ -23,10 +24,25 @@ OP_NAME = "guardscope::record_activations"
 
 
 def record_call(tracer_id, module_id, names, tensors):
-    """The body shared by both modes: record one module call."""
+    """The op's body: record one module call (``names`` joined by SEP)."""
     native = TRACERS.get(tracer_id)
     if native is not None:
         _stats.record_call(native, module_id, names.split(SEP), tensors)
+
+
+def record_output(tracer_id, module_id, output):
+    """The same, from the module's output: the body of the eager and
+    ``torch._dynamo.disable`` hooks. Never raises."""
+    native = TRACERS.get(tracer_id)
+    if native is None:
+        return
+    try:
+        found = walk_outputs(output)
+    except Exception as exc:
+        _stats.warn_once(native, "walking a module output", exc)
+        return
+    if found:
+        _stats.record_call(native, module_id, [p for p, _ in found], [t for _, t in found])
 
 
 @torch.library.custom_op(OP_NAME, mutates_args=("token",))

@@ -39,10 +39,16 @@ def _error_text(exc):
 
 
 def warn_once(native, what, exc):
+    """Logs the first failure of each kind per tracer (tracers are alive, and
+    their ids unique, while registered; ``forget`` runs when they leave)."""
     key = (id(native), what)
     if key not in _WARNED:
         _WARNED.add(key)
         logger.warning("guardscope activation trace: %s failed (%s); the model is unaffected", what, _error_text(exc))
+
+
+def forget(native):
+    _WARNED.difference_update({key for key in _WARNED if key[0] == id(native)})
 
 
 def record_call(native, module_id, names, tensors):

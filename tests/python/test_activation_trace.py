@@ -10,7 +10,7 @@ import threading
 
 import pytest
 import torch as torch_
-from _models import Net, SharedNet, StructuredNet
+from _models import BlockOutput, Net, SharedNet, StructuredNet
 from conftest import hook_count, read_jsonl
 from torch import nn
 
@@ -173,6 +173,27 @@ def test_tensors_off_the_fast_route_are_summarized_together_and_recorded_in_orde
     assert (dense["sum"], dense["abs_mean"], dense["mean"]) == (-2.0, 2.5, -0.5)
     assert all(meta[s].startswith("<error: ") for s in ("sum", "abs_mean", "mean"))
     assert (meta["shape"], meta["dtype"]) == ([2], "torch.float32")
+
+
+class Broken(nn.Module):
+    """Returns a dataclass whose field was deleted: reading it raises."""
+
+    def forward(self, x):
+        out = BlockOutput(hidden_states=x * 2, attn_logits=x)
+        del out.attn_logits
+        return out
+
+
+@pytest.mark.parametrize("mode", ["op", "disable"])
+def test_an_output_that_cannot_be_walked_is_logged_once_and_never_raises(torch, tmp_path, mode, caplog):
+    model = Broken()
+    x = torch.ones(2)
+    with guardscope.trace_activations(model, output=tmp_path / "t.jsonl", mode=mode):
+        outs = [model(x), model(x)]
+    assert all(torch.equal(out.hidden_states, x * 2) for out in outs)
+    assert read_jsonl(tmp_path / "t.jsonl") == []
+    [message] = [r.getMessage() for r in caplog.records if r.name == "guardscope"]
+    assert message.startswith("guardscope activation trace: walking a module output failed (AttributeError")
 
 
 def test_calls_number_each_call_of_a_module_within_a_step(torch, tmp_path):
