@@ -36,7 +36,7 @@ def _op_hook(token, tracer_id, module_id):
     op = torch.ops.guardscope.record_activations
     record_output = _op.record_output
     sep = _op.SEP
-    is_compiling = torch.compiler.is_compiling
+    is_compiling = torch.compiler.is_compiling if hasattr(torch, "compiler") else torch._dynamo.is_compiling
 
     def guardscope_activation_hook(module, args, output):
         if is_compiling():
@@ -102,7 +102,7 @@ def _rank():
             return dist.get_rank()
     except Exception:
         pass
-    return int(os.environ.get("RANK", "0") or 0)
+    return os.environ.get("RANK", "") or "0"
 
 
 def resolve_output(output):
@@ -247,16 +247,18 @@ def trace_activations(model, layers=None, stats=DEFAULT_STATS, steps=None, outpu
 
 def attach_modules(root, matched, stats, steps, output, mode):
     """Hooks exactly ``matched`` (``(name, module)`` pairs of ``root``)."""
+    from guardscope import _op
+
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if mode == "op" and _op.OP_ERROR is not None:
+        raise RuntimeError(f"mode='op' needs torch.library.custom_op ({_op.OP_ERROR}); use mode='disable'")
     native = _native.Tracer(
         resolve_output(output),
         _stat_list(stats),
         [name for name, _ in matched],
         None if steps is None else [int(s) for s in steps],
     )
-    from guardscope import _op
-
     tracer_id = next(_ids)
     _op.TRACERS[tracer_id] = native
     handles = []

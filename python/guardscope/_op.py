@@ -5,7 +5,11 @@ Under ``torch.compile`` the op is opaque: Dynamo puts one call into the graph
 run-time state the body reads (step, enabled, recorded steps, all in the
 Rust tracer) can change without a recompile. The op is declared as mutating
 a one-element token tensor, so no backend can drop it as dead code; it runs
-every step with the live tensors. In eager mode it is an ordinary call.
+every step with the live tensors. In eager mode the hooks skip the dispatcher
+and call the same body through ``record_output``.
+
+If this torch cannot define the op (no ``torch.library.custom_op`` before
+2.4), ``OP_ERROR`` says why and only ``mode="disable"`` is available.
 """
 
 import torch
@@ -45,9 +49,20 @@ def record_output(tracer_id, module_id, output):
         _stats.record_call(native, module_id, [p for p, _ in found], [t for _, t in found])
 
 
-@torch.library.custom_op(OP_NAME, mutates_args=("token",))
-def record_activations(
-    token: torch.Tensor, tensors: list[torch.Tensor], tracer_id: int, module_id: int, names: str
-) -> None:
-    """Records the stats of ``tensors`` (one module call) for tracer ``tracer_id``."""
-    record_call(tracer_id, module_id, names, tensors)
+def _define_op():
+    @torch.library.custom_op(OP_NAME, mutates_args=("token",))
+    def record_activations(
+        token: torch.Tensor, tensors: list[torch.Tensor], tracer_id: int, module_id: int, names: str
+    ) -> None:
+        """Records the stats of ``tensors`` (one module call) for tracer ``tracer_id``."""
+        record_call(tracer_id, module_id, names, tensors)
+
+    return record_activations
+
+
+try:
+    record_activations = _define_op()
+    OP_ERROR = None
+except Exception as exc:  # e.g. a torch without torch.library.custom_op (< 2.4)
+    record_activations = None
+    OP_ERROR = f"{type(exc).__name__}: {exc}"
