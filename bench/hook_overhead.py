@@ -283,22 +283,21 @@ def main():
 
     print()
     print(
-        "| run | hooks | registered hooks | records/step | CPU ms/step, best / median "
-        "| overhead ms, best / median | overhead / reference's, best / median | wall ms/step, median |"
+        "| run | hooks | registered hooks | records/step | CPU ms/step, best / median | CPU overhead ms, best / median "
+        "| ratio to reference, CPU best / median | wall ms/step, median | wall overhead ms | ratio, wall |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, name, hooks, (wall, cpu, best, recs), base, ref in rows:
-        if name == "no hooks":
-            over = ratio = ""
-        else:
-            over_best, over_med = (best - base[2]) * 1e3, (cpu - base[1]) * 1e3
-            over = f"{over_best:+.1f} / {over_med:+.1f}"
-            ratio = ""
+        over = ratio = wall_over = wall_ratio = ""
+        if name != "no hooks":
+            over_best, over_med, over_wall = (best - base[2]) * 1e3, (cpu - base[1]) * 1e3, (wall - base[0]) * 1e3
+            over, wall_over = f"{over_best:+.1f} / {over_med:+.1f}", f"{over_wall:+.1f}"
             if name.startswith("guardscope"):
                 ratio = f"{over_best / ((ref[2] - base[2]) * 1e3):.2f} / {over_med / ((ref[1] - base[1]) * 1e3):.2f}"
+                wall_ratio = f"{over_wall / ((ref[0] - base[0]) * 1e3):.2f}"
         print(
             f"| {label} | {name} | {hooks} | {recs:g} | {best * 1e3:.1f} / {cpu * 1e3:.1f} | {over} | {ratio} "
-            f"| {wall * 1e3:.1f} |"
+            f"| {wall * 1e3:.1f} | {wall_over} | {wall_ratio} |"
         )
 
 
