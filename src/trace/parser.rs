@@ -54,6 +54,7 @@ enum PayloadUse {
     Ignore,
     RecompileReasons,
     GraphBreak,
+    GuardTree,
 }
 
 struct Pending {
@@ -448,6 +449,7 @@ impl<'p> Parser<'p> {
             PayloadUse::Ignore => EventData::Seen,
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
             PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
+            PayloadUse::GuardTree => EventData::TensorGuards(tensor_match_lines(&text)),
         };
         Some(Event {
             line: p.line,
@@ -478,8 +480,20 @@ fn payload_use(env: &Envelope<'_>) -> PayloadUse {
             }
         }
         "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
+        "dynamo_cpp_guards_str" => PayloadUse::GuardTree,
         _ => PayloadUse::Ignore,
     }
+}
+
+/// Only tensor guards are looked up later; the rest of the tree (often
+/// thousands of lines) is dropped here.
+fn tensor_match_lines(tree: &str) -> String {
+    let mut out = String::new();
+    for line in tree.lines().filter(|l| l.contains("TENSOR_MATCH: ")) {
+        out.push_str(line.trim_start_matches(['\t', ' ', '|', '+', '-']));
+        out.push('\n');
+    }
+    out
 }
 
 fn hex(bytes: &[u8]) -> String {
