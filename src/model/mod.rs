@@ -4,8 +4,10 @@
 //! holds its compiles (`frame_compile_id`), a compile its attempts.
 
 mod build;
+mod steps;
 
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
+pub use steps::Step;
 
 use crate::reasons::GuardFailure;
 use crate::trace::{ParseStats, Problems};
