@@ -5,6 +5,8 @@ use crate::analysis::{self, check::CheckOptions};
 use crate::load;
 use crate::model::Run;
 use crate::reasons::Category;
+use crate::records;
+use crate::report::output_dir::ReportDir;
 use crate::report::{self, json, terminal};
 use crate::trace::ParseOptions;
 use clap::{Args, Parser, Subcommand};
@@ -50,6 +52,48 @@ pub enum Command {
     /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
+    /// Write an HTML report (one self-contained page) and summary.json.
+    #[command(after_help = REPORT_HELP)]
+    Report(ReportArgs),
+}
+
+const REPORT_HELP: &str = "\
+Writes DIR/index.html (open it from disk or attach it to a CI run: no network
+needed) and DIR/summary.json (the same data as `summary --json`), then prints
+the terminal summary and the page's path.
+
+Example:  guardscope report /tmp/trace -o /tmp/trace-report --open
+
+guardscope only writes into a directory it created, or an empty one; pass
+--overwrite to write into another (only index.html and summary.json are
+replaced).
+
+Exit codes: 0 success · 2 bad usage, unreadable input or unwritable output ·
+3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Directory to write the report into.
+    #[arg(short, long, value_name = "DIR", default_value = "guardscope-report")]
+    pub output: PathBuf,
+    /// Per-step JSONL written by guardscope.StepLogger (one file per rank; repeatable):
+    /// step durations are drawn on the timeline.
+    #[arg(long, value_name = "FILE")]
+    pub steps: Vec<PathBuf>,
+    /// Activation-trace JSONL written by guardscope.trace_activations (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub activations: Vec<PathBuf>,
+    /// Write into DIR even if it holds files guardscope did not write.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Open the report in the default browser when done.
+    #[arg(long)]
+    pub open: bool,
+    /// Do not print the terminal summary.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 const CHECK_HELP: &str = "\
@@ -149,6 +193,7 @@ fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         Command::Summary(args) => summary(args),
         Command::Check(args) => check(args),
+        Command::Report(args) => report(args),
     }
 }
 
@@ -242,6 +287,117 @@ fn summary(args: SummaryArgs) -> i32 {
             eprintln!("guardscope: cannot write output: {e}");
             exit::BAD_INPUT
         }
+    }
+}
+
+fn report(args: ReportArgs) -> i32 {
+    let run = match load_run(&args.input.paths, &args.input) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let mut problems = crate::trace::Problems::default();
+    let mut steps = Vec::new();
+    for path in &args.steps {
+        match records::read_steps(path, &mut problems) {
+            Ok(s) => steps.extend(s),
+            Err(e) => {
+                eprintln!("guardscope: {}: {e}", path.display());
+                return exit::BAD_INPUT;
+            }
+        }
+    }
+    if !args.steps.is_empty() && steps.is_empty() {
+        let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
+        eprintln!("guardscope: no step records in --steps files: {why}");
+        return exit::BAD_INPUT;
+    }
+    for path in &args.activations {
+        if let Err(e) = std::fs::metadata(path) {
+            eprintln!("guardscope: {}: {e}", path.display());
+            return exit::BAD_INPUT;
+        }
+    }
+    let mut run = run;
+    run.problems.merge(problems);
+
+    let title = report_title(&args.input.paths);
+    let activations: Vec<String> = args.activations.iter().map(|p| p.display().to_string()).collect();
+    let html = match report::html::render(&report::html::PageInput {
+        run: &run,
+        steps: &steps,
+        activations: &activations,
+        title,
+    }) {
+        Ok(html) => html,
+        Err(e) => {
+            eprintln!("guardscope: internal error rendering the report: {e:?}");
+            return exit::INTERNAL;
+        }
+    };
+    let summary_json = match serde_json::to_vec_pretty(&json::summary(&run)) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("guardscope: internal error writing summary.json: {e}");
+            return exit::INTERNAL;
+        }
+    };
+    let written = ReportDir::prepare(&args.output, args.overwrite)
+        .map_err(|e| e.to_string())
+        .and_then(|dir| {
+            let fail = |e: io::Error| format!("{}: {e}", args.output.display());
+            dir.write("summary.json", &summary_json).map_err(fail)?;
+            dir.write("index.html", html.as_bytes()).map_err(fail)
+        });
+    let index = match written {
+        Ok(path) => path,
+        Err(e) => {
+            eprintln!("guardscope: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    if !args.quiet {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let opts = terminal::TerminalOptions {
+            width: terminal_width(),
+            verbose: false,
+        };
+        let _ = terminal::write_summary(&mut out, &run, &opts).and_then(|_| writeln!(out));
+    }
+    println!("Report: {}", index.display());
+    if args.open {
+        open_in_browser(&index);
+    }
+    exit::OK
+}
+
+/// The page title: the input's name, e.g. the TORCH_TRACE directory.
+fn report_title(paths: &[PathBuf]) -> String {
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| p.display().to_string())
+    };
+    match paths {
+        [one] => name(one),
+        [first, rest @ ..] => format!("{} and {} more", name(first), rest.len()),
+        [] => "guardscope report".to_string(),
+    }
+}
+
+fn open_in_browser(path: &std::path::Path) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(path).spawn() {
+        eprintln!(
+            "guardscope: could not open a browser ({opener}: {e}); open {} yourself",
+            path.display()
+        );
     }
 }
 
