@@ -86,7 +86,7 @@ impl Pending {
             if let Some(h) = self.hasher.as_mut() {
                 h.update(b"\n");
             }
-            if self.payload_use != PayloadUse::Ignore {
+            if matches!(self.payload_use, PayloadUse::RecompileReasons | PayloadUse::GraphBreak) {
                 self.kept.push(b'\n');
             }
         }
@@ -199,7 +199,14 @@ impl<'p> Parser<'p> {
                             h.update(rest);
                         }
                         let room = KEPT_PAYLOAD_CAP.saturating_sub(p.kept.len());
-                        p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
+                        if p.payload_use != PayloadUse::GuardTree {
+                            p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
+                        } else if memchr::memmem::find(rest, b"TENSOR_MATCH: ").is_some() && rest.len() < room {
+                            // Of a guard tree only tensor guards are used; the
+                            // rest (thousands of lines) is never stored.
+                            p.kept.extend_from_slice(rest);
+                            p.kept.push(b'\n');
+                        }
                     }
                     None => self.orphan(number),
                 }
