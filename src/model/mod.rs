@@ -115,6 +115,11 @@ impl Run {
         self.frames.iter().flat_map(|f| f.compiles.iter().map(move |c| (f, c)))
     }
 
+    /// Whether frames of a rank other than 0 exist: names then carry the rank.
+    pub fn has_several_ranks(&self) -> bool {
+        self.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0))
+    }
+
     /// Events found in all inputs together.
     pub fn envelope_count(&self) -> u64 {
         self.inputs.iter().map(|i| i.stats.envelopes).sum()

@@ -310,7 +310,7 @@ fn stat(label: &'static str, value: String, tone: &'static str) -> Stat {
 }
 
 fn fix(run: &Run, g: &CulpritGroup) -> Fix {
-    let multi_rank = run.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0));
+    let multi_rank = run.has_several_ranks();
     let frame = run
         .frames
         .iter()
@@ -384,7 +384,7 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
 /// Frames that recompiled or failed come first and open; the rest follow
 /// closed, longest compile first, up to `MAX_FRAMES`.
 fn frame_sections(run: &Run, origin: Option<f64>) -> (Vec<FrameSection>, Option<String>) {
-    let multi_rank = run.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0));
+    let multi_rank = run.has_several_ranks();
     let notable = |f: &Frame| f.compiles.len() > 1 || f.compiles.iter().any(|c| c.failed || !c.finished);
     let mut order: Vec<&Frame> = run.frames.iter().collect();
     order.sort_by(|a, b| {

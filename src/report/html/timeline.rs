@@ -115,7 +115,7 @@ pub fn frame_label(f: &Frame, multi_rank: bool) -> String {
 }
 
 pub fn build(run: &Run, steps: &[Step]) -> Timeline {
-    let multi_rank = run.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0));
+    let multi_rank = run.has_several_ranks();
     let (shown, hidden) = choose_lanes(run);
     let untimed = run.compiles().filter(|(_, c)| c.start.is_none()).count();
 
