@@ -53,18 +53,16 @@ pub fn report(args: ReportArgs) -> i32 {
             return exit::INTERNAL;
         }
     };
-    let summary_json = match serde_json::to_vec_pretty(&json::summary(&run)) {
-        Ok(j) => j,
-        Err(e) => {
-            eprintln!("guardscope: internal error writing summary.json: {e}");
-            return exit::INTERNAL;
-        }
-    };
     let written = ReportDir::prepare(&args.output, args.overwrite)
         .map_err(|e| e.to_string())
         .and_then(|dir| {
             let fail = |e: io::Error| format!("{}: {e}", args.output.display());
-            dir.write("summary.json", &summary_json).map_err(fail)?;
+            // Streamed: summary.json of thousands of ranks is tens of MB.
+            dir.write_with("summary.json", |w| {
+                serde_json::to_writer_pretty(&mut *w, &json::summary(&run))?;
+                writeln!(w)
+            })
+            .map_err(fail)?;
             dir.write("index.html", html.as_bytes()).map_err(fail)
         });
     let index = match written {

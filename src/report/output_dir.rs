@@ -69,11 +69,17 @@ impl ReportDir {
     /// Writes `name` atomically: a temporary file in the same directory,
     /// flushed, then renamed over the old one.
     pub fn write(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+        self.write_with(name, |w| w.write_all(bytes))
+    }
+
+    /// Like `write`, for content produced by a writer function.
+    pub fn write_with(&self, name: &str, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<PathBuf> {
         let target = self.path.join(name);
         let tmp = self.path.join(format!(".{name}.tmp-{}", std::process::id()));
         let result = (|| {
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(bytes)?;
+            let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
+            fill(&mut f)?;
+            let f = f.into_inner().map_err(|e| e.into_error())?;
             f.sync_all()?;
             fs::rename(&tmp, &target)
         })();
