@@ -78,6 +78,9 @@ fn every_string_from_the_log_is_escaped() {
     assert!(html.contains("&lt;script&gt;alert(1)&lt;&#x2F;script&gt;"));
     assert!(html.contains("&lt;img src=x onerror=alert(4)&gt;"));
     assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(3)&gt;"));
+    // The file name's right-to-left override and zero-width space are shown.
+    assert!(html.contains("⟨U+202E⟩⟨U+200B⟩.py"));
+    assert!(!html.contains('\u{202e}') && !html.contains('\u{200b}'));
 }
 
 #[test]
