@@ -14,7 +14,12 @@ pub use timeline::MAX_LANES;
 
 use tera::{Context, Tera};
 
-const TEMPLATES: [(&str, &str); 6] = [
+/// The page's only script. It is inserted verbatim and the page's
+/// Content-Security-Policy allows exactly this script by its hash, so even
+/// markup that slipped past escaping could not run one of its own.
+const SCRIPT: &str = include_str!("../../../templates/script.js");
+
+const TEMPLATES: [(&str, &str); 5] = [
     ("report.html.tera", include_str!("../../../templates/report.html.tera")),
     (
         "timeline.html.tera",
@@ -23,7 +28,6 @@ const TEMPLATES: [(&str, &str); 6] = [
     ("frames.html.tera", include_str!("../../../templates/frames.html.tera")),
     ("ranks.html.tera", include_str!("../../../templates/ranks.html.tera")),
     ("style.css.tera", include_str!("../../../templates/style.css.tera")),
-    ("script.js.tera", include_str!("../../../templates/script.js.tera")),
 ];
 
 pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
@@ -32,8 +36,32 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
     // The default only escapes names ending in .html; ours end in .tera.
     tera.autoescape_on(vec![".tera"]);
     let page = page::build(input);
-    let context = Context::from_serialize(&page)?;
+    let mut context = Context::from_serialize(&page)?;
+    context.insert("script", SCRIPT);
+    context.insert("script_hash", &script_hash());
     Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
+}
+
+/// `sha256-<base64>` of the script, as CSP's `script-src` wants it.
+fn script_hash() -> String {
+    use sha2::{Digest, Sha256};
+    format!("sha256-{}", base64(&Sha256::digest(SCRIPT.as_bytes())))
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// Bidirectional overrides and zero-width characters can make a file name
@@ -61,7 +89,14 @@ fn reveal_invisible(html: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::reveal_invisible;
+    use super::{base64, reveal_invisible};
+
+    #[test]
+    fn base64_matches_the_rfc_examples() {
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
 
     #[test]
     fn bidi_and_zero_width_characters_become_visible() {
