@@ -231,7 +231,7 @@ fn run_everything(text: &[u8]) {
     let mut builder = RunBuilder::new(&source);
     let opts = ParseOptions {
         line_cap: 1 << 20,
-        ..ParseOptions::default()
+        verify_all_payloads: true,
     };
     let stats = Parser::new(source.display.clone(), opts, &mut problems).run(text, &mut |ev| builder.add(ev));
     let run = model::merge(vec![(builder.finish(&source, stats), problems)]);

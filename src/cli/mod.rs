@@ -62,7 +62,7 @@ fn dispatch(cli: Cli) -> i32 {
 
 fn parse_options(input: &InputArgs) -> ParseOptions {
     ParseOptions {
-        verify_all_payloads: !input.fast,
+        verify_all_payloads: input.verify_all,
         ..ParseOptions::default()
     }
 }
