@@ -202,7 +202,7 @@ impl<'p> Parser<'p> {
                         let room = KEPT_PAYLOAD_CAP.saturating_sub(p.kept.len());
                         if p.payload_use != PayloadUse::GuardTree {
                             p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
-                        } else if memchr::memmem::find(rest, b"TENSOR_MATCH: ").is_some() && rest.len() < room {
+                        } else if tensor_match_finder().find(rest).is_some() && rest.len() < room {
                             // Of a guard tree only tensor guards are used; the
                             // rest (thousands of lines) is never stored.
                             p.kept.extend_from_slice(rest);
@@ -306,7 +306,11 @@ impl<'p> Parser<'p> {
         }
         let payload_use = payload_use(&env);
         if let Some(md5) = &env.has_payload {
-            let hash = payload_use != PayloadUse::Ignore || self.opts.verify_all_payloads;
+            // Guard trees are big (a line per guard) and only lend tensor
+            // guards a source line, so like skipped payloads they are hashed
+            // only with verify_all; decoded payloads always are.
+            let decoded = matches!(payload_use, PayloadUse::RecompileReasons | PayloadUse::GraphBreak);
+            let hash = decoded || self.opts.verify_all_payloads;
             self.pending = Some(Pending {
                 line: number,
                 time: g.time,
@@ -493,6 +497,11 @@ fn payload_use(env: &Envelope<'_>) -> PayloadUse {
         "dynamo_cpp_guards_str" => PayloadUse::GuardTree,
         _ => PayloadUse::Ignore,
     }
+}
+
+fn tensor_match_finder() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"TENSOR_MATCH: "))
 }
 
 /// Only tensor guards are looked up later; the rest of the tree (often
