@@ -2,7 +2,9 @@
 //!
 //! Data flows one way: `input` (files, gzip, ranks) -> `trace` (events) ->
 //! `model` (the compile timeline) -> `analysis` -> `report` (terminal, JSON).
+//! `activations` is the Rust half of the Python activation-trace hooks.
 
+pub mod activations;
 pub mod analysis;
 pub mod cli;
 pub mod input;

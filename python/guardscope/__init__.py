@@ -1,12 +1,58 @@
-"""guardscope: explains torch.compile recompilations.
+"""guardscope: explains torch.compile recompilations, and instruments
+training without causing them.
 
 The command line (``guardscope summary TRACE_DIR``) reads TORCH_TRACE logs;
 ``guardscope.main`` runs the same command line from Python.
+
+Activation traces (need torch, imported on first use):
+
+- ``trace_activations(model, layers=None, stats=("abs_mean", "sum"), steps=None,
+  output=None, mode="op")`` -> ``ActivationTrace``
+- ``attach_from_env(model)``: the same, configured by ``GUARDSCOPE_TRACE_*``
+  environment variables; returns None (and hooks nothing) when off.
+- ``register_forward_hooks(model, specs)``: forward hooks from JSON specs;
+  ``guardscope:activation_stats`` is the built-in factory.
 """
 
 from guardscope._native import __version__, run_cli
 
-__all__ = ["__version__", "main", "run_cli"]
+__all__ = [
+    "ActivationTrace",
+    "HookHandles",
+    "__version__",
+    "activation_stats",
+    "attach_from_env",
+    "main",
+    "register_forward_hooks",
+    "run_cli",
+    "trace_activations",
+]
+
+# Defined in modules that import torch; loaded on first use so that
+# `import guardscope` (and the CLI) work without torch.
+_LAZY = {
+    "ActivationTrace": "guardscope._hooks",
+    "attach_from_env": "guardscope._hooks",
+    "trace_activations": "guardscope._hooks",
+    "HookHandles": "guardscope._specs",
+    "activation_stats": "guardscope._specs",
+    "register_forward_hooks": "guardscope._specs",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'guardscope' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def main(argv=None):

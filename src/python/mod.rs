@@ -3,6 +3,8 @@
 
 use pyo3::prelude::*;
 
+mod tracer;
+
 /// Runs the guardscope CLI with `argv` (argv[0] is the program name) and
 /// returns its exit code; this is what the `guardscope` console script calls.
 #[pyfunction]
@@ -14,5 +16,8 @@ fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_class::<tracer::PyTracer>()?;
+    let stats: Vec<&str> = crate::activations::Stat::ALL.iter().map(|s| s.name()).collect();
+    m.add("STATS", stats)?;
     Ok(())
 }

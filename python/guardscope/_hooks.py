@@ -1,0 +1,355 @@
+"""Activation-trace forward hooks that never cause a recompile.
+
+What a hook does under ``torch.compile`` decides whether it recompiles:
+Dynamo traces the hook and guards on every Python value it reads, so a hook
+that reads a flag or a step counter recompiles when they change. These hooks
+read only constants (a tracer id, a module index, a token tensor); all state
+that changes at run time lives in the Rust tracer and is read in the opaque
+part: the custom op's body (``mode="op"``) or a ``torch._dynamo.disable``
+function (``mode="disable"``).
+"""
+
+import atexit
+import dataclasses
+import itertools
+import logging
+import os
+import re
+import sys
+import tempfile
+
+import torch
+
+from guardscope import _native, _stats
+
+logger = logging.getLogger("guardscope")
+
+MODES = ("op", "disable")
+DEFAULT_STATS = ("abs_mean", "sum")
+DEFAULT_OUTPUT = os.path.join(tempfile.gettempdir(), "guardscope_trace_<pid>.jsonl")
+_MAX_DEPTH = 16
+_ids = itertools.count()
+
+
+def walk_outputs(obj, path="out", found=None, depth=0):
+    """``(path, tensor)`` for every tensor in a module output.
+
+    Goes through tuples, lists, dicts, named tuples and dataclasses; a path is
+    the Python expression that reaches the tensor from ``out``
+    (``out``, ``out[0]``, ``out['logits']``, ``out.hidden_states``). Other
+    leaves are skipped. Dynamo traces this function, so it sticks to
+    ``isinstance``, attribute reads and constant strings.
+    """
+    if found is None:
+        found = []
+    if isinstance(obj, torch.Tensor):
+        found.append((path, obj))
+    elif depth >= _MAX_DEPTH:
+        pass
+    elif isinstance(obj, tuple) and hasattr(type(obj), "_fields"):
+        for field in type(obj)._fields:
+            walk_outputs(getattr(obj, field), path + "." + field, found, depth + 1)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for field in dataclasses.fields(obj):
+            walk_outputs(getattr(obj, field.name), path + "." + field.name, found, depth + 1)
+    elif isinstance(obj, (tuple, list)):
+        for i, item in enumerate(obj):
+            walk_outputs(item, path + "[" + str(i) + "]", found, depth + 1)
+    elif isinstance(obj, dict):
+        for key, item in obj.items():
+            walk_outputs(item, path + "[" + repr(key) + "]", found, depth + 1)
+    return found
+
+
+def _op_hook(token, tracer_id, module_id):
+    from guardscope import _op
+
+    op = torch.ops.guardscope.record_activations
+    record_call = _op.record_call
+    sep = _op.SEP
+    is_compiling = torch.compiler.is_compiling
+
+    def guardscope_activation_hook(module, args, output):
+        found = walk_outputs(output)
+        if not found:
+            return
+        names = sep.join([p for p, _ in found])
+        if is_compiling():
+            # Traced by Dynamo (is_compiling() is a constant True there): the
+            # graph gets one opaque op call, run with live tensors every step.
+            op(token, [t.detach() for _, t in found], tracer_id, module_id, names)
+        else:
+            # Eager: the op's body without the ~10 us dispatcher round trip.
+            record_call(tracer_id, module_id, names, [t for _, t in found])
+
+    return guardscope_activation_hook
+
+
+def _disable_hook(tracer_id, module_id):
+    from guardscope import _op
+
+    def guardscope_activation_hook(module, args, output):
+        found = walk_outputs(output)
+        if found:
+            _op.record_call(tracer_id, module_id, _op.SEP.join([p for p, _ in found]), [t for _, t in found])
+
+    return torch._dynamo.disable(guardscope_activation_hook)
+
+
+def unwrap_compiled(model):
+    """The module behind ``torch.compile(model)`` (names then match the original)."""
+    orig = getattr(model, "_orig_mod", None)
+    return orig if isinstance(orig, torch.nn.Module) else model
+
+
+def already_compiled(model):
+    """Whether the forward of ``model``'s class already has compiled code.
+
+    Hooks added after that are ignored by it for submodules
+    (``torch._dynamo.config.skip_nnmodule_hook_guards``): they never run.
+    """
+    try:
+        from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+
+        forward = getattr(type(unwrap_compiled(model)), "forward", None)
+        return bool(_debug_get_cache_entry_list(forward.__code__))
+    except Exception:
+        return False
+
+
+def warn_if_compiled(model):
+    if already_compiled(model):
+        logger.warning(
+            "guardscope: %s already has compiled code; hooks added now are ignored by it for "
+            "submodules and record nothing there. Attach hooks before the first compiled call "
+            "(or call torch._dynamo.reset() first).",
+            type(unwrap_compiled(model)).__name__,
+        )
+
+
+def _rank():
+    try:
+        import torch.distributed as dist
+
+        if dist.is_available() and dist.is_initialized():
+            return dist.get_rank()
+    except Exception:
+        pass
+    return int(os.environ.get("RANK", "0") or 0)
+
+
+def resolve_output(output):
+    """The output path with ``<pid>`` and ``<rank>`` substituted."""
+    path = os.fspath(DEFAULT_OUTPUT if output is None else output)
+    return path.replace("<pid>", str(os.getpid())).replace("<rank>", str(_rank()))
+
+
+def _stat_list(stats):
+    if isinstance(stats, str):
+        stats = stats.split(",")
+    return [s.strip() for s in stats if s.strip()]
+
+
+class ActivationTrace:
+    """Hooks recording activation stats of some modules of a model.
+
+    Made by ``trace_activations``. Run-time controls (``set_step``,
+    ``enable``/``disable``, ``set_steps``) change state in the Rust tracer
+    only, so they never cause a recompile.
+    """
+
+    def __init__(self, native, modules, handles, mode, tracer_id):
+        self._native = native
+        self._modules = list(modules)
+        self._handles = handles
+        self._mode = mode
+        self._id = tracer_id
+        self._path = str(native.path)
+
+    @property
+    def modules(self):
+        """Names of the hooked modules (as in ``model.named_modules()``)."""
+        return list(self._modules)
+
+    @property
+    def mode(self):
+        return self._mode
+
+    @property
+    def path(self):
+        """The JSONL file the records go to."""
+        return self._path
+
+    @property
+    def stats(self):
+        """The value stats recorded, in record order."""
+        return self._native.stats
+
+    @property
+    def step(self):
+        return self._native.step
+
+    def set_step(self, step):
+        """Stamps later records with ``step``. A change restarts the per-module
+        ``call`` counts and flushes the records of the previous step."""
+        self._native.set_step(int(step))
+
+    @property
+    def enabled(self):
+        return self._native.enabled
+
+    def enable(self):
+        self._native.enable()
+
+    def disable(self):
+        """Stops recording (hooks stay registered; their calls return at once)."""
+        self._native.disable()
+
+    @property
+    def steps(self):
+        """The recorded steps (sorted), or None for every step."""
+        return self._native.steps
+
+    def set_steps(self, steps):
+        """Records only these steps from now on (None: every step)."""
+        self._native.set_steps(None if steps is None else [int(s) for s in steps])
+
+    @property
+    def records(self):
+        """Records written so far."""
+        return self._native.records
+
+    def flush(self):
+        self._native.flush()
+
+    def remove(self):
+        """Removes every hook and stops recording, including in graphs already
+        compiled with the hooks (their op calls become no-ops); flushes."""
+        from guardscope import _op
+
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+        _op.TRACERS.pop(self._id, None)
+        self._native.flush()
+
+    def close(self):
+        """``remove()``, then closes the file."""
+        self.remove()
+        self._native.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return (
+            f"<ActivationTrace {len(self._modules)} modules, mode={self._mode!r}, "
+            f"step={self.step}, enabled={self.enabled}, path={self._path!r}>"
+        )
+
+
+def trace_activations(model, layers=None, stats=DEFAULT_STATS, steps=None, output=None, mode="op"):
+    """Hooks the modules of ``model`` whose name matches ``layers`` and records
+    stats of their outputs, one JSON line per output tensor.
+
+    ``layers``: regex searched (``re.search``) in ``named_modules()`` names;
+    None or "" hooks every module. ``stats``: names among abs_mean, sum, min,
+    max, mean, std, shape, dtype (a list or "a,b"). ``steps``: steps to
+    record (None: all). ``output``: JSONL path, ``<pid>``/``<rank>``
+    substituted, parent created; an unwritable path raises here.
+    ``mode``: "op" (a custom op: no graph break, works with
+    ``fullgraph=True``) or "disable" (``torch._dynamo.disable``: one graph
+    break per hooked module). Attach before the first compiled call.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    pattern = re.compile(layers) if layers else None
+    root = unwrap_compiled(model)
+    warn_if_compiled(model)
+    matched = [(name, module) for name, module in root.named_modules() if pattern is None or pattern.search(name)]
+    trace = attach_modules(root, matched, stats, steps, output, mode)
+    if not matched:
+        logger.warning("guardscope: activation trace attached to 0 modules (pattern=%r)", layers)
+    return trace
+
+
+def attach_modules(root, matched, stats, steps, output, mode):
+    """Hooks exactly ``matched`` (``(name, module)`` pairs of ``root``)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    native = _native.Tracer(
+        resolve_output(output),
+        _stat_list(stats),
+        [name for name, _ in matched],
+        None if steps is None else [int(s) for s in steps],
+    )
+    from guardscope import _op
+
+    tracer_id = next(_ids)
+    _op.TRACERS[tracer_id] = native
+    handles = []
+    try:
+        if mode == "op":
+            token = torch.zeros(1, device=_device_of(root))
+            hooks = [_op_hook(token, tracer_id, i) for i in range(len(matched))]
+        else:
+            hooks = [_disable_hook(tracer_id, i) for i in range(len(matched))]
+        for (_, module), hook in zip(matched, hooks):
+            handles.append(module.register_forward_hook(hook))
+    except BaseException:
+        for handle in handles:
+            handle.remove()
+        _op.TRACERS.pop(tracer_id, None)
+        native.close()
+        raise
+    return ActivationTrace(native, [name for name, _ in matched], handles, mode, tracer_id)
+
+
+def _device_of(module):
+    for tensor in itertools.chain(module.parameters(), module.buffers()):
+        return tensor.device
+    return torch.device("cpu")
+
+
+ENV_FLAG = "GUARDSCOPE_TRACE_ACTIVATIONS"
+
+
+def attach_from_env(model):
+    """``trace_activations`` configured by environment variables, or nothing.
+
+    ``GUARDSCOPE_TRACE_ACTIVATIONS`` unset or "0": returns None and registers
+    nothing. Otherwise ``GUARDSCOPE_TRACE_LAYERS`` (regex, "" = all),
+    ``GUARDSCOPE_TRACE_STATS`` ("abs_mean,sum"), ``GUARDSCOPE_TRACE_OUTPUT``
+    (``<tmp>/guardscope_trace_<pid>.jsonl``), ``GUARDSCOPE_TRACE_STEPS``
+    ("0,15,31"; "" = all) and ``GUARDSCOPE_TRACE_MODE`` ("op") apply.
+    """
+    flag = os.environ.get(ENV_FLAG)
+    if flag is None or flag == "0":
+        return None
+    layers = os.environ.get("GUARDSCOPE_TRACE_LAYERS", "")
+    stats = os.environ.get("GUARDSCOPE_TRACE_STATS", "") or ",".join(DEFAULT_STATS)
+    output = os.environ.get("GUARDSCOPE_TRACE_OUTPUT", "") or None
+    mode = os.environ.get("GUARDSCOPE_TRACE_MODE", "") or "op"
+    steps_text = os.environ.get("GUARDSCOPE_TRACE_STEPS", "")
+    try:
+        steps = [int(s) for s in steps_text.split(",") if s.strip()] or None
+    except ValueError:
+        raise ValueError(f"GUARDSCOPE_TRACE_STEPS must be comma-separated integers, not {steps_text!r}") from None
+    trace = trace_activations(model, layers=layers or None, stats=stats, steps=steps, output=output, mode=mode)
+    if trace.modules:
+        logger.info("activation trace attached to %d modules (pattern=%r)", len(trace.modules), layers)
+    return trace
+
+
+@atexit.register
+def _flush_at_exit():
+    _op = sys.modules.get("guardscope._op")
+    for native in list(_op.TRACERS.values()) if _op else []:
+        try:
+            native.flush()
+        except Exception as exc:
+            _stats.warn_once(native, "flush at exit", exc)
