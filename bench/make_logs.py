@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/make_logs.py [--force] [--runs N] [--target-mb MB] [--layers N]
 
-Runs bench/workload.py (a 24-block transformer under torch.compile with
+Runs bench/workload.py (an 8-block transformer under torch.compile with
 backend="inductor" and many recompiles, training with backward) N times (4 by
 default), each in its own process with TORCH_TRACE pointing at a fresh
 directory, then writes into bench/cache/:
@@ -133,7 +133,9 @@ def run_workload(k, args):
         ]
         print(f"[make_logs] run {k + 1}/{args.runs}: {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
-        subprocess.run(cmd, env=env, check=True, cwd=BENCH)
+        code = subprocess.run(cmd, env=env, cwd=BENCH).returncode
+        if code != 0:
+            sys.exit(f"make_logs.py: run {k + 1} failed (exit {code}); its output is above")
         seconds = time.perf_counter() - t0
         logs = sorted(trace_dir.rglob("*.log"))
         if len(logs) != 1:
@@ -213,7 +215,7 @@ def main():
     ap.add_argument("--force", action="store_true", help="regenerate even if cached")
     ap.add_argument("--runs", type=int, default=4, help="runs concatenated into the big log (default 4)")
     ap.add_argument("--target-mb", type=float, default=50.0, help="size of each run's log (default 50)")
-    ap.add_argument("--layers", type=int, default=24, help="transformer blocks (default 24)")
+    ap.add_argument("--layers", type=int, default=8, help="transformer blocks (default 8)")
     args = ap.parse_args()
     if args.runs < 2:
         sys.exit("make_logs.py: --runs must be at least 2 (the big log concatenates runs)")

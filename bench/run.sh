@@ -68,7 +68,7 @@ if [ "$("$REPO/.venv/bin/tlparse" --version 2>/dev/null)" != "tlparse $TLPARSE_V
 fi
 
 say "cargo build --release"
-cargo build --release --quiet || die "cargo build --release failed"
+cargo build --release --quiet --target-dir "$REPO/target" || die "cargo build --release failed"
 
 say "making the logs (bench/make_logs.py; cached in bench/cache/)"
 t0=$(date +%s)

@@ -145,7 +145,10 @@ def log_bytes():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--target-mb", type=float, default=50.0, help="stop once the log is this large (10^6 bytes)")
-    ap.add_argument("--layers", type=int, default=24)
+    # 8 blocks: ~4 MB per training compile, so a 50 MB log holds ~13 compiles.
+    # Deeper logs more per compile at about the same MB per second of
+    # generation, but fewer recompiles fit (24 blocks: ~11 MB, 6 compiles).
+    ap.add_argument("--layers", type=int, default=8)
     ap.add_argument("--d-model", type=int, default=128)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--max-configs", type=int, default=64, help="safety stop")
