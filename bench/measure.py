@@ -82,7 +82,7 @@ class Command:
         self.writes_dir = writes_dir
 
 
-def commands_for(log, gz, tlparse, has_fast):
+def commands_for(log, gz, tlparse, has_verify_all):
     """The commands timed on one input (a plain log, or its .gz when gz)."""
     g = str(GUARDSCOPE)
     cmds = []
@@ -91,8 +91,8 @@ def commands_for(log, gz, tlparse, has_fast):
     else:
         cmds.append(Command("cat FILE > /dev/null", ["cat", log]))
     cmds.append(Command("guardscope summary", [g, "summary", log]))
-    if has_fast:
-        cmds.append(Command("guardscope summary --fast", [g, "summary", "--fast", log]))
+    if has_verify_all:
+        cmds.append(Command("guardscope summary --verify-all", [g, "summary", "--verify-all", log]))
     cmds.append(
         Command("guardscope report -q", [g, "report", log, "-o", "{out}", "--overwrite", "-q"], True)
     )
@@ -209,7 +209,9 @@ def main():
         if not shutil.which(tool):
             die(f"{tool} is not on PATH")
     tlparse = tlparse_path()
-    has_fast = "--fast" in subprocess.run([str(GUARDSCOPE), "summary", "--help"], capture_output=True, text=True).stdout
+    has_verify_all = "--verify-all" in subprocess.run(
+        [str(GUARDSCOPE), "summary", "--help"], capture_output=True, text=True
+    ).stdout
 
     one, many = manifest["logs"][0], manifest["logs"][-1]
     inputs = [  # (label, path, uncompressed bytes, is gz)
@@ -233,7 +235,7 @@ def main():
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="guardscope-bench-") as scratch:
         for label, path, size, gz in inputs:
-            for cmd in commands_for(str(REPO / path), gz, tlparse, has_fast):
+            for cmd in commands_for(str(REPO / path), gz, tlparse, has_verify_all):
                 runs = full_runs if cmd.label == "tlparse" else args.runs
                 print(f"[measure] {label}: {cmd.label} x{runs}", file=sys.stderr, flush=True)
                 r = measure(cmd, runs, scratch)
@@ -258,7 +260,7 @@ def main():
     add("")
     add("Commands (FILE is the log; OUT a fresh directory each run):")
     add("")
-    for cmd in commands_for("FILE", False, "tlparse", has_fast) + commands_for("FILE.gz", True, "", has_fast)[:1]:
+    for cmd in commands_for("FILE", False, "tlparse", has_verify_all) + commands_for("FILE.gz", True, "", has_verify_all)[:1]:
         argv = [a.replace(str(GUARDSCOPE), "target/release/guardscope").replace("{out}", "OUT") for a in cmd.argv]
         add(f"- `{cmd.label}`: `{' '.join(argv)}`")
     add("- on the .gz, the guardscope commands run the same way with FILE.gz (tlparse reads no .gz)")
@@ -310,8 +312,8 @@ def main():
         for tl in ("tlparse -p", "tlparse"):
             x = ratio(label, tl, cmd_label)
             cell = "" if x is None else f"{x:.1f}x faster"
-            # --fast is an extra row, not the targeted default
-            if x is not None and tl == "tlparse -p" and "--fast" not in cmd_label:
+            # --verify-all is an extra row, not the targeted default
+            if x is not None and tl == "tlparse -p" and "--verify-all" not in cmd_label:
                 cell += f" ({verdict(x >= TARGET_SPEEDUP_VS_TLPARSE_P)})"
             cells.append(cell)
         x = ratio(label, cmd_label, "zcat FILE.gz > /dev/null") if gz else None
