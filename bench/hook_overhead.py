@@ -1,0 +1,306 @@
+"""Step-time overhead of guardscope's activation hooks against a reference
+pure-Python hook, side by side in one run, eager and compiled (CPU).
+
+The reference hook is written the way the activation-trace reference document
+describes its ActivationStatHook: walk the output, one torch reduction and one
+``.item()`` per stat on ``detach().float()``, one ``json.dumps`` line per
+tensor to a line-buffered file. Under torch.compile it is wrapped in
+``torch._dynamo.disable`` (the incident's fix; unwrapped, it would recompile
+whenever its step changes).
+
+Every variant hooks the same modules of a copy of the same model with the
+same stats; the variants run in interleaved rounds so that machine noise
+hits them alike, and the median step time is reported.
+
+    python bench/hook_overhead.py                    # 24 blocks, d_model 256, all modules
+    python bench/hook_overhead.py --stats abs_mean,sum,min,max,mean,std --rounds 5
+"""
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import statistics
+import tempfile
+import time
+import types
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import guardscope
+
+
+class Attention(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).view(b, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.proj(y.transpose(1, 2).reshape(b, t, d))
+
+
+class Block(nn.Module):
+    attention = Attention
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(d)
+        self.attn = self.attention(d, heads)
+        self.ln2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Model(nn.Module):
+    block = Block
+
+    def __init__(self, blocks, d, heads):
+        super().__init__()
+        self.blocks = nn.ModuleList(self.block(d, heads) for _ in range(blocks))
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+def own_code(cls, **attrs):
+    """A subclass of `cls` whose forward has a code object of its own.
+
+    Dynamo caches compiled code per code object, and with its default
+    skip_nnmodule_hook_guards code compiled for a copy without hooks would be
+    reused by a hooked copy (whose hooks would then never run). Giving every
+    variant its own code objects keeps the variants' compiled code apart.
+    """
+    fn = cls.forward
+    code = fn.__code__.replace(co_name=f"{fn.__name__}_{next(_variant_ids)}")
+    forward = types.FunctionType(code, fn.__globals__, code.co_name, fn.__defaults__, fn.__closure__)
+    return type(cls.__name__, (cls,), {"forward": forward, **attrs})
+
+
+_variant_ids = itertools.count()
+
+
+def variant_copy(base, args):
+    attention = own_code(Attention)
+    block = own_code(Block, attention=attention)
+    model = own_code(Model, block=block)(args.blocks, args.d_model, args.heads).eval()
+    model.load_state_dict(base.state_dict())
+    return model
+
+
+# The reference: one reduction and one .item() per stat, json.dumps per tensor, line-buffered file.
+def _ref_walk(obj, path="out"):
+    if isinstance(obj, torch.Tensor):
+        yield path, obj
+    elif isinstance(obj, (tuple, list)):
+        for i, item in enumerate(obj):
+            yield from _ref_walk(item, f"{path}[{i}]")
+    elif isinstance(obj, dict):
+        for key, item in obj.items():
+            yield from _ref_walk(item, f"{path}[{key!r}]")
+
+
+class ReferenceTrace:
+    def __init__(self, model, stats, path, compiled):
+        self.file = open(path, "w", buffering=1)
+        self.stats = stats
+        self.step = 0
+        self.handles = []
+        for name, module in model.named_modules():
+            hook = self._hook(name)
+            self.handles.append(module.register_forward_hook(torch._dynamo.disable(hook) if compiled else hook))
+
+    def _hook(self, name):
+        def hook(module, inputs, output):
+            for tensor_name, t in _ref_walk(output):
+                x = t.detach().float()
+                record = {"module": name, "tensor": tensor_name, "step": self.step}
+                for stat in self.stats:
+                    if stat == "abs_mean":
+                        record[stat] = x.abs().mean().item()
+                    elif stat == "sum":
+                        record[stat] = x.sum().item()
+                    elif stat == "min":
+                        record[stat] = x.min().item()
+                    elif stat == "max":
+                        record[stat] = x.max().item()
+                    elif stat == "mean":
+                        record[stat] = x.mean().item()
+                    elif stat == "std":
+                        record[stat] = x.std().item()
+                record["shape"] = list(x.shape)
+                record["dtype"] = str(t.dtype)
+                self.file.write(json.dumps(record) + "\n")
+
+        return hook
+
+    def set_step(self, step):
+        self.step = step
+
+    @property
+    def records(self):
+        self.file.flush()
+        with open(self.file.name) as f:
+            return sum(1 for _ in f)
+
+    def close(self):
+        for handle in self.handles:
+            handle.remove()
+        self.file.close()
+
+
+class NoTrace:
+    records = 0
+
+    def set_step(self, step):
+        pass
+
+    def close(self):
+        pass
+
+
+def hook_count(model):
+    return sum(len(m._forward_hooks) for m in model.modules())
+
+
+def make_variants(base, args, stats, out_dir, compiled):
+    variants = {}
+    backend = args.backend
+
+    def add(name, attach):
+        model = variant_copy(base, args)
+        trace = attach(model)
+        run = torch.compile(model, backend=backend) if compiled else model
+        variants[name] = (run, trace, hook_count(model))
+
+    def off(model):
+        os.environ.pop("GUARDSCOPE_TRACE_ACTIVATIONS", None)
+        return guardscope.attach_from_env(model) or NoTrace()
+
+    add("no hooks", lambda m: NoTrace())
+    add("tracing off (attach_from_env)", off)
+    add("reference hook", lambda m: ReferenceTrace(m, stats, os.path.join(out_dir, "ref.jsonl"), compiled))
+    for mode in ("op", "disable"):
+        add(
+            f"guardscope mode={mode}",
+            lambda m, mode=mode: guardscope.trace_activations(
+                m, stats=stats, output=os.path.join(out_dir, f"gs_{mode}.jsonl"), mode=mode
+            ),
+        )
+
+    def disabled(model):
+        trace = guardscope.trace_activations(model, stats=stats, output=os.path.join(out_dir, "gs_off.jsonl"))
+        trace.disable()
+        return trace
+
+    add("guardscope mode=op, disable()d", disabled)
+    return variants
+
+
+def measure(variants, x, warmup, rounds, steps):
+    """Per variant: (wall median, CPU median, CPU min) per step, and records per step."""
+    wall = {name: [] for name in variants}
+    cpu = {name: [] for name in variants}
+    records = {}
+    step = 0
+    with torch.no_grad():
+        for name, (run, trace, _) in variants.items():
+            t0 = time.perf_counter()
+            for _ in range(warmup):
+                trace.set_step(step)
+                run(x)
+            print(f"  warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
+        for name, (_, trace, _) in variants.items():
+            records[name] = trace.records
+        for _ in range(rounds):
+            for name, (run, trace, _) in variants.items():
+                for _ in range(steps):
+                    step += 1
+                    trace.set_step(step)
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    run(x)
+                    cpu[name].append(time.process_time() - c0)
+                    wall[name].append(time.perf_counter() - w0)
+    per_step = {name: (trace.records - records[name]) / (rounds * steps) for name, (_, trace, _) in variants.items()}
+    return {
+        name: (statistics.median(wall[name]), statistics.median(cpu[name]), min(cpu[name]), per_step[name])
+        for name in variants
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--blocks", type=int, default=24)
+    parser.add_argument("--d-model", type=int, default=256)
+    parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--seq", type=int, default=128)
+    parser.add_argument("--stats", default="abs_mean,sum")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=4, help="timed steps per variant per round")
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--backend", default="inductor")
+    parser.add_argument("--no-compiled", action="store_true")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+
+    torch.manual_seed(0)
+    stats = [s for s in args.stats.split(",") if s]
+    base = Model(args.blocks, args.d_model, args.heads).eval()
+    x = torch.randn(args.batch, args.seq, args.d_model)
+    print(
+        f"model: {args.blocks} blocks, d_model {args.d_model}, {len(list(base.modules()))} modules, "
+        f"input {tuple(x.shape)}; stats {stats}; torch {torch.__version__}, {torch.get_num_threads()} threads, "
+        f"{platform.machine()} {os.cpu_count()} CPUs; median of {args.rounds}x{args.steps} steps",
+        flush=True,
+    )
+    rows = []
+    with tempfile.TemporaryDirectory() as out_dir:
+        for compiled in [False] if args.no_compiled else [False, True]:
+            label = f"compiled ({args.backend})" if compiled else "eager"
+            print(f"{label}:", flush=True)
+            torch._dynamo.reset()
+            variants = make_variants(base, args, stats, out_dir, compiled)
+            medians = measure(variants, x, args.warmup, args.rounds, args.steps)
+            for _, trace, _ in variants.values():
+                trace.close()
+            for name, (_, _, hooks) in variants.items():
+                rows.append((label, name, hooks, medians[name], medians["no hooks"], medians["reference hook"]))
+
+    print()
+    print(
+        "| run | hooks | registered hooks | records/step | CPU ms/step, best / median "
+        "| overhead ms, best / median | overhead / reference's, best / median | wall ms/step, median |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for label, name, hooks, (wall, cpu, best, recs), base, ref in rows:
+        if name == "no hooks":
+            over = ratio = ""
+        else:
+            over_best, over_med = (best - base[2]) * 1e3, (cpu - base[1]) * 1e3
+            over = f"{over_best:+.1f} / {over_med:+.1f}"
+            ratio = ""
+            if name.startswith("guardscope"):
+                ratio = f"{over_best / ((ref[2] - base[2]) * 1e3):.2f} / {over_med / ((ref[1] - base[1]) * 1e3):.2f}"
+        print(
+            f"| {label} | {name} | {hooks} | {recs:g} | {best * 1e3:.1f} / {cpu * 1e3:.1f} | {over} | {ratio} "
+            f"| {wall * 1e3:.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
