@@ -180,13 +180,7 @@ fn apply(text: &mut Vec<u8>, m: &Mutation) {
         }
         Mutation::Retype(n, f, v) => {
             let key = FIELDS[*f].as_bytes();
-            let hits: Vec<usize> = text
-                .windows(key.len())
-                .enumerate()
-                .filter(|(_, w)| *w == key)
-                .map(|(i, _)| i)
-                .collect();
-            if let Some(&hit) = hits.get(n % hits.len().max(1)) {
+            if let Some(hit) = nth_occurrence(text, key, *n) {
                 let from = hit + key.len();
                 let to = text[from..]
                     .iter()
@@ -197,13 +191,7 @@ fn apply(text: &mut Vec<u8>, m: &Mutation) {
         }
         Mutation::WrongMd5(n) => {
             let key = b"\"has_payload\": \"";
-            let hits: Vec<usize> = text
-                .windows(key.len())
-                .enumerate()
-                .filter(|(_, w)| *w == key)
-                .map(|(i, _)| i)
-                .collect();
-            if let Some(&hit) = hits.get(n % hits.len().max(1)) {
+            if let Some(hit) = nth_occurrence(text, key, *n) {
                 let i = hit + key.len();
                 if i < text.len() {
                     text[i] = if text[i] == b'0' { b'1' } else { b'0' };
@@ -211,6 +199,17 @@ fn apply(text: &mut Vec<u8>, m: &Mutation) {
             }
         }
     }
+}
+
+/// Where the `n`-th (modulo the count) occurrence of `key` starts.
+fn nth_occurrence(text: &[u8], key: &[u8], n: usize) -> Option<usize> {
+    let hits: Vec<usize> = text
+        .windows(key.len())
+        .enumerate()
+        .filter(|(_, w)| *w == key)
+        .map(|(i, _)| i)
+        .collect();
+    hits.get(n % hits.len().max(1)).copied()
 }
 
 fn line_at_nth(lines: &[usize], start: usize, n: usize, len: usize) -> usize {
