@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-installed
 
-.PHONY: test test-rust test-python lint samples install clean
+.PHONY: test test-rust test-python lint browser samples install clean
 
 test: lint test-rust test-python
 
@@ -19,8 +19,18 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 
-test-rust:
+test-rust: browser
 	cargo test
+
+# The report's browser test (tests/report_browser.rs) opens the page in
+# headless Chromium; install Debian's package when no browser is there.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	  || [ -n "$$GUARDSCOPE_CHROMIUM" ] || { \
+	    echo "installing chromium (apt) for the report's browser test"; \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO apt-get install -y -qq chromium >/dev/null \
+	      || { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }; }
 
 # Builds the wheel exactly as `pip install .` does and tests the installed package.
 install: $(DEPS)

@@ -11,6 +11,7 @@ pub mod input;
 pub mod load;
 pub mod model;
 pub mod reasons;
+pub mod records;
 pub mod report;
 pub mod trace;
 

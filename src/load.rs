@@ -1,16 +1,29 @@
 //! The pipeline from paths to a `Run`: discover files, parse each one
-//! streaming, fold its events into the model, merge in input order.
+//! streaming (files in parallel), fold its events into the model, merge in
+//! input order so the result does not depend on scheduling.
 
 use crate::input::{self, InputError, LogSource};
 use crate::model::{self, Run, RunBuilder};
 use crate::trace::{ParseOptions, Parser, ProblemKind, Problems};
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+
+#[derive(Clone, Default)]
+pub struct LoadOptions {
+    pub parse: ParseOptions,
+    /// Files parsed at once; None uses every core.
+    pub threads: Option<usize>,
+    /// Receives every byte read from disk, for a progress bar.
+    pub bytes_read: Option<Arc<AtomicU64>>,
+}
 
 /// Parses one log file into its part of the run. A file that cannot be
 /// opened is a problem of the run, not the end of it.
-pub fn load_source(source: &LogSource, opts: &ParseOptions) -> (Run, Problems) {
+pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<Arc<AtomicU64>>) -> (Run, Problems) {
     let mut problems = Problems::default();
     let mut builder = RunBuilder::new(source);
-    let stats = match input::open(&source.path) {
+    let stats = match input::open_counted(&source.path, bytes_read) {
         Ok(reader) => {
             let parser = Parser::new(source.display.clone(), opts.clone(), &mut problems);
             parser.run(reader, &mut |ev| builder.add(ev))
@@ -33,6 +46,29 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions) -> (Run, Problems) {
 
 pub fn load(paths: &[std::path::PathBuf], opts: &ParseOptions) -> Result<Run, InputError> {
     let sources = input::discover(paths)?;
-    let parts = sources.iter().map(|s| load_source(s, opts)).collect();
+    load_sources(
+        &sources,
+        &LoadOptions {
+            parse: opts.clone(),
+            ..LoadOptions::default()
+        },
+    )
+}
+
+/// Parses already discovered sources, in parallel across files.
+pub fn load_sources(sources: &[LogSource], opts: &LoadOptions) -> Result<Run, InputError> {
+    let parse = |s: &LogSource| load_source(s, &opts.parse, opts.bytes_read.clone());
+    let parts: Vec<(Run, Problems)> = match opts.threads {
+        Some(1) => sources.iter().map(parse).collect(),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| InputError::Unreadable("thread pool".into(), std::io::Error::other(e)))?;
+            pool.install(|| sources.par_iter().map(parse).collect())
+        }
+        // Indexed parallel iterators collect in input order.
+        None => sources.par_iter().map(parse).collect(),
+    };
     Ok(model::merge(parts))
 }

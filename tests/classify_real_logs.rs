@@ -46,7 +46,8 @@ fn cases() -> Vec<Case> {
             "0/1",
             "shape_lazy_buffer",
             "pos_encoding.pos_enc_cache (buffer)",
-            None,
+            // The reason has no line; the failed entry's guard tree does.
+            src("samples/scripts/reasons/shape_lazy_buffer.py:19"),
             "expected 0, actual 8; it started empty and was lazily grown",
         ),
         case(
@@ -54,7 +55,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "shape_input",
             "argument x",
-            None,
+            src("samples/scripts/reasons/shape_input.py:8"),
             "expected 4, actual 5; automatic dynamic",
         ),
         case(
@@ -70,7 +71,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "stride",
             "argument x",
-            None,
+            src("samples/scripts/reasons/stride.py:8"),
             "expected 4, actual 1",
         ),
         case(
@@ -78,7 +79,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "dtype",
             "argument x",
-            None,
+            src("samples/scripts/reasons/dtype.py:8"),
             "expected Float, actual Double",
         ),
         case(
@@ -86,7 +87,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "device",
             "argument x",
-            None,
+            src("samples/scripts/reasons/device.py:8"),
             "expected CPU, actual Meta",
         ),
         case(
@@ -94,7 +95,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "requires_grad",
             "argument x",
-            None,
+            src("samples/scripts/reasons/requires_grad.py:8"),
             "requires_grad",
         ),
         case(
@@ -222,7 +223,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "shape_lazy_buffer",
             "pos_encoding.pos_enc_cache (buffer)",
-            None,
+            src("samples/scripts/_collision_model.py:59"),
             "expected 0, actual 32",
         ),
         case(

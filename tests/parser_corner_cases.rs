@@ -119,20 +119,20 @@ fn envelope_announcing_a_payload_that_never_comes() {
 }
 
 #[test]
-fn skipped_payloads_are_unchecked_in_fast_mode_and_verified_otherwise() {
+fn skipped_payloads_are_unchecked_by_default_and_verified_with_verify_all() {
     let payload = "graph code\nmore code";
     let body: String = payload.lines().map(|l| format!("\t{l}\n")).collect();
     let text = format!(
         "{PREFIX} {{\"inductor_output_code\": {{}}, \"has_payload\": \"{}\"}}\n{body}",
         md5_hex(payload)
     );
-    let (_, problems, stats) = parse(text.as_bytes(), ParseOptions::default());
-    assert_eq!((stats.md5_ok, stats.md5_unchecked, problems.count), (1, 0, 0));
-    let fast = ParseOptions {
-        verify_all_payloads: false,
+    let verify_all = ParseOptions {
+        verify_all_payloads: true,
         ..ParseOptions::default()
     };
-    let (_, _, stats) = parse(text.as_bytes(), fast);
+    let (_, problems, stats) = parse(text.as_bytes(), verify_all);
+    assert_eq!((stats.md5_ok, stats.md5_unchecked, problems.count), (1, 0, 0));
+    let (_, _, stats) = parse(text.as_bytes(), ParseOptions::default());
     assert_eq!((stats.md5_ok, stats.md5_unchecked), (0, 1));
     assert_eq!(stats.payload_lines, 2);
 }

@@ -63,7 +63,11 @@ fn first_recompile_is_the_lazily_grown_buffer() {
         reasons[0]["raw"],
         "0/0: tensor 'self._modules['pos_encoding']._buffers['pos_enc_cache']' size mismatch at index 0. expected 0, actual 32"
     );
-    assert_eq!(reasons[0]["source"], Value::Null, "tensor guards carry no file:line");
+    // The reason carries no file:line; the guard tree of entry 0/0 says
+    // which user line read the buffer.
+    assert_eq!(reasons[0]["source"], "samples/scripts/_collision_model.py:59");
+    assert_eq!(reasons[0]["code"], "cached = self.pos_enc_cache.size(0)");
+    assert_eq!(r["cause"]["source"], "samples/scripts/_collision_model.py:59");
 }
 
 #[test]

@@ -15,6 +15,18 @@ fn input(s: &Value) -> &Value {
     &s["inputs"][0]
 }
 
+/// `summary --json --verify-all`: every payload's md5 checked.
+fn verified(path: &std::path::Path) -> Value {
+    let out = guardscope([
+        std::path::Path::new("summary"),
+        "--json".as_ref(),
+        "--verify-all".as_ref(),
+        path,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("valid JSON")
+}
+
 #[test]
 fn clean_logs_have_exact_event_counts_and_no_md5_failures() {
     // (file, lines, envelopes, payloads verified, compile ids)
@@ -32,7 +44,7 @@ fn clean_logs_have_exact_event_counts_and_no_md5_failures() {
         ),
     ];
     for (name, lines, envelopes, md5_ok, ids) in cases {
-        let s = summary_json(&data(name));
+        let s = verified(&data(name));
         let i = input(&s);
         assert_eq!(i["lines"], lines, "{name}");
         assert_eq!(i["envelopes"], envelopes, "{name}");
@@ -85,7 +97,12 @@ fn old_logs_with_thread_ids_and_no_start_time_still_give_durations() {
 
 #[test]
 fn corrupted_payload_is_reported_with_its_line_and_the_rest_survives() {
-    let s = summary_json(&data("simple_corrupted_json.log.gz"));
+    // The corrupt payload is a chromium_event's, which guardscope skips:
+    // by default it is only counted as unchecked.
+    let default = summary_json(&data("simple_corrupted_json.log.gz"));
+    assert_eq!(default["problems"]["count"], 0);
+    assert_eq!(input(&default)["md5_unchecked"], 59);
+    let s = verified(&data("simple_corrupted_json.log.gz"));
     assert_eq!(s["problems"]["count"], 1);
     let first = s["problems"]["first"][0].as_str().unwrap();
     assert!(
@@ -100,7 +117,11 @@ fn corrupted_payload_is_reported_with_its_line_and_the_rest_survives() {
     assert_eq!(input(&s)["envelopes"], 76);
     assert_eq!(input(&s)["md5_ok"], 58);
 
-    let text = guardscope(["summary", "tests/data/tlparse/simple_corrupted_json.log.gz"]);
+    let text = guardscope([
+        "summary",
+        "--verify-all",
+        "tests/data/tlparse/simple_corrupted_json.log.gz",
+    ]);
     assert_eq!(text.code, 0);
     assert!(
         text.stdout
@@ -108,7 +129,12 @@ fn corrupted_payload_is_reported_with_its_line_and_the_rest_survives() {
         "{}",
         text.stdout
     );
-    let verbose = guardscope(["summary", "-v", "tests/data/tlparse/simple_corrupted_json.log.gz"]);
+    let verbose = guardscope([
+        "summary",
+        "-v",
+        "--verify-all",
+        "tests/data/tlparse/simple_corrupted_json.log.gz",
+    ]);
     assert!(
         verbose
             .stdout
@@ -120,7 +146,7 @@ fn corrupted_payload_is_reported_with_its_line_and_the_rest_survives() {
 
 #[test]
 fn multi_rank_directory_takes_ranks_from_file_names_and_skips_other_files() {
-    let s = summary_json(&data("multi_rank_schedule"));
+    let s = verified(&data("multi_rank_schedule"));
     let ranks: Vec<i64> = s["frames"]
         .as_array()
         .unwrap()

@@ -2,7 +2,7 @@
 
 use super::{Attempt, BackwardCompile, Breakdown, Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
-use crate::reasons;
+use crate::reasons::{self, TensorGuardSite};
 use crate::trace::event::CompilationMetrics;
 use crate::trace::{CompileRef, Event, EventData, ParseStats, Problems};
 use std::collections::HashMap;
@@ -40,6 +40,9 @@ pub struct RunBuilder {
 struct FrameState {
     frame: Frame,
     index: HashMap<CompileKey, usize>,
+    /// Per compile id: where its tensor guards were installed, to give tensor
+    /// guard failures of later recompiles a source line.
+    tensor_sites: HashMap<String, Vec<TensorGuardSite>>,
 }
 
 impl RunBuilder {
@@ -90,6 +93,7 @@ impl RunBuilder {
                             compiles: Vec::new(),
                         },
                         index: HashMap::new(),
+                        tensor_sites: HashMap::new(),
                     }
                 });
                 let ckey = CompileKey {
@@ -102,6 +106,13 @@ impl RunBuilder {
                 });
                 if let EventData::CompilationMetrics(m) = &ev.data {
                     fill_frame(&mut state.frame, m);
+                }
+                if let EventData::TensorGuards(lines) = &ev.data {
+                    let sites = reasons::tensor_guard_sites(lines);
+                    if !sites.is_empty() {
+                        let id = state.frame.compiles[i].compile_id.clone();
+                        state.tensor_sites.insert(id, sites);
+                    }
                 }
                 if let EventData::DynamoStart { frame: Some(sf) } = &ev.data {
                     // The stack names the frame being compiled; metrics, when
@@ -140,7 +151,13 @@ impl RunBuilder {
         let rank = self.rank.or(self.envelope_rank);
         let mut frames: Vec<Frame> = Vec::with_capacity(self.frame_order.len());
         for key in &self.frame_order {
-            let mut f = self.frames.remove(key).expect("every ordered key has a frame").frame;
+            let state = self.frames.remove(key).expect("every ordered key has a frame");
+            let mut f = state.frame;
+            for g in f.compiles.iter_mut().flat_map(|c| c.recompile_reasons.iter_mut()) {
+                if let Some(sites) = g.entry.as_ref().and_then(|e| state.tensor_sites.get(e)) {
+                    reasons::locate(g, sites);
+                }
+            }
             f.rank = f.rank.or(rank);
             f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
             frames.push(f);
@@ -228,7 +245,7 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(text),
         EventData::GuardAdded => c.guards_added += 1,
-        EventData::Seen => {}
+        EventData::TensorGuards(_) | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
     // refused compiles that never log `dynamo_start`.

@@ -4,8 +4,10 @@
 //! holds its compiles (`frame_compile_id`), a compile its attempts.
 
 mod build;
+mod steps;
 
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
+pub use steps::Step;
 
 use crate::reasons::GuardFailure;
 use crate::trace::{ParseStats, Problems};
@@ -111,6 +113,11 @@ pub struct BackwardCompile {
 impl Run {
     pub fn compiles(&self) -> impl Iterator<Item = (&Frame, &Compile)> {
         self.frames.iter().flat_map(|f| f.compiles.iter().map(move |c| (f, c)))
+    }
+
+    /// Whether frames of a rank other than 0 exist: names then carry the rank.
+    pub fn has_several_ranks(&self) -> bool {
+        self.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0))
     }
 
     /// Events found in all inputs together.

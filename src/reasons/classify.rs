@@ -58,6 +58,31 @@ impl Category {
         }
     }
 
+    /// What the category means, in words that finish "caused by ...".
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::ShapeLazyBuffer => "lazily grown buffers",
+            Category::ShapeInput => "input shape changes",
+            Category::Stride => "stride changes",
+            Category::Dtype => "dtype changes",
+            Category::Device => "device changes",
+            Category::RequiresGrad => "requires_grad changes",
+            Category::ClosureHookState => "forward-hook closure state",
+            Category::ClosureState => "closure variables",
+            Category::GlobalVar => "global variables",
+            Category::TorchGlobalState => "torch global state (grad mode, autocast)",
+            Category::NnModuleAttr => "nn.Module attributes",
+            Category::ObjectId => "object identity",
+            Category::TypeChange => "type changes",
+            Category::ConstantValue => "constant values",
+            Category::ContainerLen => "container lengths",
+            Category::DictKeys => "dict keys",
+            Category::HooksChanged => "added or removed hooks",
+            Category::CacheLimit => "the recompile limit",
+            Category::Other => "unrecognised guards",
+        }
+    }
+
     pub const ALL: [Category; 19] = [
         Category::ShapeLazyBuffer,
         Category::ShapeInput,

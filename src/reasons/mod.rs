@@ -5,6 +5,8 @@ pub mod classify;
 pub mod culprit;
 pub mod rules;
 pub mod split;
+pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
 pub use split::{split, GuardFailure, Location};
+pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};

@@ -84,7 +84,7 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
 }
 
 fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
-    let multi_rank = run.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0));
+    let multi_rank = run.has_several_ranks();
     let multi_gen = run.frames.iter().any(|f| f.generation > 0);
     let rows: Vec<[String; 6]> = run
         .frames

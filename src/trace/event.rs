@@ -29,6 +29,9 @@ pub enum EventData {
     /// One raw reason per cache entry whose guards failed.
     RecompileReasons(Vec<String>),
     GraphBreak(String),
+    /// The `TENSOR_MATCH` lines of a compile's guard tree
+    /// (`dynamo_cpp_guards_str`): where each tensor guard was installed.
+    TensorGuards(String),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
     /// Any other event naming a compile: proof the compile (attempt) exists,

@@ -17,7 +17,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct ParseOptions {
     /// Verify the md5 of every payload, not only of the payloads guardscope
-    /// reads. Costs a hash over most of the file's bytes.
+    /// reads. Off by default: payloads are ~90% of an inductor log's bytes,
+    /// and hashing them all costs more than the rest of the parse.
     pub verify_all_payloads: bool,
     /// Longest line kept in memory; longer lines are reported and skipped.
     pub line_cap: usize,
@@ -26,7 +27,7 @@ pub struct ParseOptions {
 impl Default for ParseOptions {
     fn default() -> Self {
         ParseOptions {
-            verify_all_payloads: true,
+            verify_all_payloads: false,
             line_cap: 16 << 20,
         }
     }
@@ -54,6 +55,7 @@ enum PayloadUse {
     Ignore,
     RecompileReasons,
     GraphBreak,
+    GuardTree,
 }
 
 struct Pending {
@@ -85,7 +87,7 @@ impl Pending {
             if let Some(h) = self.hasher.as_mut() {
                 h.update(b"\n");
             }
-            if self.payload_use != PayloadUse::Ignore {
+            if matches!(self.payload_use, PayloadUse::RecompileReasons | PayloadUse::GraphBreak) {
                 self.kept.push(b'\n');
             }
         }
@@ -198,7 +200,14 @@ impl<'p> Parser<'p> {
                             h.update(rest);
                         }
                         let room = KEPT_PAYLOAD_CAP.saturating_sub(p.kept.len());
-                        p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
+                        if p.payload_use != PayloadUse::GuardTree {
+                            p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
+                        } else if tensor_match_finder().find(rest).is_some() && rest.len() < room {
+                            // Of a guard tree only tensor guards are used; the
+                            // rest (thousands of lines) is never stored.
+                            p.kept.extend_from_slice(rest);
+                            p.kept.push(b'\n');
+                        }
                     }
                     None => self.orphan(number),
                 }
@@ -297,7 +306,11 @@ impl<'p> Parser<'p> {
         }
         let payload_use = payload_use(&env);
         if let Some(md5) = &env.has_payload {
-            let hash = payload_use != PayloadUse::Ignore || self.opts.verify_all_payloads;
+            // Guard trees are big (a line per guard) and only lend tensor
+            // guards a source line, so like skipped payloads they are hashed
+            // only with verify_all; decoded payloads always are.
+            let decoded = matches!(payload_use, PayloadUse::RecompileReasons | PayloadUse::GraphBreak);
+            let hash = decoded || self.opts.verify_all_payloads;
             self.pending = Some(Pending {
                 line: number,
                 time: g.time,
@@ -440,6 +453,8 @@ impl<'p> Parser<'p> {
                 );
             }
         } else {
+            // Without the hash a cut payload cannot be told from a complete
+            // one whose file lacks the final newline (real logs do).
             self.stats.md5_unchecked += 1;
         }
         let text = String::from_utf8_lossy(&p.kept);
@@ -448,6 +463,7 @@ impl<'p> Parser<'p> {
             PayloadUse::Ignore => EventData::Seen,
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
             PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
+            PayloadUse::GuardTree => EventData::TensorGuards(tensor_match_lines(&text)),
         };
         Some(Event {
             line: p.line,
@@ -478,8 +494,25 @@ fn payload_use(env: &Envelope<'_>) -> PayloadUse {
             }
         }
         "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
+        "dynamo_cpp_guards_str" => PayloadUse::GuardTree,
         _ => PayloadUse::Ignore,
     }
+}
+
+fn tensor_match_finder() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"TENSOR_MATCH: "))
+}
+
+/// Only tensor guards are looked up later; the rest of the tree (often
+/// thousands of lines) is dropped here.
+fn tensor_match_lines(tree: &str) -> String {
+    let mut out = String::new();
+    for line in tree.lines().filter(|l| l.contains("TENSOR_MATCH: ")) {
+        out.push_str(line.trim_start_matches(['\t', ' ', '|', '+', '-']));
+        out.push('\n');
+    }
+    out
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -59,3 +59,40 @@ pub fn strings<'a>(items: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
         .map(|v| v[field].as_str().unwrap_or_else(|| panic!("no string {field} in {v}")))
         .collect()
 }
+
+fn md5_hex(s: &str) -> String {
+    use md5::{Digest, Md5};
+    Md5::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A HAND-MADE TORCH_TRACE snippet (not a real log) whose every log-derived
+/// string is hostile HTML: function and file names, the guard text and its
+/// quoted source line. Frame 0 compiles twice; 0/1 is a global_var recompile.
+pub fn hostile_log() -> String {
+    const P: &str = "V1121 11:35:10.000000 2524 torch/_dynamo/convert_frame.py:1]";
+    let function = "<script>alert(1)</script>";
+    let file = "javascript:alert(2)//\"><img src=x onerror=alert(3)>\u{202e}\u{200b}.py";
+    let reason = "0/0: G['MODE'] == '<script>alert(1)</script>'  # if MODE == \"\"><img src=x onerror=alert(4)>\":  # evil.py:7 in f";
+    let metrics = |id: u32, start: f64, secs: f64| {
+        let m = serde_json::json!({"compilation_metrics": {
+            "co_name": function, "co_filename": file, "co_firstlineno": 3,
+            "start_time": start, "entire_frame_compile_time_s": secs, "guard_count": 4},
+            "frame_id": 0, "frame_compile_id": id, "attempt": 0});
+        format!("{P} {m}\n")
+    };
+    let start = |id: u32| {
+        format!("{P} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 0, \"frame_compile_id\": {id}, \"attempt\": 0}}\n")
+    };
+    let reasons = format!(
+        "{P} {{\"artifact\": {{\"name\": \"recompile_reasons\", \"encoding\": \"json\"}}, \"frame_id\": 0, \"frame_compile_id\": 1, \"attempt\": 0, \"has_payload\": \"{}\"}}\n\t{reason}\n",
+        md5_hex(reason)
+    );
+    [
+        start(0),
+        metrics(0, 1_795_257_300.0, 1.0),
+        start(1),
+        reasons,
+        metrics(1, 1_795_257_302.0, 0.5),
+    ]
+    .concat()
+}

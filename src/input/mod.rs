@@ -1,17 +1,17 @@
 //! Finding trace logs: files, `.gz` files, and (nested) TORCH_TRACE
 //! directories holding one log per process or rank.
 
-use flate2::read::MultiGzDecoder;
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Prefix torch gives every TORCH_TRACE log file.
 pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 
-const READ_BUFFER: usize = 256 << 10;
+mod readers;
+
+pub use readers::{open, open_counted, read_to_string};
 
 #[derive(Clone, Debug)]
 pub struct LogSource {
@@ -22,6 +22,8 @@ pub struct LogSource {
     pub rank: Option<u32>,
     /// Year of the file's modification time: glog timestamps carry none.
     pub year: i32,
+    /// Size on disk (compressed size for gzip), for progress reporting.
+    pub size: u64,
 }
 
 #[derive(Debug)]
@@ -113,6 +115,7 @@ fn source(path: PathBuf, meta: &std::fs::Metadata) -> LogSource {
         rank: rank_from_name(&name),
         path,
         year,
+        size: meta.len(),
     }
 }
 
@@ -125,28 +128,6 @@ pub fn rank_from_name(name: &str) -> Option<u32> {
     let at = name.find("rank_")? + "rank_".len();
     let digits: String = name[at..].chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
-}
-
-/// Opens a log for streaming, decompressing gzip when the file starts with
-/// the gzip magic number (whatever its name says).
-pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
-    let mut file = BufReader::with_capacity(READ_BUFFER, File::open(path)?);
-    let is_gzip = file.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    if is_gzip {
-        Ok(Box::new(BufReader::with_capacity(
-            READ_BUFFER,
-            MultiGzDecoder::new(file),
-        )))
-    } else {
-        Ok(Box::new(file))
-    }
-}
-
-/// Reads a whole small file, transparently gunzipping it (for tests and tools).
-pub fn read_to_string(path: &Path) -> io::Result<String> {
-    let mut s = String::new();
-    open(path)?.read_to_string(&mut s)?;
-    Ok(s)
 }
 
 fn year_of_unix(secs: i64) -> i32 {

@@ -1,13 +1,19 @@
 //! The `guardscope` command line. It lives in the library so the binary and
 //! the Python package's console script run exactly the same code.
 
+mod args;
+mod progress;
+mod report;
+
+pub use args::{CheckArgs, Cli, Command, InputArgs, ReportArgs, SummaryArgs};
+
 use crate::analysis::{self, check::CheckOptions};
-use crate::load;
+use crate::input;
+use crate::load::{self, LoadOptions};
 use crate::model::Run;
-use crate::reasons::Category;
-use crate::report::{self, json, terminal};
+use crate::report::{check as check_report, json, terminal};
 use crate::trace::ParseOptions;
-use clap::{Args, Parser, Subcommand};
+use clap::Parser;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -20,105 +26,6 @@ pub mod exit {
     pub const BAD_INPUT: i32 = 2;
     /// A bug in guardscope (never a panic's 101).
     pub const INTERNAL: i32 = 3;
-}
-
-const AFTER_HELP: &str = "\
-Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
-(searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
-process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
-
-Exit codes: 0 success · 1 a check found a problem · 2 bad usage or unreadable
-input · 3 internal error (please report it).";
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "guardscope",
-    version,
-    about = "Explains torch.compile recompilations: which frame, which guard, what it cost.",
-    after_help = AFTER_HELP
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Summarize the compiles of a run: frames, recompiles and their reasons.
-    #[command(after_help = AFTER_HELP)]
-    Summary(SummaryArgs),
-    /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
-    #[command(after_help = CHECK_HELP)]
-    Check(CheckArgs),
-}
-
-const CHECK_HELP: &str = "\
-Without --baseline, every recompile counts (except --allow'ed categories).
-With --baseline, only recompiles the baseline run does not also have count:
-run the same steps twice, e.g. with and without new hooks, and compare.
-Frames are matched by function, file and first line (frame ids shift when a
-graph break is added); new frames are a warning unless --max-new-frames.
-
-Categories for --allow: shape_lazy_buffer shape_input stride dtype device
-requires_grad closure_hook_state closure_state global_var torch_global_state
-nn_module_attr object_id type_change constant_value container_len dict_keys
-hooks_changed cache_limit other
-
-Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
-3 internal error.";
-
-#[derive(Args, Debug)]
-pub struct CheckArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    /// Baseline run (logs or directories) of the same program to compare against.
-    #[arg(long, value_name = "PATH", num_args = 1..)]
-    pub baseline: Vec<PathBuf>,
-    /// Recompiles tolerated before failing.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub max_recompiles: usize,
-    /// Do not count recompiles of this category (repeatable), e.g. nn_module_attr for train/eval switches.
-    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
-    pub allow: Vec<Category>,
-    /// Fail when the run has more than N frames the baseline lacks (default: warn only).
-    #[arg(long, value_name = "N")]
-    pub max_new_frames: Option<usize>,
-    /// Print the verdict as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write the verdict as JUnit XML to FILE, for CI test reports.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-}
-
-fn parse_category(name: &str) -> Result<Category, String> {
-    Category::parse(name).ok_or_else(|| {
-        let all: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
-        format!("unknown category '{name}'; one of: {}", all.join(", "))
-    })
-}
-
-#[derive(Args, Debug)]
-pub struct InputArgs {
-    /// TORCH_TRACE log files or directories.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-    /// Only verify the md5 of payloads guardscope reads (faster on huge logs;
-    /// the others are counted as unchecked).
-    #[arg(long)]
-    pub fast: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct SummaryArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    /// Print the model as JSON (a stable contract; see the README).
-    #[arg(long)]
-    pub json: bool,
-    /// List every parse problem with file:line.
-    #[arg(short, long)]
-    pub verbose: bool,
 }
 
 /// Runs the CLI on `args` (including the program name) and returns the exit code.
@@ -149,22 +56,34 @@ fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         Command::Summary(args) => summary(args),
         Command::Check(args) => check(args),
+        Command::Report(args) => report::report(args),
     }
 }
 
 fn parse_options(input: &InputArgs) -> ParseOptions {
     ParseOptions {
-        verify_all_payloads: !input.fast,
+        verify_all_payloads: input.verify_all,
         ..ParseOptions::default()
     }
 }
 
 /// Loads a run, or prints the one-line reason it cannot and gives exit code 2.
 fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, i32> {
-    let run = load::load(paths, &parse_options(input)).map_err(|e| {
+    let bad = |e: input::InputError| {
         eprintln!("guardscope: {e}");
         exit::BAD_INPUT
-    })?;
+    };
+    let sources = input::discover(paths).map_err(bad)?;
+    let total: u64 = sources.iter().map(|s| s.size).sum();
+    let bar = progress::Progress::start(total, !input.quiet && io::stderr().is_terminal());
+    let opts = LoadOptions {
+        parse: parse_options(input),
+        threads: None,
+        bytes_read: Some(bar.counter()),
+    };
+    let run = load::load_sources(&sources, &opts);
+    bar.finish();
+    let run = run.map_err(bad)?;
     if run.envelope_count() == 0 {
         // The file-level verdict (line 0) says more than the first bad line.
         let problems = &run.problems.first;
@@ -196,7 +115,7 @@ fn check(args: CheckArgs) -> i32 {
     };
     let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
     if let Some(path) = &args.junit {
-        if let Err(e) = std::fs::write(path, report::check::junit(&verdict)) {
+        if let Err(e) = std::fs::write(path, check_report::junit(&verdict)) {
             eprintln!("guardscope: cannot write {}: {e}", path.display());
             return exit::BAD_INPUT;
         }
@@ -208,7 +127,7 @@ fn check(args: CheckArgs) -> i32 {
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
-        report::check::write_verdict(&mut out, &verdict)
+        check_report::write_verdict(&mut out, &verdict)
     };
     match written {
         Ok(()) | Err(_) if verdict.passed => exit::OK,
@@ -245,7 +164,7 @@ fn summary(args: SummaryArgs) -> i32 {
     }
 }
 
-fn terminal_width() -> usize {
+pub(crate) fn terminal_width() -> usize {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())

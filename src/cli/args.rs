@@ -1,0 +1,148 @@
+//! The command line's flags, arguments and help texts (clap).
+
+use crate::reasons::Category;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+pub const AFTER_HELP: &str = "\
+Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
+(searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
+process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
+
+Exit codes: 0 success · 1 a check found a problem · 2 bad usage or unreadable
+input · 3 internal error (please report it).";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "guardscope",
+    version,
+    about = "Explains torch.compile recompilations: which frame, which guard, what it cost.",
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Summarize the compiles of a run: frames, recompiles and their reasons.
+    #[command(after_help = AFTER_HELP)]
+    Summary(SummaryArgs),
+    /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
+    /// Write an HTML report (one self-contained page) and summary.json.
+    #[command(after_help = REPORT_HELP)]
+    Report(ReportArgs),
+}
+
+const REPORT_HELP: &str = "\
+Writes DIR/index.html (open it from disk or attach it to a CI run: no network
+needed) and DIR/summary.json (the same data as `summary --json`), then prints
+the terminal summary and the page's path.
+
+Example:  guardscope report /tmp/trace -o /tmp/trace-report --open
+
+With -q, neither the summary nor a progress bar is printed, only the path.
+
+guardscope only writes into a directory it created, or an empty one; pass
+--overwrite to write into another (only index.html and summary.json are
+replaced).
+
+Exit codes: 0 success · 2 bad usage, unreadable input or unwritable output ·
+3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Directory to write the report into.
+    #[arg(short, long, value_name = "DIR", default_value = "guardscope-report")]
+    pub output: PathBuf,
+    /// Per-step JSONL written by guardscope.StepLogger (one file per rank; repeatable):
+    /// step durations are drawn on the timeline.
+    #[arg(long, value_name = "FILE")]
+    pub steps: Vec<PathBuf>,
+    /// Activation-trace JSONL written by guardscope.trace_activations (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub activations: Vec<PathBuf>,
+    /// Write into DIR even if it holds files guardscope did not write.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Open the report in the default browser when done.
+    #[arg(long)]
+    pub open: bool,
+}
+
+const CHECK_HELP: &str = "\
+Without --baseline, every recompile counts (except --allow'ed categories).
+With --baseline, only recompiles the baseline run does not also have count:
+run the same steps twice, e.g. with and without new hooks, and compare.
+Frames are matched by function, file and first line (frame ids shift when a
+graph break is added); new frames are a warning unless --max-new-frames.
+
+Categories for --allow: shape_lazy_buffer shape_input stride dtype device
+requires_grad closure_hook_state closure_state global_var torch_global_state
+nn_module_attr object_id type_change constant_value container_len dict_keys
+hooks_changed cache_limit other
+
+Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
+3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Baseline run (logs or directories) of the same program to compare against.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub baseline: Vec<PathBuf>,
+    /// Recompiles tolerated before failing.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_recompiles: usize,
+    /// Do not count recompiles of this category (repeatable), e.g. nn_module_attr for train/eval switches.
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    pub allow: Vec<Category>,
+    /// Fail when the run has more than N frames the baseline lacks (default: warn only).
+    #[arg(long, value_name = "N")]
+    pub max_new_frames: Option<usize>,
+    /// Print the verdict as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the verdict as JUnit XML to FILE, for CI test reports.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+}
+
+fn parse_category(name: &str) -> Result<Category, String> {
+    Category::parse(name).ok_or_else(|| {
+        let all: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+        format!("unknown category '{name}'; one of: {}", all.join(", "))
+    })
+}
+
+#[derive(Args, Debug)]
+pub struct InputArgs {
+    /// TORCH_TRACE log files or directories.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Verify the md5 of every payload, not only of those guardscope reads
+    /// (the others are counted as unchecked); about 2.5x slower on inductor logs.
+    #[arg(long)]
+    pub verify_all: bool,
+    /// No progress bar (it only appears on a terminal, after a second).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SummaryArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Print the model as JSON (a stable contract; see the README).
+    #[arg(long)]
+    pub json: bool,
+    /// List every parse problem with file:line.
+    #[arg(short, long)]
+    pub verbose: bool,
+}

@@ -1,0 +1,119 @@
+//! `guardscope report`: load the run and any step logs, render the page,
+//! write it and summary.json into the report directory.
+
+use super::args::ReportArgs;
+use super::{exit, load_run, terminal_width};
+use crate::records;
+use crate::report::output_dir::ReportDir;
+use crate::report::{self, json, terminal};
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+pub fn report(args: ReportArgs) -> i32 {
+    let run = match load_run(&args.input.paths, &args.input) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let mut problems = crate::trace::Problems::default();
+    let mut steps = Vec::new();
+    for path in &args.steps {
+        match records::read_steps(path, &mut problems) {
+            Ok(s) => steps.extend(s),
+            Err(e) => {
+                eprintln!("guardscope: {}: {e}", path.display());
+                return exit::BAD_INPUT;
+            }
+        }
+    }
+    if !args.steps.is_empty() && steps.is_empty() {
+        let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
+        eprintln!("guardscope: no step records in --steps files: {why}");
+        return exit::BAD_INPUT;
+    }
+    for path in &args.activations {
+        if let Err(e) = std::fs::metadata(path) {
+            eprintln!("guardscope: {}: {e}", path.display());
+            return exit::BAD_INPUT;
+        }
+    }
+    let mut run = run;
+    run.problems.merge(problems);
+
+    let title = report_title(&args.input.paths);
+    let activations: Vec<String> = args.activations.iter().map(|p| p.display().to_string()).collect();
+    let html = match report::html::render(&report::html::PageInput {
+        run: &run,
+        steps: &steps,
+        activations: &activations,
+        title,
+    }) {
+        Ok(html) => html,
+        Err(e) => {
+            eprintln!("guardscope: internal error rendering the report: {e:?}");
+            return exit::INTERNAL;
+        }
+    };
+    let written = ReportDir::prepare(&args.output, args.overwrite)
+        .map_err(|e| e.to_string())
+        .and_then(|dir| {
+            let fail = |e: io::Error| format!("{}: {e}", args.output.display());
+            // Streamed: summary.json of thousands of ranks is tens of MB.
+            dir.write_with("summary.json", |w| {
+                serde_json::to_writer_pretty(&mut *w, &json::summary(&run))?;
+                writeln!(w)
+            })
+            .map_err(fail)?;
+            dir.write("index.html", html.as_bytes()).map_err(fail)
+        });
+    let index = match written {
+        Ok(path) => path,
+        Err(e) => {
+            eprintln!("guardscope: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    if !args.input.quiet {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let opts = terminal::TerminalOptions {
+            width: terminal_width(),
+            verbose: false,
+        };
+        let _ = terminal::write_summary(&mut out, &run, &opts).and_then(|_| writeln!(out));
+    }
+    println!("Report: {}", index.display());
+    if args.open {
+        open_in_browser(&index);
+    }
+    exit::OK
+}
+
+/// The page title: the input's name, e.g. the TORCH_TRACE directory.
+fn report_title(paths: &[PathBuf]) -> String {
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| p.display().to_string())
+    };
+    match paths {
+        [one] => name(one),
+        [first, rest @ ..] => format!("{} and {} more", name(first), rest.len()),
+        [] => "guardscope report".to_string(),
+    }
+}
+
+fn open_in_browser(path: &std::path::Path) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(path).spawn() {
+        eprintln!(
+            "guardscope: could not open a browser ({opener}: {e}); open {} yourself",
+            path.display()
+        );
+    }
+}

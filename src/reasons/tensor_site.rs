@@ -1,0 +1,95 @@
+//! Where a tensor guard came from. Tensor guard failures (`tensor 'x' size
+//! mismatch ...`) carry no source line, but the failed cache entry's guard
+//! tree (`dynamo_cpp_guards_str`) has a `TENSOR_MATCH` line for the same
+//! tensor with the user line that first read it:
+//!
+//! ```text
+//! +- TENSOR_MATCH: check_tensor(L['self']._buffers['cache'], Tensor, ...)  # n = self.cache.size(0)  # model.py:59 in forward
+//! ```
+
+use super::culprit::strip_locals;
+use super::split::{split, GuardFailure};
+
+const MARKER: &str = "TENSOR_MATCH: check_tensor(";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorGuardSite {
+    /// The tensor as recompile reasons name it (`self._buffers['cache']`).
+    pub tensor: String,
+    pub code: Option<String>,
+    /// The user's `file.py:LINE`.
+    pub source: String,
+}
+
+/// The sites of a guard tree payload that point into user code (guards
+/// installed inside torch, e.g. on a Linear's weight, say nothing useful).
+pub fn tensor_guard_sites(guard_tree: &str) -> Vec<TensorGuardSite> {
+    guard_tree.lines().filter_map(parse_line).collect()
+}
+
+fn parse_line(line: &str) -> Option<TensorGuardSite> {
+    let at = line.find(MARKER)?;
+    let rest = &line[at + MARKER.len()..];
+    let tensor = &rest[..rest.find(", ")?];
+    let g = split(&line[at..]);
+    Some(TensorGuardSite {
+        tensor: strip_locals(tensor),
+        code: g.code,
+        source: g.source?,
+    })
+}
+
+/// Fills in the user line of a tensor guard failure from the sites of the
+/// cache entry that failed, when the reason itself has none.
+pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
+    if g.source.is_some() {
+        return;
+    }
+    let Some(tensor) = g
+        .guard
+        .strip_prefix("tensor '")
+        .and_then(|rest| rest.find("' ").map(|end| &rest[..end]))
+    else {
+        return;
+    };
+    let tensor = strip_locals(tensor);
+    if let Some(site) = sites.iter().find(|s| s.tensor == tensor) {
+        g.source = Some(site.source.clone());
+        if g.code.is_none() {
+            g.code = site.code.clone();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Lines copied from the collision sample's guard tree (real torch 2.15).
+    const TREE: &str = "\
+| | +- TENSOR_MATCH: check_tensor(L['self']._modules['pos_encoding']._buffers['pos_enc_cache'], Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.float32, device=None, requires_grad=False, size=[0, 64], stride=[64, 1])  # cached = self.pos_enc_cache.size(0)  # samples/scripts/_collision_model.py:59 in forward
+| | +- TENSOR_MATCH: check_tensor(L['self']._modules['norm']._parameters['weight'], Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.float32, device=None, requires_grad=True, size=[64], stride=[1])  # input, self.normalized_shape, self.weight, self.bias, self.eps  # nn/modules/normalization.py:229 in forward
+| | +- GuardManager: source=L['self']._modules['pos_encoding'].pos_enc_cache";
+
+    #[test]
+    fn only_user_sites_are_kept() {
+        let sites = tensor_guard_sites(TREE);
+        assert_eq!(
+            sites,
+            [TensorGuardSite {
+                tensor: "self._modules['pos_encoding']._buffers['pos_enc_cache']".into(),
+                code: Some("cached = self.pos_enc_cache.size(0)".into()),
+                source: "samples/scripts/_collision_model.py:59".into(),
+            }]
+        );
+    }
+
+    #[test]
+    fn a_size_mismatch_gets_the_line_that_read_the_tensor() {
+        let mut g =
+            split("0/0: tensor 'self._modules['pos_encoding']._buffers['pos_enc_cache']' size mismatch at index 0. expected 0, actual 32");
+        locate(&mut g, &tensor_guard_sites(TREE));
+        assert_eq!(g.source.as_deref(), Some("samples/scripts/_collision_model.py:59"));
+        assert_eq!(g.code.as_deref(), Some("cached = self.pos_enc_cache.size(0)"));
+    }
+}

@@ -1,0 +1,182 @@
+//! Reads per-step JSONL: one object per line with at least `step`, `start`
+//! (unix seconds) and `wall_ms`; `rank` and `compiles` (objects with a
+//! `compile_id`) when present. Other fields are ignored so the format can
+//! grow without breaking readers.
+
+use crate::input;
+use crate::model::Step;
+use crate::trace::{ProblemKind, Problems};
+use serde::Deserialize;
+use std::io::{self, BufRead};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Longest record kept; longer lines are reported and skipped.
+const MAX_RECORD: usize = 4 << 20;
+
+#[derive(Deserialize)]
+struct StepRecord {
+    step: Option<serde_json::Value>,
+    start: Option<f64>,
+    wall_ms: Option<f64>,
+    rank: Option<u32>,
+    #[serde(default)]
+    compiles: Vec<CompileRecord>,
+}
+
+#[derive(Deserialize)]
+struct CompileRecord {
+    compile_id: Option<String>,
+}
+
+/// Reads every step of one file. Bad lines become problems with file:line;
+/// only an unopenable file is an error.
+pub fn read_steps(path: &Path, problems: &mut Problems) -> io::Result<Vec<Step>> {
+    let display: Arc<str> = path.display().to_string().into();
+    let name_rank = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(input::rank_from_name);
+    let mut reader = input::open(path)?;
+    let mut steps = Vec::new();
+    let mut buf = Vec::new();
+    let mut number = 0u64;
+    loop {
+        buf.clear();
+        let n = match read_bounded_line(&mut reader, &mut buf) {
+            Ok(Some(n)) => n,
+            Ok(None) => break,
+            Err(e) => {
+                problems.push(&display, number + 1, ProblemKind::Io, format!("read error: {e}"));
+                break;
+            }
+        };
+        number += 1;
+        if n > MAX_RECORD {
+            problems.push(
+                &display,
+                number,
+                ProblemKind::LineTooLong,
+                format!("record of {n} bytes skipped"),
+            );
+            continue;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        match parse_record(text) {
+            Ok(mut step) => {
+                step.rank = step.rank.or(name_rank);
+                step.file = display.to_string();
+                step.line = number;
+                steps.push(step);
+            }
+            Err((kind, why)) => problems.push(&display, number, kind, why),
+        }
+    }
+    Ok(steps)
+}
+
+fn parse_record(text: &str) -> Result<Step, (ProblemKind, String)> {
+    let r: StepRecord =
+        serde_json::from_str(text).map_err(|e| (ProblemKind::BadJson, format!("not a step record: {e}")))?;
+    let step = r.step.as_ref().and_then(serde_json::Value::as_u64).ok_or((
+        ProblemKind::BadEvent,
+        "step record without a non-negative integer 'step'".to_string(),
+    ))?;
+    let start = r
+        .start
+        .filter(|s| s.is_finite())
+        .ok_or((ProblemKind::BadEvent, format!("step {step}: no numeric 'start'")))?;
+    let wall_ms = r
+        .wall_ms
+        .filter(|w| w.is_finite() && *w >= 0.0)
+        .ok_or((ProblemKind::BadEvent, format!("step {step}: no non-negative 'wall_ms'")))?;
+    Ok(Step {
+        rank: r.rank,
+        step,
+        start,
+        wall_ms,
+        compile_ids: r.compiles.into_iter().filter_map(|c| c.compile_id).collect(),
+        file: String::new(),
+        line: 0,
+    })
+}
+
+/// Reads one line into `buf`, keeping at most `MAX_RECORD + 1` bytes of it
+/// so a file without newlines cannot exhaust memory; returns the line's full
+/// length without its newline, or None at end of file.
+fn read_bounded_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    let mut total = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = (MAX_RECORD + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        total += take;
+        reader.consume(take);
+        if done {
+            if buf.last() == Some(&b'\n') {
+                buf.pop();
+            }
+            return Ok(Some(total - 1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    // Hand-made step records for corner cases (real ones come from the
+    // Python helper's StepLogger).
+    #[test]
+    fn good_records_are_read_and_bad_lines_reported_with_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps_rank_2.jsonl");
+        let mut f = std::fs::File::create(&path).unwrap();
+        writeln!(
+            f,
+            r#"{{"step": 0, "start": 100.0, "wall_ms": 1500.5, "compiles": [{{"compile_id": "0/0"}}]}}"#
+        )
+        .unwrap();
+        writeln!(f, "not json").unwrap();
+        writeln!(f).unwrap();
+        writeln!(f, r#"{{"step": 1, "start": 101.6}}"#).unwrap();
+        write!(
+            f,
+            r#"{{"step": 2, "start": 101.7, "wall_ms": 20, "rank": 5, "extra": [1]}}"#
+        )
+        .unwrap();
+        drop(f);
+        let mut problems = Problems::default();
+        let steps = read_steps(&path, &mut problems).unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!((steps[0].step, steps[0].rank, steps[0].line), (0, Some(2), 1));
+        assert_eq!(steps[0].compile_ids, ["0/0"]);
+        assert_eq!((steps[1].step, steps[1].rank, steps[1].line), (2, Some(5), 5));
+        assert_eq!(problems.count, 2);
+        let lines: Vec<u64> = problems.first.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 4]);
+        assert!(problems.first[1].message.contains("wall_ms"), "{}", problems.first[1]);
+    }
+
+    #[test]
+    fn a_line_without_newline_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps.jsonl");
+        std::fs::write(&path, vec![b'x'; MAX_RECORD * 2]).unwrap();
+        let mut problems = Problems::default();
+        assert!(read_steps(&path, &mut problems).unwrap().is_empty());
+        assert_eq!(problems.count_of(ProblemKind::LineTooLong), 1);
+    }
+}

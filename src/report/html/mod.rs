@@ -1,0 +1,106 @@
+//! The HTML report: one self-contained page (inline CSS, JS and SVG, no
+//! network) rendered from `templates/` with tera. Autoescaping is on for
+//! every template, and no log-derived value is marked safe: guard texts are
+//! code and routinely contain `<`, `>` and quotes.
+
+mod format;
+mod page;
+mod palette;
+mod ranks;
+mod timeline;
+
+pub use page::{Page, PageInput, MAX_FRAMES};
+pub use timeline::MAX_LANES;
+
+use tera::{Context, Tera};
+
+/// The page's only script. It is inserted verbatim and the page's
+/// Content-Security-Policy allows exactly this script by its hash, so even
+/// markup that slipped past escaping could not run one of its own.
+const SCRIPT: &str = include_str!("../../../templates/script.js");
+
+const TEMPLATES: [(&str, &str); 5] = [
+    ("report.html.tera", include_str!("../../../templates/report.html.tera")),
+    (
+        "timeline.html.tera",
+        include_str!("../../../templates/timeline.html.tera"),
+    ),
+    ("frames.html.tera", include_str!("../../../templates/frames.html.tera")),
+    ("ranks.html.tera", include_str!("../../../templates/ranks.html.tera")),
+    ("style.css.tera", include_str!("../../../templates/style.css.tera")),
+];
+
+pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
+    let mut tera = Tera::default();
+    tera.add_raw_templates(TEMPLATES)?;
+    // The default only escapes names ending in .html; ours end in .tera.
+    tera.autoescape_on(vec![".tera"]);
+    let page = page::build(input);
+    let mut context = Context::from_serialize(&page)?;
+    context.insert("script", SCRIPT);
+    context.insert("script_hash", &script_hash());
+    Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
+}
+
+/// `sha256-<base64>` of the script, as CSP's `script-src` wants it.
+fn script_hash() -> String {
+    use sha2::{Digest, Sha256};
+    format!("sha256-{}", base64(&Sha256::digest(SCRIPT.as_bytes())))
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Bidirectional overrides and zero-width characters can make a file name
+/// or guard read differently from what it is (`evil\u{202e}yp.py`). None
+/// occurs in the templates, so every one on the page came from a log: show
+/// it as a visible `⟨U+202E⟩`.
+fn reveal_invisible(html: &str) -> String {
+    let hidden = |c: char| {
+        matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{061c}')
+    };
+    if !html.contains(hidden) {
+        return html.to_string();
+    }
+    let mut out = String::with_capacity(html.len() + 64);
+    for c in html.chars() {
+        if hidden(c) {
+            out.push_str(&format!("⟨U+{:04X}⟩", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{base64, reveal_invisible};
+
+    #[test]
+    fn base64_matches_the_rfc_examples() {
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+
+    #[test]
+    fn bidi_and_zero_width_characters_become_visible() {
+        assert_eq!(reveal_invisible("a\u{202e}b\u{200b}c"), "a⟨U+202E⟩b⟨U+200B⟩c");
+        assert_eq!(reveal_invisible("plain ünïcödé"), "plain ünïcödé");
+    }
+}

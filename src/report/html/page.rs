@@ -1,0 +1,564 @@
+//! The page's content as plain data: verdict, fix list, frames, problems.
+//! Strings are final (formatted, not yet escaped); the template escapes them.
+
+use super::format::{plural, secs, utc};
+use super::palette;
+use super::ranks::{self, RankMatrix};
+use super::timeline::{self, frame_anchor, frame_label, Timeline};
+use crate::analysis::{self, cause_of, cause_or_unknown, CulpritGroup, Totals};
+use crate::model::{Compile, Frame, Run, Step};
+use crate::reasons::{classify, Category};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Frames shown in full; the rest are counted (all are in summary.json).
+pub const MAX_FRAMES: usize = 100;
+const MAX_FIXES: usize = 25;
+const MAX_PROBLEMS: usize = 50;
+
+#[derive(Serialize)]
+pub struct Page {
+    pub title: String,
+    pub version: &'static str,
+    pub inputs: Vec<InputRow>,
+    pub verdict: Verdict,
+    pub fixes: Vec<Fix>,
+    pub more_fixes: usize,
+    pub timeline: Timeline,
+    pub legend: Vec<LegendItem>,
+    pub frames: Vec<FrameSection>,
+    pub more_frames: Option<String>,
+    pub ranks: Option<RankMatrix>,
+    pub steps: Option<StepsSummary>,
+    pub activations: Vec<String>,
+    pub problems: ProblemsSection,
+}
+
+#[derive(Serialize)]
+pub struct InputRow {
+    pub path: String,
+    pub rank: Option<u32>,
+    pub size: String,
+    pub events: u64,
+}
+
+#[derive(Serialize)]
+pub struct Verdict {
+    pub tone: &'static str,
+    pub sentence: String,
+    pub stats: Vec<Stat>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct Stat {
+    pub label: &'static str,
+    pub value: String,
+    pub tone: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct Fix {
+    pub category: &'static str,
+    pub category_label: &'static str,
+    pub color: &'static str,
+    pub culprit: String,
+    pub source: Option<String>,
+    pub code: Option<String>,
+    pub detail: Option<String>,
+    pub advice: String,
+    pub frame: String,
+    pub frame_anchor: String,
+    pub compile_ids: Vec<String>,
+    pub cost: String,
+}
+
+#[derive(Serialize)]
+pub struct LegendItem {
+    pub label: String,
+    pub color: &'static str,
+    pub class: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct FrameSection {
+    pub anchor: String,
+    pub label: String,
+    pub location: String,
+    pub open: bool,
+    pub headline: String,
+    pub tone: &'static str,
+    pub compiles: Vec<CompileRow>,
+    pub reasons: Vec<ReasonBlock>,
+    pub graph_breaks: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct CompileRow {
+    pub compile_id: String,
+    pub kind: &'static str,
+    pub color: &'static str,
+    pub cause: Option<String>,
+    pub started: String,
+    pub started_utc: String,
+    pub duration: String,
+    pub breakdown: String,
+    pub backward: String,
+    pub guards: String,
+    pub ops: String,
+    pub attempts: usize,
+    pub restarts: Vec<String>,
+    pub status: String,
+    pub status_tone: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct ReasonBlock {
+    pub compile_id: String,
+    pub entry: Option<String>,
+    pub category: &'static str,
+    pub color: &'static str,
+    pub culprit: String,
+    pub raw: String,
+    pub is_cause: bool,
+}
+
+#[derive(Serialize)]
+pub struct StepsSummary {
+    pub count: usize,
+    pub median: String,
+    pub slowest: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct ProblemsSection {
+    pub count: u64,
+    pub by_kind: Vec<(String, u64)>,
+    pub first: Vec<String>,
+    pub more: u64,
+}
+
+pub struct PageInput<'a> {
+    pub run: &'a Run,
+    pub steps: &'a [Step],
+    pub activations: &'a [String],
+    pub title: String,
+}
+
+pub fn build(input: &PageInput<'_>) -> Page {
+    let run = input.run;
+    let totals = analysis::totals(run);
+    let groups = analysis::group_by_culprit(run);
+    let timeline = timeline::build(run, input.steps);
+    let origin = run.compiles().filter_map(|(_, c)| c.start).reduce(f64::min);
+    let (frames, more_frames) = frame_sections(run, origin);
+    Page {
+        title: input.title.clone(),
+        version: env!("CARGO_PKG_VERSION"),
+        inputs: run
+            .inputs
+            .iter()
+            .map(|i| InputRow {
+                path: i.path.clone(),
+                rank: i.rank,
+                size: human_bytes(i.stats.bytes),
+                events: i.stats.envelopes,
+            })
+            .collect(),
+        verdict: verdict(run, &totals),
+        more_fixes: groups.len().saturating_sub(MAX_FIXES),
+        fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g)).collect(),
+        legend: legend(&timeline, !input.steps.is_empty()),
+        timeline,
+        frames,
+        more_frames,
+        ranks: ranks::build(run),
+        steps: steps_summary(input.steps),
+        activations: input.activations.to_vec(),
+        problems: ProblemsSection {
+            count: run.problems.count,
+            by_kind: run
+                .problems
+                .by_kind
+                .iter()
+                .map(|(k, n)| (k.label().to_string(), *n))
+                .collect(),
+            first: run
+                .problems
+                .first
+                .iter()
+                .take(MAX_PROBLEMS)
+                .map(ToString::to_string)
+                .collect(),
+            more: run.problems.count.saturating_sub(MAX_PROBLEMS as u64),
+        },
+    }
+}
+
+fn verdict(run: &Run, t: &Totals) -> Verdict {
+    let stats = vec![
+        stat("frames", t.frames.to_string(), "plain"),
+        stat("compiles", t.compiles.to_string(), "plain"),
+        stat(
+            "recompiles",
+            t.recompiles.to_string(),
+            if t.recompiles > 0 { "bad" } else { "ok" },
+        ),
+        stat(
+            "failed compiles",
+            t.failed_compiles.to_string(),
+            if t.failed_compiles > 0 { "warn" } else { "ok" },
+        ),
+        stat(
+            "graph breaks",
+            t.graph_breaks.to_string(),
+            if t.graph_breaks > 0 { "warn" } else { "ok" },
+        ),
+        stat("compiling", secs(t.compile_seconds), "plain"),
+    ];
+    let mut notes = Vec::new();
+    if t.cache_limit_hits > 0 {
+        notes.push(format!(
+            "{} hit the recompile limit: that code now runs eagerly, uncompiled.",
+            plural(t.cache_limit_hits, "compile", "compiles")
+        ));
+    }
+    if t.unfinished_compiles > 0 {
+        notes.push(format!(
+            "{} unfinished: the log ends mid-compile (was the process killed?).",
+            plural(t.unfinished_compiles, "compile is", "compiles are")
+        ));
+    }
+    if run.problems.count > 0 {
+        notes.push(format!(
+            "{} in the input; see Parse problems.",
+            plural(run.problems.count as usize, "problem", "problems")
+        ));
+    }
+    let (tone, sentence) = if t.compiles == 0 {
+        ("warn", "The log holds no compiles.".to_string())
+    } else if t.recompiles == 0 {
+        let mut s = format!(
+            "No recompiles: {} compiled once each, {} in all.",
+            plural(t.frames, "frame", "frames"),
+            secs(t.compile_seconds)
+        );
+        if t.failed_compiles > 0 {
+            s.push_str(&format!(
+                " {} failed (see Frames).",
+                plural(t.failed_compiles, "compile", "compiles")
+            ));
+        }
+        ("ok", s)
+    } else {
+        ("bad", recompile_sentence(run, t))
+    };
+    Verdict {
+        tone,
+        sentence,
+        stats,
+        notes,
+    }
+}
+
+/// "3 recompiles cost 61 s; 2 are caused by forward-hook closure state, 1 by
+/// lazily grown buffers: see below."
+fn recompile_sentence(run: &Run, t: &Totals) -> String {
+    // None: the log holds no reason for the recompile (e.g. a lost payload).
+    let mut by_category: BTreeMap<Option<Category>, (usize, f64)> = BTreeMap::new();
+    for r in analysis::recompiles(run) {
+        let category = analysis::classified_cause(r.compile).map(|c| c.category);
+        let e = by_category.entry(category).or_default();
+        e.0 += 1;
+        e.1 += r.compile.duration_s.unwrap_or(0.0);
+    }
+    let label = |c: Option<Category>| c.map_or("a reason missing from the log", Category::label);
+    let mut ranked: Vec<(Option<Category>, usize, f64)> =
+        by_category.into_iter().map(|(c, (n, s))| (c, n, s)).collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    let head = format!(
+        "{} cost {}",
+        plural(t.recompiles, "recompile", "recompiles"),
+        secs(t.recompile_seconds)
+    );
+    if ranked.len() == 1 {
+        let all = if t.recompiles == 1 {
+            "caused by"
+        } else {
+            "all caused by"
+        };
+        return format!("{head}, {all} {}: see below.", label(ranked[0].0));
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for (i, (category, n, _)) in ranked.iter().take(3).enumerate() {
+        let verb = match (i, *n) {
+            (0, 1) => "is caused by",
+            (0, _) => "are caused by",
+            _ => "by",
+        };
+        parts.push(format!("{n} {verb} {}", label(*category)));
+    }
+    let rest: usize = ranked.iter().skip(3).map(|r| r.1).sum();
+    if rest > 0 {
+        parts.push(format!("{rest} by other causes"));
+    }
+    format!("{head}; {}: see below.", parts.join(", "))
+}
+
+fn stat(label: &'static str, value: String, tone: &'static str) -> Stat {
+    Stat { label, value, tone }
+}
+
+fn fix(run: &Run, g: &CulpritGroup) -> Fix {
+    let multi_rank = run.has_several_ranks();
+    let frame = run
+        .frames
+        .iter()
+        .find(|f| (f.pid, f.rank, f.frame_id) == (g.frame.pid, g.frame.rank, g.frame.frame_id));
+    let where_ = match (&g.frame.file, g.frame.line) {
+        (Some(file), Some(line)) => format!(" at {file}:{line}"),
+        _ => String::new(),
+    };
+    Fix {
+        category: g.cause.category.name(),
+        category_label: g.cause.category.label(),
+        color: palette::category(g.cause.category),
+        culprit: g.cause.culprit.clone(),
+        source: g.cause.source.clone(),
+        code: g.cause.code.clone(),
+        detail: g.cause.detail.clone(),
+        advice: g.cause.advice.clone(),
+        frame: match frame {
+            Some(f) => format!("frame {}{where_}", frame_label(f, multi_rank)),
+            None => format!("frame {}{where_}", g.frame.frame_id),
+        },
+        frame_anchor: frame.map(frame_anchor).unwrap_or_default(),
+        cost: format!(
+            "{} · {}",
+            plural(g.compile_ids.len(), "recompile", "recompiles"),
+            secs(g.seconds)
+        ),
+        compile_ids: g.compile_ids.clone(),
+    }
+}
+
+fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
+    let mut items = vec![LegendItem {
+        label: "first compile".into(),
+        color: palette::FIRST_COMPILE,
+        class: "first",
+    }];
+    let mut seen = Vec::new();
+    for c in Category::ALL {
+        let color = palette::category(c);
+        if t.bars
+            .iter()
+            .any(|b| b.class.starts_with("recompile") && b.color == color)
+            && !seen.contains(&color)
+        {
+            seen.push(color);
+            items.push(LegendItem {
+                label: format!("recompile: {}", c.name()),
+                color,
+                class: "recompile",
+            });
+        }
+    }
+    if t.bars.iter().any(|b| b.class.contains("failed")) {
+        items.push(LegendItem {
+            label: "failed".into(),
+            color: "#c92a2a",
+            class: "failed",
+        });
+    }
+    if steps {
+        items.push(LegendItem {
+            label: "slow step (≥ 2× median)".into(),
+            color: "#f08c00",
+            class: "slow",
+        });
+    }
+    items
+}
+
+/// Frames that recompiled or failed come first and open; the rest follow
+/// closed, longest compile first, up to `MAX_FRAMES`.
+fn frame_sections(run: &Run, origin: Option<f64>) -> (Vec<FrameSection>, Option<String>) {
+    let multi_rank = run.has_several_ranks();
+    let notable = |f: &Frame| f.compiles.len() > 1 || f.compiles.iter().any(|c| c.failed || !c.finished);
+    let mut order: Vec<&Frame> = run.frames.iter().collect();
+    order.sort_by(|a, b| {
+        notable(b)
+            .cmp(&notable(a))
+            .then(b.compile_seconds().total_cmp(&a.compile_seconds()))
+    });
+    let open_budget = 12;
+    let sections: Vec<FrameSection> = order
+        .iter()
+        .take(MAX_FRAMES)
+        .enumerate()
+        .map(|(i, f)| frame_section(f, multi_rank, origin, notable(f) && i < open_budget))
+        .collect();
+    let hidden = &order[order.len().min(MAX_FRAMES)..];
+    let more = (!hidden.is_empty()).then(|| {
+        let seconds: f64 = hidden.iter().map(|f| f.compile_seconds()).sum();
+        format!(
+            "{} more frames ({} compiling) are not shown here; summary.json next to this page has every frame.",
+            hidden.len(),
+            secs(seconds)
+        )
+    });
+    (sections, more)
+}
+
+fn frame_section(f: &Frame, multi_rank: bool, origin: Option<f64>, open: bool) -> FrameSection {
+    let recompiles = f
+        .compiles
+        .iter()
+        .filter(|c| c.frame_compile_id.is_some_and(|n| n > 0))
+        .count();
+    let failed = f.compiles.iter().filter(|c| c.failed).count();
+    let mut headline = format!(
+        "{} · {}",
+        plural(f.compiles.len(), "compile", "compiles"),
+        secs(f.compile_seconds())
+    );
+    if recompiles > 0 {
+        headline.push_str(&format!(" · {}", plural(recompiles, "recompile", "recompiles")));
+    }
+    if failed > 0 {
+        headline.push_str(&format!(" · {failed} failed"));
+    }
+    let tone = if recompiles > 0 {
+        "bad"
+    } else if failed > 0 {
+        "warn"
+    } else {
+        "ok"
+    };
+    let mut graph_breaks: Vec<String> = f.compiles.iter().flat_map(|c| c.graph_breaks.iter().cloned()).collect();
+    graph_breaks.sort();
+    graph_breaks.dedup();
+    FrameSection {
+        anchor: frame_anchor(f),
+        label: format!("frame {}", frame_label(f, multi_rank)),
+        location: match (&f.file, f.line) {
+            (Some(file), Some(line)) => format!("{file}:{line}"),
+            (Some(file), None) => file.clone(),
+            _ => "location unknown".to_string(),
+        },
+        open,
+        headline,
+        tone,
+        compiles: f.compiles.iter().map(|c| compile_row(c, origin)).collect(),
+        reasons: f.compiles.iter().flat_map(reason_blocks).collect(),
+        graph_breaks,
+    }
+}
+
+fn compile_row(c: &Compile, origin: Option<f64>) -> CompileRow {
+    let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
+    let cause = recompile.then(|| cause_or_unknown(c));
+    let opt_secs = |v: Option<f64>| v.map_or_else(|| "–".to_string(), secs);
+    let b = &c.breakdown;
+    let breakdown: Vec<String> = [
+        ("backend", b.backend_s),
+        ("inductor", b.inductor_s),
+        ("codegen", b.code_gen_s),
+    ]
+    .into_iter()
+    .filter_map(|(name, v)| v.map(|v| format!("{name} {}", secs(v))))
+    .collect();
+    let (status, status_tone) = if c.cache_limit {
+        ("refused: recompile limit hit".to_string(), "bad")
+    } else if c.failed {
+        let why = [c.fail_type.as_deref(), c.fail_reason.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(": ");
+        (format!("failed: {why}"), "warn")
+    } else if !c.finished {
+        ("unfinished (log ends mid-compile)".to_string(), "warn")
+    } else {
+        ("ok".to_string(), "ok")
+    };
+    CompileRow {
+        compile_id: c.compile_id.clone(),
+        kind: if recompile { "recompile" } else { "first" },
+        color: cause
+            .as_ref()
+            .map_or(palette::FIRST_COMPILE, |r| palette::category(r.category)),
+        cause: cause.map(|r| format!("{}: {}", r.category.name(), r.culprit)),
+        started: match (c.start, origin) {
+            (Some(s), Some(o)) => format!("+{}", secs(s - o)),
+            _ => "–".to_string(),
+        },
+        started_utc: c.start.map(utc).unwrap_or_default(),
+        duration: opt_secs(c.duration_s),
+        breakdown: breakdown.join(" · "),
+        backward: opt_secs(c.backward.as_ref().and_then(|b| b.duration_s)),
+        guards: c.guard_count.map_or_else(|| "–".to_string(), |n| n.to_string()),
+        ops: c.graph_op_count.map_or_else(|| "–".to_string(), |n| n.to_string()),
+        attempts: c.attempts.len().max(1),
+        restarts: c.restart_reasons.clone(),
+        status,
+        status_tone,
+    }
+}
+
+fn reason_blocks(c: &Compile) -> Vec<ReasonBlock> {
+    let cause = cause_of(c);
+    c.recompile_reasons
+        .iter()
+        .map(|g| {
+            let r = classify(g);
+            ReasonBlock {
+                compile_id: c.compile_id.clone(),
+                entry: g.entry.clone(),
+                category: r.category.name(),
+                color: palette::category(r.category),
+                culprit: r.culprit,
+                raw: g.raw.clone(),
+                is_cause: cause.is_some_and(|x| std::ptr::eq(x, g)),
+            }
+        })
+        .collect()
+}
+
+fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {
+    if steps.is_empty() {
+        return None;
+    }
+    let mut walls: Vec<f64> = steps.iter().map(|s| s.wall_ms).collect();
+    walls.sort_by(f64::total_cmp);
+    let median = walls[walls.len() / 2];
+    let mut slowest: Vec<&Step> = steps.iter().collect();
+    slowest.sort_by(|a, b| b.wall_ms.total_cmp(&a.wall_ms));
+    Some(StepsSummary {
+        count: steps.len(),
+        median: super::format::millis(median),
+        slowest: slowest
+            .iter()
+            .take(5)
+            .map(|s| {
+                let rank = s.rank.map_or(String::new(), |r| format!("rank {r} "));
+                let compiles = if s.compile_ids.is_empty() {
+                    String::new()
+                } else {
+                    format!(", compiled {}", s.compile_ids.join(", "))
+                };
+                format!("{rank}step {}: {}{compiles}", s.step, super::format::millis(s.wall_ms))
+            })
+            .collect(),
+    })
+}
+
+fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}

@@ -1,0 +1,221 @@
+//! `guardscope report`: the page's content, its escaping, its limits at
+//! scale, and where it may write.
+
+mod common;
+
+use common::{guardscope, hostile_log, root, summary_json};
+use guardscope::model::{Compile, Frame, Run, Step};
+use guardscope::report::html::{render, PageInput, MAX_FRAMES, MAX_LANES};
+use std::path::Path;
+
+fn report(args: &[&str]) -> common::Output {
+    let mut all = vec!["report"];
+    all.extend_from_slice(args);
+    guardscope(all)
+}
+
+fn bars(html: &str, class: &str) -> usize {
+    html.matches(&format!("class=\"bar {class}")).count()
+}
+
+#[test]
+fn collision_report_names_both_culprits_with_their_lines_and_draws_three_bars() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&["samples/traces/collision", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let index = out_dir.join("index.html");
+    assert!(
+        out.stdout.contains("2 recompiles"),
+        "terminal summary first: {}",
+        out.stdout
+    );
+    assert!(out.stdout.trim_end().ends_with(&format!("Report: {}", index.display())));
+
+    let html = std::fs::read_to_string(&index).unwrap();
+    assert!(html.contains(
+        "2 recompiles cost 1.12 s; 1 is caused by forward-hook closure state, 1 by lazily grown buffers: see below."
+    ));
+    // The fix list: the hook closure state (0.564 s) before the buffer (0.558 s).
+    let fixes = &html[html.find("<ol class=\"fixes\">").unwrap()..html.find("</ol>").unwrap()];
+    let hook = fixes.find("collector.capture_activation_norms").expect("hook culprit");
+    let buffer = fixes
+        .find("pos_encoding.pos_enc_cache (buffer)")
+        .expect("buffer culprit");
+    assert!(hook < buffer);
+    assert!(fixes.contains("samples&#x2F;scripts&#x2F;_collision_model.py:180"));
+    assert!(fixes.contains("samples&#x2F;scripts&#x2F;_collision_model.py:59"));
+    assert!(fixes.contains("if not collector.capture_activation_norms:"));
+    // The timeline: three compiles of frame 0, two of them recompiles.
+    assert_eq!(bars(&html, "first"), 1);
+    assert_eq!(bars(&html, "recompile"), 2);
+    assert!(html.contains("data-compile=\"0&#x2F;1\""));
+    assert!(html.contains("data-compile=\"0&#x2F;2\""));
+    // Self-contained: nothing is fetched.
+    for remote in ["src=\"http", "href=\"http", "@import", "url(http"] {
+        assert!(!html.contains(remote), "{remote}");
+    }
+
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
+    let expected = summary_json(Path::new("samples/traces/collision"));
+    assert!(written == expected, "summary.json differs from summary --json");
+}
+
+#[test]
+fn every_string_from_the_log_is_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dedicated_log_torch_trace_hostile.log");
+    std::fs::write(&log, hostile_log()).unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&[log.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    // The only script element is the page's own; the log's appear as text.
+    assert_eq!(html.matches("<script").count(), 1);
+    assert!(!html.contains("<img"));
+    assert!(!html.contains("\"javascript:") && !html.contains("href=\"javascript"));
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;&#x2F;script&gt;"));
+    assert!(html.contains("&lt;img src=x onerror=alert(4)&gt;"));
+    assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(3)&gt;"));
+    // The file name's right-to-left override and zero-width space are shown.
+    assert!(html.contains("⟨U+202E⟩⟨U+200B⟩.py"));
+    assert!(!html.contains('\u{202e}') && !html.contains('\u{200b}'));
+}
+
+#[test]
+fn refuses_a_directory_it_did_not_create_unless_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("thesis.tex"), "mine").unwrap();
+    let target = dir.path().to_str().unwrap();
+    let out = report(&["samples/traces/collision", "-o", target, "-q"]);
+    common::assert_clean_failure(&out);
+    assert!(out.stderr.contains("not created by guardscope"), "{}", out.stderr);
+    assert!(!dir.path().join("index.html").exists());
+
+    let out = report(&["samples/traces/collision", "-o", target, "-q", "--overwrite"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(dir.path().join("index.html").exists());
+    assert_eq!(std::fs::read_to_string(dir.path().join("thesis.tex")).unwrap(), "mine");
+    // Now it is guardscope's: a rerun needs no flag.
+    let again = report(&["samples/traces/collision", "-o", target, "-q"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+}
+
+#[test]
+fn unreadable_input_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&["no/such/trace", "-o", out_dir.to_str().unwrap()]);
+    common::assert_clean_failure(&out);
+    assert!(!out_dir.exists());
+}
+
+/// Step records for the collision run, HAND-MADE around its real compile
+/// times (a real StepLogger sample comes with the Python helper): step 1
+/// holds compile 0/1 and is slow.
+fn collision_steps(path: &Path) {
+    let s = summary_json(&root().join("samples/traces/collision"));
+    let start = |id: &str| {
+        s["frames"][0]["compiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["compile_id"] == id)
+            .unwrap()["start"]
+            .as_f64()
+            .unwrap()
+    };
+    let t1 = start("0/1") - 0.01;
+    let lines = [
+        format!(
+            r#"{{"step": 0, "start": {}, "wall_ms": 1600, "compiles": [{{"compile_id": "0/0"}}]}}"#,
+            t1 - 1.6
+        ),
+        format!(r#"{{"step": 1, "start": {t1}, "wall_ms": 600, "compiles": [{{"compile_id": "0/1"}}]}}"#),
+        format!(r#"{{"step": 2, "start": {}, "wall_ms": 20}}"#, t1 + 0.6),
+        format!(r#"{{"step": 3, "start": {}, "wall_ms": 21}}"#, t1 + 0.62),
+        format!(r#"{{"step": 4, "start": {}, "wall_ms": 19}}"#, t1 + 0.64),
+        "{\"step\": 5, \"start\": \"soon\"}".to_string(),
+    ];
+    std::fs::write(path, lines.join("\n")).unwrap();
+}
+
+#[test]
+fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    collision_steps(&steps);
+    let out_dir = dir.path().join("r");
+    let out = report(&[
+        "samples/traces/collision",
+        "--steps",
+        steps.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert_eq!(html.matches("<rect class=\"step").count(), 5);
+    // Median 21 ms: steps 0 and 1 are slow, and 1 contains compile 0/1.
+    assert_eq!(html.matches("<rect class=\"step slow\"").count(), 2);
+    assert!(html.contains("step 1 · 600 ms (28.6× median)\ncompiles: 0&#x2F;1"));
+    // The record without numbers is a parse problem with file:line.
+    assert!(html.contains(&format!("{}:6: not a step record", steps.display()).replace('/', "&#x2F;")));
+}
+
+fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
+    Frame {
+        rank: Some(rank),
+        pid: 1000 + u64::from(rank),
+        generation: 0,
+        frame_id,
+        function: Some(format!("fn_{frame_id}")),
+        file: Some("model.py".into()),
+        line: Some(frame_id + 1),
+        compiles: (0..compiles)
+            .map(|n| Compile {
+                compile_id: format!("{frame_id}/{n}"),
+                frame_compile_id: Some(n),
+                start: Some(1_795_257_300.0 + f64::from(frame_id) + f64::from(n) * 0.3),
+                duration_s: Some(0.2),
+                finished: true,
+                ..Compile::default()
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn two_hundred_frames_on_eight_ranks_stay_readable() {
+    // Built in memory (model data, not a log): every rank compiles 200
+    // frames once, and rank 5 recompiles frame 150.
+    let frames: Vec<Frame> = (0..8)
+        .flat_map(|r| (0..200).map(move |f| frame(r, f, if r == 5 && f == 150 { 2 } else { 1 })))
+        .collect();
+    let run = Run {
+        frames,
+        ..Run::default()
+    };
+    let html = render(&PageInput {
+        run: &run,
+        steps: &[] as &[Step],
+        activations: &[],
+        title: "scale".into(),
+    })
+    .unwrap();
+    assert_eq!(html.matches("class=\"lane-label\"").count(), MAX_LANES);
+    assert!(html.contains(&format!("{} more frames", 1600 - MAX_LANES)));
+    // The one recompile gets a lane even though it is not among the first frames.
+    assert_eq!(bars(&html, "recompile"), 1);
+    assert_eq!(html.matches("<details id=").count(), MAX_FRAMES);
+    assert!(html.contains(&format!("{} more frames (", 1600 - MAX_FRAMES)));
+    // Ranks: one finding, and the deviating cell is shown although it is
+    // beyond the first 30 frames.
+    assert!(html.contains("rank 5 compiled frame 150 (fn_150) 2 times; most ranks 1"));
+    assert_eq!(html.matches("<td class=\"deviates\">2</td>").count(), 1);
+    assert!(html.len() < 2_000_000, "{} bytes", html.len());
+    // Kept for looking at: target/tmp/scale-report.html.
+    std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("scale-report.html"), &html).unwrap();
+}
