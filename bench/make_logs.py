@@ -105,7 +105,10 @@ def torch_version(python):
         [python, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True
     )
     if out.returncode != 0:
-        sys.exit(f"make_logs.py: torch is not importable by {python}:\n{out.stderr.strip()}")
+        sys.exit(
+            f"make_logs.py: torch is not importable by {python} (run me with the project's venv, "
+            f".venv/bin/python, or use bench/run.sh):\n{out.stderr.strip()}"
+        )
     return out.stdout.strip()
 
 
