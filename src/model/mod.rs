@@ -7,7 +7,7 @@ mod build;
 mod steps;
 
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
-pub use steps::Step;
+pub use steps::{median_wall_ms, Step};
 
 use crate::reasons::GuardFailure;
 use crate::trace::{ParseStats, Problems};

@@ -17,6 +17,13 @@ pub struct Step {
     pub line: u64,
 }
 
+/// The median wall time of `steps` (the upper one for an even count), 0 for none.
+pub fn median_wall_ms<'a>(steps: impl IntoIterator<Item = &'a Step>) -> f64 {
+    let mut walls: Vec<f64> = steps.into_iter().map(|s| s.wall_ms).collect();
+    walls.sort_by(f64::total_cmp);
+    walls.get(walls.len() / 2).copied().unwrap_or(0.0)
+}
+
 impl Step {
     pub fn end(&self) -> f64 {
         self.start + self.wall_ms / 1000.0

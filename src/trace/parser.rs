@@ -463,7 +463,8 @@ impl<'p> Parser<'p> {
             PayloadUse::Ignore => EventData::Seen,
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
             PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
-            PayloadUse::GuardTree => EventData::TensorGuards(tensor_match_lines(&text)),
+            // Only its TENSOR_MATCH lines were kept while streaming.
+            PayloadUse::GuardTree => EventData::TensorGuards(text.into_owned()),
         };
         Some(Event {
             line: p.line,
@@ -502,17 +503,6 @@ fn payload_use(env: &Envelope<'_>) -> PayloadUse {
 fn tensor_match_finder() -> &'static memchr::memmem::Finder<'static> {
     static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
     FINDER.get_or_init(|| memchr::memmem::Finder::new(b"TENSOR_MATCH: "))
-}
-
-/// Only tensor guards are looked up later; the rest of the tree (often
-/// thousands of lines) is dropped here.
-fn tensor_match_lines(tree: &str) -> String {
-    let mut out = String::new();
-    for line in tree.lines().filter(|l| l.contains("TENSOR_MATCH: ")) {
-        out.push_str(line.trim_start_matches(['\t', ' ', '|', '+', '-']));
-        out.push('\n');
-    }
-    out
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -6,7 +6,7 @@ use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
 use crate::analysis::{self, cause_of, cause_or_unknown, CulpritGroup, Totals};
-use crate::model::{Compile, Frame, Run, Step};
+use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use crate::reasons::{classify, Category};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -530,9 +530,7 @@ fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {
     if steps.is_empty() {
         return None;
     }
-    let mut walls: Vec<f64> = steps.iter().map(|s| s.wall_ms).collect();
-    walls.sort_by(f64::total_cmp);
-    let median = walls[walls.len() / 2];
+    let median = median_wall_ms(steps);
     let mut slowest: Vec<&Step> = steps.iter().collect();
     slowest.sort_by(|a, b| b.wall_ms.total_cmp(&a.wall_ms));
     Some(StepsSummary {

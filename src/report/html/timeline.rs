@@ -5,7 +5,7 @@
 use super::format::{millis, secs};
 use super::palette;
 use crate::analysis::cause_or_unknown;
-use crate::model::{Compile, Frame, Run, Step};
+use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use serde::Serialize;
 
 const WIDTH: f64 = 1160.0;
@@ -311,10 +311,8 @@ fn step_ranks(steps: &[Step]) -> Vec<Option<u32>> {
 }
 
 fn step_lane(steps: &[&Step], rank: Option<u32>, y: f64, x_of: &dyn Fn(f64) -> f64) -> StepLane {
-    let mut walls: Vec<f64> = steps.iter().map(|s| s.wall_ms).collect();
-    walls.sort_by(f64::total_cmp);
-    let median = walls.get(walls.len() / 2).copied().unwrap_or(0.0);
-    let max = walls.last().copied().unwrap_or(0.0).max(1e-9);
+    let median = median_wall_ms(steps.iter().copied());
+    let max = steps.iter().map(|s| s.wall_ms).fold(1e-9, f64::max);
     let usable = STEP_LANE_H - 8.0;
     let bars = steps
         .iter()
