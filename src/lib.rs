@@ -2,8 +2,10 @@
 //!
 //! Data flows one way: `input` (files, gzip, ranks) -> `trace` (events) ->
 //! `model` (the compile timeline) -> `analysis` -> `report` (terminal, JSON).
-//! `activations` is the Rust half of the Python activation-trace hooks.
+//! `activations` is the Rust half of the Python activation-trace hooks;
+//! `activation_diff` reads such traces back and compares two of them.
 
+pub mod activation_diff;
 pub mod activations;
 pub mod analysis;
 pub mod cli;

@@ -1,0 +1,180 @@
+//! Module names: interning (records carry small ids, not strings) and the
+//! mapping that makes a port's module paths comparable with the original's
+//! (`--strip-prefix`, `--map`).
+
+use regex::Regex;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Strings to dense ids. Names repeat every step (tens of modules, a few
+/// tensors and stats), so this holds as many entries as distinct names.
+#[derive(Default)]
+pub struct Interner {
+    ids: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        let name: Arc<str> = name.into();
+        self.names.push(Arc::clone(&name));
+        self.ids.insert(name, id);
+        id
+    }
+
+    pub fn name(&self, id: u32) -> &Arc<str> {
+        &self.names[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Names added since `from`, in id order.
+    pub fn since(&self, from: usize) -> &[Arc<str>] {
+        &self.names[from..]
+    }
+}
+
+/// One side's rewriting of module names, applied before alignment: the first
+/// `--strip-prefix` that matches is removed, then every `--map` rule runs in
+/// file order on the result of the previous one (like a sed script).
+#[derive(Clone, Debug, Default)]
+pub struct NameMap {
+    pub strip: Vec<String>,
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub pattern: Regex,
+    pub replacement: String,
+}
+
+impl NameMap {
+    pub fn is_identity(&self) -> bool {
+        self.strip.is_empty() && self.rules.is_empty()
+    }
+
+    pub fn apply(&self, name: &str) -> String {
+        let mut out = self
+            .strip
+            .iter()
+            .find_map(|p| name.strip_prefix(p.as_str()))
+            .unwrap_or(name)
+            .to_string();
+        for rule in &self.rules {
+            if rule.pattern.is_match(&out) {
+                out = rule.pattern.replace(&out, rule.replacement.as_str()).into_owned();
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug)]
+pub struct MapFileError {
+    pub at: String,
+    pub why: String,
+}
+
+impl fmt::Display for MapFileError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.why)
+    }
+}
+
+/// Reads a `--map` file: one `REGEX -> REPLACEMENT` per line (split at the
+/// first ` -> `); blank lines and lines starting with `#` are skipped.
+/// The replacement may use `$1` / `${1}` / `${name}` and may be empty.
+pub fn read_map_file(path: &Path) -> Result<Vec<Rule>, MapFileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| MapFileError {
+        at: path.display().to_string(),
+        why: e.to_string(),
+    })?;
+    parse_rules(&text, &path.display().to_string())
+}
+
+pub fn parse_rules(text: &str, file: &str) -> Result<Vec<Rule>, MapFileError> {
+    let mut rules = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = || format!("{file}:{}", i + 1);
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let Some((pattern, replacement)) = trimmed.split_once(" -> ").or_else(|| {
+            // An empty replacement leaves "REGEX ->" once trimmed.
+            trimmed.strip_suffix(" ->").map(|p| (p, ""))
+        }) else {
+            return Err(MapFileError {
+                at: at(),
+                why: "expected `REGEX -> REPLACEMENT`".into(),
+            });
+        };
+        let pattern = Regex::new(pattern.trim()).map_err(|e| MapFileError {
+            at: at(),
+            why: format!("bad regex: {}", e.to_string().lines().last().unwrap_or("")),
+        })?;
+        rules.push(Rule {
+            pattern,
+            replacement: replacement.trim().to_string(),
+        });
+    }
+    Ok(rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interned_names_get_dense_ids_and_new_ones_can_be_listed() {
+        let mut i = Interner::default();
+        assert_eq!(i.intern("a"), 0);
+        assert_eq!(i.intern("b"), 1);
+        assert_eq!(i.intern("a"), 0);
+        assert_eq!(&**i.name(1), "b");
+        assert_eq!(i.since(1).len(), 1);
+    }
+
+    #[test]
+    fn strip_first_matching_prefix_then_every_rule_in_order() {
+        let rules = parse_rules(
+            "# port of the reference\n\
+             ^layers\\.(\\d+)\\.self_attn$ -> blocks.${1}.attn\n\
+             \n\
+             \\.mlp\\. -> .ffn.\n\
+             ^extra\\. ->\n",
+            "map.txt",
+        )
+        .unwrap();
+        let map = NameMap {
+            strip: vec!["model.".into(), "model.decoder.".into()],
+            rules,
+        };
+        assert_eq!(map.apply("model.layers.3.self_attn"), "blocks.3.attn");
+        assert_eq!(map.apply("model.layers.3.mlp.fc1"), "layers.3.ffn.fc1");
+        assert_eq!(map.apply("extra.head"), "head");
+        assert_eq!(map.apply("unrelated"), "unrelated");
+        assert!(NameMap::default().is_identity());
+    }
+
+    #[test]
+    fn a_bad_map_line_names_its_line() {
+        let err = parse_rules("a -> b\nno arrow here\n", "m.txt").unwrap_err();
+        assert_eq!(err.to_string(), "m.txt:2: expected `REGEX -> REPLACEMENT`");
+        let err = parse_rules("(unclosed -> x\n", "m.txt").unwrap_err();
+        assert!(err.to_string().starts_with("m.txt:1: bad regex"), "{err}");
+    }
+}

@@ -1,0 +1,492 @@
+//! Streaming reader of activation-trace JSONL (ours and the reference
+//! format), one thread per file, handing records over in bounded batches.
+//!
+//! A record is `{"module", "tensor", "step", <stats>..., "shape", "dtype"}`
+//! with our optional `"call"`; every other key is a statistic. Without
+//! `call` (the reference format), a record's call is the number of earlier
+//! records of the same module and tensor in the same step, which is what our
+//! hooks write, so the two formats align with each other. A step lower than
+//! the previous record's starts a new *pass* (a second run in the same file):
+//! passes are aligned one by one.
+//!
+//! Bad lines never stop the read: they are counted and kept as
+//! `file:line: reason`, and the line is skipped.
+
+use super::compare::Value;
+use super::names::{Interner, NameMap};
+use crate::input;
+use crate::trace::problems::excerpt;
+use crate::trace::{ProblemKind, Problems};
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead};
+use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Longest record kept; longer lines are reported and skipped.
+const MAX_RECORD: usize = 1 << 20;
+/// Records per batch and batches in flight: the reader runs at most this far
+/// ahead of the aligner, whatever the file's size.
+const BATCH: usize = 2048;
+const BATCHES_IN_FLIGHT: usize = 4;
+
+/// One record. Names are ids into the reading side's interner (the aligner
+/// translates them); `module` is the mapped name, `original` as written.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Position among the file's records, from 0: the execution order.
+    pub seq: u64,
+    pub line: u64,
+    pub pass: u32,
+    pub step: i64,
+    pub module: u32,
+    pub original: u32,
+    pub tensor: u32,
+    pub call: u64,
+    pub stats: Vec<(u32, Value)>,
+    pub shape: Option<Box<[i64]>>,
+    pub dtype: Option<u32>,
+}
+
+impl Record {
+    /// Where the record sits in the step order of its file.
+    pub fn position(&self) -> (u32, i64) {
+        (self.pass, self.step)
+    }
+}
+
+pub struct Batch {
+    /// Names interned since the previous batch, in id order.
+    pub names: Vec<Arc<str>>,
+    pub records: Vec<Record>,
+}
+
+#[derive(Debug, Default)]
+pub struct ReadSummary {
+    pub lines: u64,
+    pub records: u64,
+    pub passes: u32,
+    /// Distinct (pass, step) positions.
+    pub steps: u64,
+    pub problems: Problems,
+}
+
+/// A file being read on its own thread.
+pub struct SideReader {
+    rx: Receiver<Batch>,
+    handle: JoinHandle<ReadSummary>,
+}
+
+impl SideReader {
+    /// Opens `path` (plain or gzip, by content) and starts reading it. Only
+    /// an unopenable file is an error.
+    pub fn spawn(path: &Path, map: NameMap) -> io::Result<SideReader> {
+        let reader = input::open(path)?;
+        let display: Arc<str> = path.display().to_string().into();
+        let (tx, rx) = sync_channel(BATCHES_IN_FLIGHT);
+        let handle = std::thread::spawn(move || {
+            let mut side = SideState::new(display, map);
+            side.read(reader, &mut |batch| tx.send(batch).is_ok());
+            side.finish()
+        });
+        Ok(SideReader { rx, handle })
+    }
+
+    /// The next batch, or None at the end of the file.
+    pub fn next_batch(&self) -> Option<Batch> {
+        self.rx.recv().ok()
+    }
+
+    pub fn finish(self) -> ReadSummary {
+        drop(self.rx);
+        self.handle.join().unwrap_or_else(|_| {
+            let mut summary = ReadSummary::default();
+            summary.problems.count += 1;
+            summary
+        })
+    }
+}
+
+/// Per-file reading state: names, passes, and the keys of the current step
+/// (to number calls and catch duplicates); reset at every step change.
+struct SideState {
+    display: Arc<str>,
+    map: NameMap,
+    names: Interner,
+    sent_names: usize,
+    /// original name id -> mapped name id (mapping runs once per name).
+    mapped: HashMap<u32, u32>,
+    last_step: Option<i64>,
+    pass: u32,
+    occurrences: HashMap<(u32, u32), u64>,
+    seen: HashMap<(u32, u32, u64), u64>,
+    summary: ReadSummary,
+}
+
+impl SideState {
+    fn new(display: Arc<str>, map: NameMap) -> Self {
+        SideState {
+            display,
+            map,
+            names: Interner::default(),
+            sent_names: 0,
+            mapped: HashMap::new(),
+            last_step: None,
+            pass: 0,
+            occurrences: HashMap::new(),
+            seen: HashMap::new(),
+            summary: ReadSummary::default(),
+        }
+    }
+
+    /// Reads every line, handing batches to `emit` until it returns false.
+    fn read(&mut self, mut reader: Box<dyn BufRead + Send>, emit: &mut dyn FnMut(Batch) -> bool) {
+        let mut buf = Vec::new();
+        let mut records = Vec::with_capacity(BATCH);
+        loop {
+            buf.clear();
+            let n = match read_bounded_line(&mut reader, &mut buf) {
+                Ok(Some(n)) => n,
+                Ok(None) => break,
+                Err(e) => {
+                    let at = self.summary.lines + 1;
+                    self.summary
+                        .problems
+                        .push(&self.display, at, ProblemKind::Io, format!("read error: {e}"));
+                    break;
+                }
+            };
+            self.summary.lines += 1;
+            let line = self.summary.lines;
+            if n > MAX_RECORD {
+                let why = format!("record of {n} bytes skipped");
+                self.summary
+                    .problems
+                    .push(&self.display, line, ProblemKind::LineTooLong, why);
+                continue;
+            }
+            let text = buf.trim_ascii();
+            if text.is_empty() {
+                continue;
+            }
+            match self.parse(text, line) {
+                Ok(record) => records.push(record),
+                Err((kind, why)) => self.summary.problems.push(&self.display, line, kind, why),
+            }
+            if records.len() == BATCH && !emit(self.batch(&mut records)) {
+                return;
+            }
+        }
+        if !records.is_empty() || self.names.len() > self.sent_names {
+            emit(self.batch(&mut records));
+        }
+    }
+
+    fn batch(&mut self, records: &mut Vec<Record>) -> Batch {
+        let names = self.names.since(self.sent_names).to_vec();
+        self.sent_names = self.names.len();
+        Batch {
+            names,
+            records: std::mem::replace(records, Vec::with_capacity(BATCH)),
+        }
+    }
+
+    fn finish(mut self) -> ReadSummary {
+        self.summary.passes = if self.summary.records > 0 { self.pass + 1 } else { 0 };
+        self.summary
+    }
+
+    fn parse(&mut self, text: &[u8], line: u64) -> Result<Record, (ProblemKind, String)> {
+        let repaired;
+        let raw = match serde_json::from_slice::<Raw>(text) {
+            Ok(raw) => raw,
+            Err(first) => {
+                // Python's json.dumps writes bare NaN / Infinity (the
+                // reference hook does): read them as our "nan" / "inf".
+                repaired = repair_non_standard(text).ok_or_else(|| bad_json(text, &first))?;
+                serde_json::from_slice::<Raw>(&repaired).map_err(|_| bad_json(text, &first))?
+            }
+        };
+        let missing = |field: &str| (ProblemKind::BadEvent, format!("record without '{field}'"));
+        let module = raw.module.ok_or_else(|| missing("module"))?;
+        let tensor = raw.tensor.ok_or_else(|| missing("tensor"))?;
+        let step = raw.step.ok_or_else(|| missing("step"))?;
+
+        if self.last_step != Some(step) {
+            if self.last_step.is_some_and(|last| step < last) {
+                self.pass += 1;
+            }
+            self.last_step = Some(step);
+            self.summary.steps += 1;
+            self.occurrences.clear();
+            self.seen.clear();
+        }
+        let original = self.names.intern(&module);
+        let module = match self.mapped.get(&original) {
+            Some(&id) => id,
+            None => {
+                let id = if self.map.is_identity() {
+                    original
+                } else {
+                    let mapped = self.map.apply(&module);
+                    self.names.intern(&mapped)
+                };
+                self.mapped.insert(original, id);
+                id
+            }
+        };
+        let tensor = self.names.intern(&tensor);
+        let call = match raw.call {
+            Some(call) => call,
+            None => {
+                let n = self.occurrences.entry((module, tensor)).or_default();
+                *n += 1;
+                *n - 1
+            }
+        };
+        match self.seen.entry((module, tensor, call)) {
+            Entry::Occupied(first) => {
+                let why = format!(
+                    "duplicate record: same step, module, tensor and call as line {}; skipped",
+                    first.get()
+                );
+                return Err((ProblemKind::BadEvent, why));
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(line);
+            }
+        }
+        let stats = raw
+            .stats
+            .into_iter()
+            .map(|(name, value)| (self.names.intern(&name), value))
+            .collect();
+        let dtype = raw.dtype.map(|d| self.names.intern(&d));
+        let seq = self.summary.records;
+        self.summary.records += 1;
+        Ok(Record {
+            seq,
+            line,
+            pass: self.pass,
+            step,
+            module,
+            original,
+            tensor,
+            call,
+            stats,
+            shape: raw.shape.map(Vec::into_boxed_slice),
+            dtype,
+        })
+    }
+}
+
+/// Only on the failure path: tells JSON that is not a record (the error
+/// names the field) from text that is not JSON (the error says where).
+fn bad_json(text: &[u8], e: &serde_json::Error) -> (ProblemKind, String) {
+    match serde_json::from_slice::<IgnoredAny>(text) {
+        Ok(_) => (ProblemKind::BadEvent, format!("not an activation record: {e}")),
+        Err(syntax) => (ProblemKind::BadJson, format!("bad JSON ({syntax}): {}", excerpt(text))),
+    }
+}
+
+/// Replaces bare `NaN`, `Infinity` and `-Infinity` outside strings with
+/// `"nan"`, `"inf"`, `"-inf"`; None when there is none.
+fn repair_non_standard(text: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() + 8);
+    let (mut in_string, mut escaped, mut changed) = (false, false, false);
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i];
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        let rest = &text[i..];
+        let token: Option<(&[u8], &[u8])> = [
+            (&b"-Infinity"[..], &b"\"-inf\""[..]),
+            (b"Infinity", b"\"inf\""),
+            (b"NaN", b"\"nan\""),
+        ]
+        .into_iter()
+        .find(|(bare, _)| rest.starts_with(bare));
+        if let Some((bare, quoted)) = token {
+            out.extend_from_slice(quoted);
+            i += bare.len();
+            changed = true;
+            continue;
+        }
+        in_string = c == b'"';
+        out.push(c);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+/// Reads one line into `buf`, keeping at most `MAX_RECORD + 1` bytes of it
+/// so a file without newlines cannot exhaust memory; returns the line's full
+/// length without its newline, or None at end of file.
+fn read_bounded_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    let mut total = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = (MAX_RECORD + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        total += take;
+        reader.consume(take);
+        if done {
+            if buf.last() == Some(&b'\n') {
+                buf.pop();
+            }
+            return Ok(Some(total - 1));
+        }
+    }
+}
+
+/// A record as parsed, names still borrowed from the line when possible.
+struct Raw<'a> {
+    module: Option<Cow<'a, str>>,
+    tensor: Option<Cow<'a, str>>,
+    step: Option<i64>,
+    call: Option<u64>,
+    shape: Option<Vec<i64>>,
+    dtype: Option<Cow<'a, str>>,
+    stats: Vec<(Cow<'a, str>, Value)>,
+}
+
+impl<'de> Deserialize<'de> for Raw<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = Raw<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw<'de>, A::Error> {
+        let mut raw = Raw {
+            module: None,
+            tensor: None,
+            step: None,
+            call: None,
+            shape: None,
+            dtype: None,
+            stats: Vec::new(),
+        };
+        fn field<E: de::Error>(name: &'static str) -> impl Fn(E) -> E {
+            move |e| E::custom(format!("'{name}': {e}"))
+        }
+        while let Some(Str(key)) = map.next_key()? {
+            match &*key {
+                "module" => raw.module = Some(map.next_value::<Str>().map_err(field("module"))?.0),
+                "tensor" => raw.tensor = Some(map.next_value::<Str>().map_err(field("tensor"))?.0),
+                "step" => raw.step = Some(map.next_value().map_err(field("step"))?),
+                "call" => raw.call = Some(map.next_value().map_err(field("call"))?),
+                "shape" => raw.shape = Some(map.next_value().map_err(field("shape"))?),
+                "dtype" => raw.dtype = Some(map.next_value::<Str>().map_err(field("dtype"))?.0),
+                _ => {
+                    let value = map.next_value()?;
+                    raw.stats.push((key, value));
+                }
+            }
+        }
+        Ok(raw)
+    }
+}
+
+/// A string, borrowed from the input when it has no escapes.
+struct Str<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(v.to_string())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a statistic")
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(match v {
+            "nan" | "NaN" | "-nan" => Value::Nan,
+            "inf" | "+inf" | "Infinity" => Value::Number(f64::INFINITY),
+            "-inf" | "-Infinity" => Value::Number(f64::NEG_INFINITY),
+            _ if v.starts_with("<error") => Value::Error,
+            _ => Value::Other,
+        })
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Value::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Value::Other)
+    }
+}
+
+#[cfg(test)]
+mod tests;
