@@ -35,6 +35,9 @@ pub enum Command {
     /// Write an HTML report (one self-contained page) and summary.json.
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
+    /// Compare two activation traces: the first divergent layer, step by step.
+    #[command(after_help = super::diff::DIFF_HELP)]
+    Diff(super::diff::DiffArgs),
 }
 
 const REPORT_HELP: &str = "\

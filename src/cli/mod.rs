@@ -2,6 +2,7 @@
 //! the Python package's console script run exactly the same code.
 
 mod args;
+mod diff;
 mod progress;
 mod report;
 
@@ -57,6 +58,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Summary(args) => summary(args),
         Command::Check(args) => check(args),
         Command::Report(args) => report::report(args),
+        Command::Diff(args) => diff::diff(args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Views of the model for people and machines.
 
 pub mod check;
+pub mod diff;
 pub mod html;
 pub mod json;
 pub mod output_dir;
