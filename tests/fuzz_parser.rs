@@ -248,7 +248,7 @@ fn run_everything(text: &[u8]) {
     html::render(&html::PageInput {
         run: &run,
         steps: &[],
-        activations: &[],
+        activations: None,
         title: "fuzz".into(),
     })
     .expect("HTML renders");

@@ -201,7 +201,7 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
     let html = render(&PageInput {
         run: &run,
         steps: &[] as &[Step],
-        activations: &[],
+        activations: None,
         title: "scale".into(),
     })
     .unwrap();

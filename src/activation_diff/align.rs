@@ -8,7 +8,7 @@
 //! about one step of records per side; only misalignment (a side that skips
 //! steps or modules) makes it larger, never the size of the files.
 
-use super::compare::{Outcome, Tolerance};
+use super::compare::{relative_error, Outcome, Tolerance, Value};
 use super::names::Interner;
 use super::outcome::*;
 use super::read::Record;
@@ -49,8 +49,9 @@ impl Default for Options {
 /// charts); ids are the aligner's, names in `names`.
 pub trait Observer {
     fn record(&mut self, _names: &Interner, _side: usize, _record: &Record) {}
-    /// `rel` is None when the pair is equal within tolerance.
-    fn pair(&mut self, _names: &Interner, _a: &Record, _b: &Record, _rel: Option<f64>) {}
+    /// `rel` is the largest relative error of any stat both have, within
+    /// tolerance or not (inf for NaN facing a number or a layout mismatch).
+    fn pair(&mut self, _names: &Interner, _a: &Record, _b: &Record, _rel: f64, _divergent: bool) {}
     fn one_sided(&mut self, _names: &Interner, _side: usize, _record: &Record) {}
 }
 
@@ -293,8 +294,11 @@ impl<'o> Aligner<'o> {
             max_rel = Some(f64::INFINITY);
         }
         self.acc.compared += 1;
-        if let Some(o) = self.observer.as_deref_mut() {
-            o.pair(&self.names, a, b, max_rel);
+        if self.observer.is_some() {
+            let rel = max_rel.unwrap_or_else(|| self.largest_relative_error(a, b));
+            if let Some(o) = self.observer.as_deref_mut() {
+                o.pair(&self.names, a, b, rel, max_rel.is_some());
+            }
         }
         let live = self.step_row(a.position());
         live.row.compared += 1;
@@ -315,6 +319,21 @@ impl<'o> Aligner<'o> {
         }
     }
 
+    /// Of the compared numeric stats, within tolerance or not: only the
+    /// report's heat strip wants it, to show the noise level.
+    fn largest_relative_error(&self, a: &Record, b: &Record) -> f64 {
+        let mut rel: f64 = 0.0;
+        for (stat, va) in &a.stats {
+            if !self.stat_wanted(*stat) {
+                continue;
+            }
+            if let (Value::Number(x), Some((_, Value::Number(y)))) = (va, b.stats.iter().find(|(s, _)| s == stat)) {
+                rel = rel.max(relative_error(*x, *y));
+            }
+        }
+        rel
+    }
+
     fn details(&self, a: &Record, b: &Record, max_rel: f64) -> Divergence {
         let tol = self.opts.tolerance;
         let name = |id: u32| self.names.name(id).to_string();
@@ -331,7 +350,7 @@ impl<'o> Aligner<'o> {
                 Outcome::Equal => {}
                 Outcome::Differs(rel) => {
                     let abs_error = match (va, vb) {
-                        (super::Value::Number(x), super::Value::Number(y)) => (x - y).abs(),
+                        (Value::Number(x), Value::Number(y)) => (x - y).abs(),
                         _ => f64::NAN,
                     };
                     stats.push(StatDiff {

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod names;
 pub mod outcome;
 pub mod read;
+pub mod series;
 
 pub use align::{Observer, Options, A, B};
 pub use compare::{Tolerance, Value, DEFAULT_ATOL, DEFAULT_RTOL};
@@ -157,4 +158,32 @@ fn side_summary(path: &Path, s: ReadSummary) -> SideSummary {
             .map(ToString::to_string)
             .collect(),
     }
+}
+
+/// Gathers the report's view of one trace, or of two and their diff
+/// (default tolerances), in one streaming pass.
+pub fn gather(a: &Path, b: Option<&Path>) -> Result<series::Activations, DiffError> {
+    let mut overview = series::Overview::new();
+    let (traces, diff) = match b {
+        None => {
+            let summary = scan(a, NameMap::default(), &mut |names, r| overview.record(names, A, r))?;
+            (vec![summary], None)
+        }
+        Some(b) => {
+            let inputs = Inputs {
+                a,
+                b,
+                map_a: NameMap::default(),
+                map_b: NameMap::default(),
+            };
+            let d = diff(inputs, Options::default(), Some(&mut overview))?;
+            let traces = vec![d.a.clone(), d.b.clone()];
+            (traces, Some(d))
+        }
+    };
+    Ok(series::Activations {
+        traces,
+        overview: overview.finish(),
+        diff,
+    })
 }

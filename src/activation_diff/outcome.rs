@@ -44,7 +44,7 @@ pub struct Diff {
     pub hint: Option<String>,
 }
 
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct SideSummary {
     pub path: String,
     pub lines: u64,

@@ -67,7 +67,8 @@ pub struct ReportArgs {
     /// step durations are drawn on the timeline.
     #[arg(long, value_name = "FILE")]
     pub steps: Vec<PathBuf>,
-    /// Activation-trace JSONL written by guardscope.trace_activations (repeatable).
+    /// Activation-trace JSONL written by guardscope.trace_activations: once for its
+    /// stats over steps, twice (A, then B) to also mark where B first diverges.
     #[arg(long, value_name = "FILE")]
     pub activations: Vec<PathBuf>,
     /// Write into DIR even if it holds files guardscope did not write.

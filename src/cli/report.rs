@@ -3,6 +3,7 @@
 
 use super::args::ReportArgs;
 use super::{exit, load_run, terminal_width};
+use crate::activation_diff;
 use crate::records;
 use crate::report::output_dir::ReportDir;
 use crate::report::{self, json, terminal};
@@ -30,21 +31,30 @@ pub fn report(args: ReportArgs) -> i32 {
         eprintln!("guardscope: no step records in --steps files: {why}");
         return exit::BAD_INPUT;
     }
-    for path in &args.activations {
-        if let Err(e) = std::fs::metadata(path) {
-            eprintln!("guardscope: {}: {e}", path.display());
+    let activations = match &args.activations[..] {
+        [] => None,
+        [a] => Some(activation_diff::gather(a, None)),
+        [a, b] => Some(activation_diff::gather(a, Some(b))),
+        _ => {
+            eprintln!("guardscope: --activations: at most two traces (A, then B to compare with it)");
             return exit::BAD_INPUT;
         }
-    }
+    };
+    let activations = match activations.transpose() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("guardscope: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
     let mut run = run;
     run.problems.merge(problems);
 
     let title = report_title(&args.input.paths);
-    let activations: Vec<String> = args.activations.iter().map(|p| p.display().to_string()).collect();
     let html = match report::html::render(&report::html::PageInput {
         run: &run,
         steps: &steps,
-        activations: &activations,
+        activations: activations.as_ref(),
         title,
     }) {
         Ok(html) => html,

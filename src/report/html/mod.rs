@@ -3,6 +3,7 @@
 //! every template, and no log-derived value is marked safe: guard texts are
 //! code and routinely contain `<`, `>` and quotes.
 
+mod activations;
 mod format;
 mod page;
 mod palette;
@@ -19,7 +20,7 @@ use tera::{Context, Tera};
 /// markup that slipped past escaping could not run one of its own.
 const SCRIPT: &str = include_str!("../../../templates/script.js");
 
-const TEMPLATES: [(&str, &str); 5] = [
+const TEMPLATES: [(&str, &str); 6] = [
     ("report.html.tera", include_str!("../../../templates/report.html.tera")),
     (
         "timeline.html.tera",
@@ -27,6 +28,10 @@ const TEMPLATES: [(&str, &str); 5] = [
     ),
     ("frames.html.tera", include_str!("../../../templates/frames.html.tera")),
     ("ranks.html.tera", include_str!("../../../templates/ranks.html.tera")),
+    (
+        "activations.html.tera",
+        include_str!("../../../templates/activations.html.tera"),
+    ),
     ("style.css.tera", include_str!("../../../templates/style.css.tera")),
 ];
 

@@ -1,10 +1,12 @@
 //! The page's content as plain data: verdict, fix list, frames, problems.
 //! Strings are final (formatted, not yet escaped); the template escapes them.
 
+use super::activations;
 use super::format::{plural, secs, utc};
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
+use crate::activation_diff::series::Activations;
 use crate::analysis::{self, cause_of, cause_or_unknown, CulpritGroup, Totals};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use crate::reasons::{classify, Category};
@@ -30,7 +32,7 @@ pub struct Page {
     pub more_frames: Option<String>,
     pub ranks: Option<RankMatrix>,
     pub steps: Option<StepsSummary>,
-    pub activations: Vec<String>,
+    pub activations: Option<activations::Section>,
     pub problems: ProblemsSection,
 }
 
@@ -141,7 +143,8 @@ pub struct ProblemsSection {
 pub struct PageInput<'a> {
     pub run: &'a Run,
     pub steps: &'a [Step],
-    pub activations: &'a [String],
+    /// What `--activations` gave: one trace, or two and their diff.
+    pub activations: Option<&'a Activations>,
     pub title: String,
 }
 
@@ -174,7 +177,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
         more_frames,
         ranks: ranks::build(run),
         steps: steps_summary(input.steps),
-        activations: input.activations.to_vec(),
+        activations: input.activations.map(activations::build),
         problems: ProblemsSection {
             count: run.problems.count,
             by_kind: run
