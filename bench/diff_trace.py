@@ -79,8 +79,9 @@ def gzip_copy(path):
 
 
 def timed(cmd, runs):
-    """Median wall seconds and max peak RSS (MiB) of `cmd` over `runs` runs."""
-    walls, rss, code = [], [], None
+    """Median wall seconds, median CPU seconds (user + system) and max peak
+    RSS (MiB) of `cmd` over `runs` runs."""
+    walls, cpus, rss, code = [], [], [], None
     for _ in range(runs):
         p = subprocess.run(["/usr/bin/time", "-v", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         code = p.returncode
@@ -88,7 +89,10 @@ def timed(cmd, runs):
         h, m, s = wall.groups()
         walls.append(int(h or 0) * 3600 + int(m) * 60 + float(s))
         rss.append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)) / 1024)
-    return statistics.median(walls), max(rss), code
+        user = float(re.search(r"User time \(seconds\): ([\d.]+)", p.stderr).group(1))
+        system = float(re.search(r"System time \(seconds\): ([\d.]+)", p.stderr).group(1))
+        cpus.append(user + system)
+    return statistics.median(walls), statistics.median(cpus), max(rss), code
 
 
 def main():
@@ -116,19 +120,24 @@ def main():
     size = lambda p: os.path.getsize(p)  # noqa: E731
     records = sum(1 for _ in open(a, "rb"))
     print(f"A: {a} ({size(a) / 1e6:.0f} MB, {records} records, {records // len(MODULES)} steps x {len(MODULES)} modules)")
-    print(f"guardscope: {BIN}; {args.runs} runs each, median wall, max peak RSS\n")
-    print("| inputs | command | exit | wall (s) | MB/s (both files) | records/s (both) | peak RSS (MiB) |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    wall, rss, code = timed(["sh", "-c", f"cat {a} {b_equal} > /dev/null"], args.runs)
+    print(f"guardscope: {BIN}; {args.runs} runs each, medians, max peak RSS")
+    print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)\n")
+    print(
+        "| inputs | command | exit | wall (s) | MB/s wall | CPU s (user+sys) | MB per CPU s "
+        "| records/s wall | peak RSS (MiB) |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    wall, cpu, rss, code = timed(["sh", "-c", f"cat {a} {b_equal} > /dev/null"], args.runs)
     total = size(a) + size(b_equal)
-    print(f"| a + b_equal | `cat A B > /dev/null` | {code} | {wall:.2f} | {total / 1e6 / wall:.0f} | | {rss:.1f} |")
+    print(f"| a + b_equal | `cat A B > /dev/null` | {code} | {wall:.2f} | {total / 1e6 / wall:.0f} | {cpu:.2f} | | | {rss:.1f} |")
     for label, x, y in pairs:
-        wall, rss, code = timed([str(BIN), "diff", str(x), str(y)], args.runs)
+        wall, cpu, rss, code = timed([str(BIN), "diff", str(x), str(y)], args.runs)
         raw = size(a) * 2  # uncompressed bytes of both traces
         print(
             f"| {label} | `guardscope diff {x.name} {y.name}` | {code} | {wall:.2f} | {raw / 1e6 / wall:.0f} | "
-            f"{2 * records / wall / 1e6:.2f} M | {rss:.1f} |"
+            f"{cpu:.2f} | {raw / 1e6 / cpu:.0f} | {2 * records / wall / 1e6:.2f} M | {rss:.1f} |"
         )
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -9,10 +9,10 @@
 //! steps or modules) makes it larger, never the size of the files.
 
 use super::compare::{relative_error, Outcome, Tolerance, Value};
-use super::names::Interner;
+use super::names::{FastMap, FastSet, Interner};
 use super::outcome::*;
 use super::read::Record;
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
 
 /// Per-step rows kept for the output; further steps are only counted.
@@ -63,8 +63,8 @@ pub struct Aligner<'o> {
     names: Interner,
     /// Per side: reader's name id -> our id.
     local: [Vec<u32>; 2],
-    stat_filter: Option<HashSet<u32>>,
-    pending: [BTreeMap<Position, HashMap<Key, Record>>; 2],
+    stat_filter: Option<FastSet<u32>>,
+    pending: [BTreeMap<Position, FastMap<Key, Record>>; 2],
     /// Position of the last record read from each side; None before the first.
     pos: [Option<Position>; 2],
     done: [bool; 2],
@@ -79,7 +79,7 @@ struct Totals {
     values_compared: u64,
     not_comparable: u64,
     kept: BinaryHeap<BySeq>,
-    groups: [HashMap<(u32, u32), OneSidedGroup>; 2],
+    groups: [FastMap<(u32, u32), OneSidedGroup>; 2],
     one_sided: [u64; 2],
     live_steps: BTreeMap<Position, LiveStep>,
     steps: Vec<StepRow>,
@@ -89,7 +89,7 @@ struct Totals {
 #[derive(Default)]
 struct LiveStep {
     row: StepRow,
-    modules: HashSet<u32>,
+    modules: FastSet<u32>,
 }
 
 /// Kept divergences, a max-heap on A's order so the latest one is dropped first.
@@ -189,7 +189,7 @@ impl<'o> Aligner<'o> {
 
     /// Records pending in the window now (for tests of its bound).
     pub fn pending_len(&self) -> usize {
-        self.pending.iter().flat_map(|p| p.values()).map(HashMap::len).sum()
+        self.pending.iter().flat_map(|p| p.values()).map(FastMap::len).sum()
     }
 
     /// Everything before both sides' positions is final.
@@ -235,7 +235,7 @@ impl<'o> Aligner<'o> {
                 step: position.1,
                 ..StepRow::default()
             },
-            modules: HashSet::new(),
+            modules: FastSet::default(),
         })
     }
 
@@ -435,7 +435,7 @@ impl<'o> Aligner<'o> {
     }
 }
 
-fn one_sided(records: u64, groups: HashMap<(u32, u32), OneSidedGroup>) -> OneSided {
+fn one_sided(records: u64, groups: FastMap<(u32, u32), OneSidedGroup>) -> OneSided {
     let mut groups: Vec<OneSidedGroup> = groups.into_values().collect();
     groups.sort_by_key(|g| g.first_seq);
     let omitted = groups.len().saturating_sub(MAX_GROUPS) as u64;

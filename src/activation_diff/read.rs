@@ -13,14 +13,13 @@
 //! `file:line: reason`, and the line is skipped.
 
 use super::compare::Value;
-use super::names::{Interner, NameMap};
+use super::names::{FastMap, Interner, NameMap};
 use crate::input;
 use crate::trace::problems::excerpt;
 use crate::trace::{ProblemKind, Problems};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead};
 use std::path::Path;
@@ -120,11 +119,11 @@ struct SideState {
     names: Interner,
     sent_names: usize,
     /// original name id -> mapped name id (mapping runs once per name).
-    mapped: HashMap<u32, u32>,
+    mapped: FastMap<u32, u32>,
     last_step: Option<i64>,
     pass: u32,
-    occurrences: HashMap<(u32, u32), u64>,
-    seen: HashMap<(u32, u32, u64), u64>,
+    occurrences: FastMap<(u32, u32), u64>,
+    seen: FastMap<(u32, u32, u64), u64>,
     summary: ReadSummary,
 }
 
@@ -135,11 +134,11 @@ impl SideState {
             map,
             names: Interner::default(),
             sent_names: 0,
-            mapped: HashMap::new(),
+            mapped: FastMap::default(),
             last_step: None,
             pass: 0,
-            occurrences: HashMap::new(),
-            seen: HashMap::new(),
+            occurrences: FastMap::default(),
+            seen: FastMap::default(),
             summary: ReadSummary::default(),
         }
     }
