@@ -380,4 +380,13 @@ fn stats_and_tolerance_flags_change_what_counts() {
     assert_eq!(only_max["values_compared"], 126);
     assert_eq!(only_max["stats"], serde_json::json!(["max"]));
     assert_eq!(strings(&only_max["first_divergence"]["stats"], "stat"), ["max"]);
+    // A stat no record has (a typo) would make every diff "equal": refused.
+    let out = guardscope(["diff", BASE, &sample("perturbed"), "--stats", "max,abs_mena"]);
+    assert_clean_failure(&out);
+    assert!(
+        out.stderr
+            .contains("--stats: no aligned record has abs_mena on both sides"),
+        "{}",
+        out.stderr
+    );
 }

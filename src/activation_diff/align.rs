@@ -63,7 +63,8 @@ pub struct Aligner<'o> {
     names: Interner,
     /// Per side: reader's name id -> our id.
     local: [Vec<u32>; 2],
-    stat_filter: Option<FastSet<u32>>,
+    /// `--stats`: the ids wanted, each with how many values it compared.
+    stat_filter: Option<Vec<(u32, u64)>>,
     pending: [BTreeMap<Position, FastMap<Key, Record>>; 2],
     /// Position of the last record read from each side; None before the first.
     pos: [Option<Position>; 2],
@@ -118,7 +119,7 @@ impl<'o> Aligner<'o> {
         let stat_filter = opts
             .stats
             .as_ref()
-            .map(|list| list.iter().map(|s| names.intern(s)).collect());
+            .map(|list| list.iter().map(|s| (names.intern(s), 0)).collect());
         Aligner {
             opts,
             names,
@@ -267,7 +268,9 @@ impl<'o> Aligner<'o> {
     }
 
     fn stat_wanted(&self, stat: u32) -> bool {
-        self.stat_filter.as_ref().is_none_or(|f| f.contains(&stat))
+        self.stat_filter
+            .as_ref()
+            .is_none_or(|f| f.iter().any(|(s, _)| *s == stat))
     }
 
     /// Compares without allocating; details are built only for kept divergences.
@@ -282,6 +285,13 @@ impl<'o> Aligner<'o> {
                 continue;
             };
             self.acc.values_compared += 1;
+            if let Some(hits) = self
+                .stat_filter
+                .as_mut()
+                .and_then(|f| f.iter_mut().find(|(s, _)| s == stat))
+            {
+                hits.1 += 1;
+            }
             match tol.compare(*va, *vb) {
                 Outcome::Equal => {}
                 Outcome::Differs(rel) => max_rel = Some(max_rel.map_or(rel, |m| m.max(rel))),
@@ -398,6 +408,13 @@ impl<'o> Aligner<'o> {
     pub fn finish(mut self, a: SideSummary, b: SideSummary) -> Diff {
         self.done = [true, true];
         self.drain();
+        let never_compared = self
+            .stat_filter
+            .iter()
+            .flatten()
+            .filter(|(_, hits)| *hits == 0)
+            .map(|(s, _)| self.names.name(*s).to_string())
+            .collect();
         let acc = self.acc;
         let mut kept: Vec<Divergence> = acc.kept.into_sorted_vec().into_iter().map(|k| k.0).collect();
         let first = (!kept.is_empty()).then(|| kept.remove(0));
@@ -431,6 +448,7 @@ impl<'o> Aligner<'o> {
             steps: acc.steps,
             steps_omitted: acc.steps_omitted,
             hint,
+            stats_never_compared: never_compared,
         }
     }
 }

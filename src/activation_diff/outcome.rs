@@ -42,6 +42,10 @@ pub struct Diff {
     pub steps_omitted: u64,
     /// A suggested `--strip-prefix` when one-sided names differ by a prefix.
     pub hint: Option<String>,
+    /// `--stats` names no aligned pair had on both sides (a typo, or a stat
+    /// one trace did not record): the CLI refuses them as bad usage.
+    #[serde(skip)]
+    pub stats_never_compared: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

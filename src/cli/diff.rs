@@ -33,8 +33,9 @@ comments; the replacement may use ${1}):
       names.txt:  ^layers\\.(\\d+)\\.self_attn$ -> blocks.${1}.attn
 
 Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, or
-records on one side only (unless --allow-missing) · 2 bad usage, unreadable
-file or a file without records · 3 internal error.";
+records on one side only (unless --allow-missing) · 2 bad usage (e.g. a
+--stats name no aligned record has), unreadable file or a file without
+records · 3 internal error.";
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -142,6 +143,13 @@ pub fn diff(args: DiffArgs) -> i32 {
             return exit::BAD_INPUT;
         }
     };
+    if !result.stats_never_compared.is_empty() && result.compared > 0 {
+        eprintln!(
+            "guardscope: --stats: no aligned record has {} on both sides",
+            result.stats_never_compared.join(", ")
+        );
+        return exit::BAD_INPUT;
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
