@@ -1,7 +1,9 @@
 //! Views of the model for people and machines.
 
 pub mod check;
+pub mod events;
 pub mod html;
 pub mod json;
 pub mod output_dir;
+pub mod steps;
 pub mod terminal;
