@@ -4,8 +4,9 @@
 mod args;
 mod progress;
 mod report;
+mod steps;
 
-pub use args::{CheckArgs, Cli, Command, InputArgs, ReportArgs, SummaryArgs};
+pub use args::{CheckArgs, Cli, Command, InputArgs, ReportArgs, StepsArgs, SummaryArgs};
 
 use crate::analysis::{self, check::CheckOptions};
 use crate::input;
@@ -57,6 +58,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Summary(args) => summary(args),
         Command::Check(args) => check(args),
         Command::Report(args) => report::report(args),
+        Command::Steps(args) => steps::steps(args),
     }
 }
 
