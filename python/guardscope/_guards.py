@@ -3,7 +3,7 @@
 
 import contextlib
 
-from guardscope import _compile_log, _steps
+from guardscope import _compile_log, _native, _steps
 
 
 class RecompileError(AssertionError):
@@ -112,6 +112,11 @@ class no_recompiles(contextlib.ContextDecorator):
     def __init__(self, warmup_steps=0, allow=(), max_recompiles=0):
         if warmup_steps < 0 or max_recompiles < 0:
             raise ValueError("warmup_steps and max_recompiles must be >= 0")
+        if isinstance(allow, str):
+            allow = (allow,)
+        unknown = sorted(set(allow) - set(_native.CATEGORIES))
+        if unknown:
+            raise ValueError(f"unknown recompile categories {unknown}; known: {', '.join(_native.CATEGORIES)}")
         self.warmup_steps = warmup_steps
         self.allow = frozenset(allow)
         self.max_recompiles = max_recompiles

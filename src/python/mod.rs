@@ -21,5 +21,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<compile_log::PyCompileLog>()?;
     let stats: Vec<&str> = crate::activations::Stat::ALL.iter().map(|s| s.name()).collect();
     m.add("STATS", stats)?;
+    let categories: Vec<&str> = crate::reasons::Category::ALL.iter().map(|c| c.name()).collect();
+    m.add("CATEGORIES", categories)?;
     Ok(())
 }

@@ -221,6 +221,11 @@ def test_no_recompiles_learns_steps_from_a_step_logger_and_honours_allow(tmp_pat
     assert guard.recompiles == []
 
 
+def test_no_recompiles_rejects_unknown_categories():
+    with pytest.raises(ValueError, match="unknown recompile categories \\['closure_hook_stat'\\]"):
+        guardscope.no_recompiles(allow=("closure_hook_stat",))
+
+
 def test_no_recompiles_with_warmup_but_no_steps_says_how_to_mark_them(torch):
     with pytest.raises(ValueError, match="call guard.step"):
         with guardscope.no_recompiles(warmup_steps=1):
