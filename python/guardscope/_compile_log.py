@@ -103,6 +103,7 @@ class _Shared:
         self.users = 0
         self.handler = None
         self.log = None
+        self.trace_log = None
 
     def acquire(self):
         import torch._logging._internal as internal
@@ -133,9 +134,9 @@ class _Shared:
         if handler is None:
             return
         if trace_log is None:
-            import torch._logging._internal as internal
-
-            trace_log = internal.trace_log
+            trace_log = self.trace_log
+        else:
+            self.trace_log = trace_log
         if handler not in trace_log.handlers:
             trace_log.addHandler(handler)
 

@@ -1,6 +1,5 @@
 """Per-step compile logging for training loops: ``StepLogger``."""
 
-import contextlib
 import json
 import logging
 import os
@@ -66,6 +65,23 @@ def describe(event):
         if cause.get("source"):
             text += f" at {cause['source']}"
     return text
+
+
+class _Step:
+    # A plain class, not contextlib.contextmanager: this runs every step.
+    __slots__ = ("log", "number")
+
+    def __init__(self, log, number):
+        self.log = log
+        self.number = number
+
+    def __enter__(self):
+        self.log.begin(self.number)
+        return self.log
+
+    def __exit__(self, *exc):
+        self.log.end()
+        return False
 
 
 # no_recompiles() guards learn step boundaries from every StepLogger.
@@ -160,14 +176,9 @@ class StepLogger:
             self._warn(record)
         return record
 
-    @contextlib.contextmanager
     def step(self, step):
         """Context manager around one step: ``with log.step(n): ...``."""
-        self.begin(step)
-        try:
-            yield self
-        finally:
-            self.end()
+        return _Step(self, step)
 
     def close(self):
         """Ends an open step, flushes and closes the file."""
