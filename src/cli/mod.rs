@@ -155,6 +155,11 @@ fn summary(args: SummaryArgs) -> i32 {
         };
         terminal::write_summary(&mut out, &run, &opts)
     };
+    output_written(written)
+}
+
+/// The exit code once a command's output is written (or not).
+pub(crate) fn output_written(written: io::Result<()>) -> i32 {
     match written {
         Ok(()) => exit::OK,
         // A closed pipe (`| head`) is the reader's choice, not an error.

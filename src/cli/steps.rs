@@ -76,12 +76,5 @@ pub fn steps(args: StepsArgs) -> i32 {
         }
         out.write_all(text.as_bytes())
     };
-    match written {
-        Ok(()) => exit::OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::OK,
-        Err(e) => {
-            eprintln!("guardscope: cannot write output: {e}");
-            exit::BAD_INPUT
-        }
-    }
+    super::output_written(written)
 }
