@@ -213,6 +213,9 @@ class StepLogger:
             "start": round(start, 6),
             "wall_ms": round(wall_ms, 3),
         }
+        if self._rank is None:
+            # torch.distributed may be initialised after the logger was made.
+            self._rank = current_rank()
         if self._rank is not None:
             record["rank"] = self._rank
         record["pid"] = self._pid
