@@ -40,8 +40,9 @@ test-python: install
 	$(PY) -m pytest -q tests/python
 
 # Regenerates samples/traces/ from samples/scripts/ with real torch.
-samples: $(DEPS)
+samples: install
 	$(PY) samples/generate.py
+	$(PY) samples/steps/generate.py
 
 clean:
 	cargo clean

@@ -72,3 +72,22 @@ pub fn load_sources(sources: &[LogSource], opts: &LoadOptions) -> Result<Run, In
     };
     Ok(model::merge(parts))
 }
+
+/// Parses trace text already in memory (the in-process log the Python
+/// helper keeps) with the same parser and builder as files on disk.
+pub fn load_text(name: &str, text: &[u8], year: i32) -> Run {
+    let source = LogSource {
+        path: name.into(),
+        display: name.into(),
+        rank: None,
+        year,
+        size: text.len() as u64,
+    };
+    let mut problems = Problems::default();
+    let mut builder = RunBuilder::new(&source);
+    let parser = Parser::new(source.display.clone(), ParseOptions::default(), &mut problems);
+    let stats = parser.run(text, &mut |ev| builder.add(ev));
+    let mut run = builder.finish(&source, stats);
+    run.problems = problems;
+    run
+}

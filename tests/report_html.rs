@@ -111,44 +111,18 @@ fn unreadable_input_writes_nothing() {
     assert!(!out_dir.exists());
 }
 
-/// Step records for the collision run, HAND-MADE around its real compile
-/// times (a real StepLogger sample comes with the Python helper): step 1
-/// holds compile 0/1 and is slow.
-fn collision_steps(path: &Path) {
-    let s = summary_json(&root().join("samples/traces/collision"));
-    let start = |id: &str| {
-        s["frames"][0]["compiles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["compile_id"] == id)
-            .unwrap()["start"]
-            .as_f64()
-            .unwrap()
-    };
-    let t1 = start("0/1") - 0.01;
-    let lines = [
-        format!(
-            r#"{{"step": 0, "start": {}, "wall_ms": 1600, "compiles": [{{"compile_id": "0/0"}}]}}"#,
-            t1 - 1.6
-        ),
-        format!(r#"{{"step": 1, "start": {t1}, "wall_ms": 600, "compiles": [{{"compile_id": "0/1"}}]}}"#),
-        format!(r#"{{"step": 2, "start": {}, "wall_ms": 20}}"#, t1 + 0.6),
-        format!(r#"{{"step": 3, "start": {}, "wall_ms": 21}}"#, t1 + 0.62),
-        format!(r#"{{"step": 4, "start": {}, "wall_ms": 19}}"#, t1 + 0.64),
-        "{\"step\": 5, \"start\": \"soon\"}".to_string(),
-    ];
-    std::fs::write(path, lines.join("\n")).unwrap();
-}
-
 #[test]
 fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
+    // The real StepLogger records of samples/steps/ (the collision run) and
+    // the TORCH_TRACE log of the same run; one hand-added bad line.
     let dir = tempfile::tempdir().unwrap();
     let steps = dir.path().join("steps.jsonl");
-    collision_steps(&steps);
+    let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
+    text.push_str("{\"step\": 17, \"start\": \"soon\"}\n");
+    std::fs::write(&steps, text).unwrap();
     let out_dir = dir.path().join("r");
     let out = report(&[
-        "samples/traces/collision",
+        "samples/steps/collision_trace",
         "--steps",
         steps.to_str().unwrap(),
         "-o",
@@ -157,12 +131,18 @@ fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
-    assert_eq!(html.matches("<rect class=\"step").count(), 5);
-    // Median 21 ms: steps 0 and 1 are slow, and 1 contains compile 0/1.
-    assert_eq!(html.matches("<rect class=\"step slow\"").count(), 2);
-    assert!(html.contains("step 1 · 600 ms (28.6× median)\ncompiles: 0&#x2F;1"));
+    assert_eq!(html.matches("<rect class=\"step").count(), 16);
+    // Steps 1, 2 and 12 compile and are far above the ~4 ms median.
+    assert_eq!(html.matches("<rect class=\"step slow\"").count(), 3);
+    let step12 = html.find("step 12 · ").expect("step 12's bar");
+    assert!(
+        html[step12..].starts_with("step 12 · 629 ms"),
+        "{}",
+        &html[step12..step12 + 60]
+    );
+    assert!(html[step12..step12 + 80].contains("compiles: 0&#x2F;2"));
     // The record without numbers is a parse problem with file:line.
-    assert!(html.contains(&format!("{}:6: not a step record", steps.display()).replace('/', "&#x2F;")));
+    assert!(html.contains(&format!("{}:17: not a step record", steps.display()).replace('/', "&#x2F;")));
 }
 
 fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {

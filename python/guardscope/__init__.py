@@ -12,17 +12,30 @@ Activation traces (need torch, imported on first use):
   environment variables; returns None (and hooks nothing) when off.
 - ``register_forward_hooks(model, specs)``: forward hooks from JSON specs;
   ``guardscope:activation_stats`` is the built-in factory.
+
+Compile events (captured in-process, no TORCH_TRACE needed):
+
+- ``StepLogger(path)``: one JSON line per training step with the compiles
+  inside it, their classified causes, graph breaks and counter deltas.
+- ``no_recompiles(warmup_steps=0, allow=(), max_recompiles=0)``: context
+  manager / decorator raising ``RecompileError`` on a recompile.
+- ``compile_events()``: context manager collecting the compiles of a block.
 """
 
 from guardscope._native import __version__, run_cli
 
 __all__ = [
     "ActivationTrace",
+    "CompileEvents",
     "HookHandles",
+    "RecompileError",
+    "StepLogger",
     "__version__",
     "activation_stats",
     "attach_from_env",
+    "compile_events",
     "main",
+    "no_recompiles",
     "register_forward_hooks",
     "run_cli",
     "trace_activations",
@@ -37,6 +50,11 @@ _LAZY = {
     "HookHandles": "guardscope._specs",
     "activation_stats": "guardscope._specs",
     "register_forward_hooks": "guardscope._specs",
+    "StepLogger": "guardscope._steps",
+    "CompileEvents": "guardscope._guards",
+    "RecompileError": "guardscope._guards",
+    "compile_events": "guardscope._guards",
+    "no_recompiles": "guardscope._guards",
 }
 
 

@@ -200,14 +200,30 @@ def register_forward_metric_hooks(model, collector, hook_decorator=None):
     return handles
 
 
-def train(model, collector, label):
-    """16 SGD steps on the compiled model; the cadence fires at COLLISION_STEP."""
+def train(model, collector, label, steps_log=None):
+    """16 SGD steps on the compiled model; the cadence fires at COLLISION_STEP.
+
+    With GUARDSCOPE_STEPS=PATH in the environment (samples/steps/generate.py
+    sets it), a guardscope.StepLogger writes one record per step to PATH.
+    With COLLISION_METRICS_RANK=R, only the process whose RANK is R turns
+    the metrics on (the multi-rank sample: one rank recompiles alone).
+    """
+    import os  # here, not at the top: the logs quote this file's line numbers
+
+    if steps_log is None and os.environ.get("GUARDSCOPE_STEPS"):
+        import guardscope
+
+        steps_log = guardscope.StepLogger(os.environ["GUARDSCOPE_STEPS"])
+    metrics_rank = os.environ.get("COLLISION_METRICS_RANK")
+    metrics_here = metrics_rank is None or metrics_rank == os.environ.get("RANK", "0")
     compiled = torch.compile(model, backend="aot_eager")
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     gen = torch.Generator().manual_seed(0)
     for step in range(1, STEPS + 1):
+        if steps_log is not None:
+            steps_log.begin(step)
         tokens = torch.randint(0, VOCAB, (BATCH, SEQ_LEN + 1), generator=gen)
-        collector.set_cadence(step == COLLISION_STEP)
+        collector.set_cadence(metrics_here and step == COLLISION_STEP)
         graphs_before = unique_graphs()
         t0 = time.perf_counter()
         logits = compiled(tokens[:, :-1])
@@ -217,6 +233,8 @@ def train(model, collector, label):
         opt.step()
         metrics = collector.drain()
         wall_ms = (time.perf_counter() - t0) * 1000
+        if steps_log is not None:
+            steps_log.end()
         new_graphs = unique_graphs() - graphs_before
         print(
             f"[{label}] step {step:2d}  {wall_ms:8.1f} ms  loss {loss.item():.4f}"
@@ -224,4 +242,6 @@ def train(model, collector, label):
             + ("  <- cadence step" if step == COLLISION_STEP else ""),
             flush=True,
         )
+    if steps_log is not None:
+        steps_log.close()
     print_compile_summary(label)

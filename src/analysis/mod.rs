@@ -3,6 +3,7 @@
 
 pub mod check;
 mod culprits;
+pub mod steps;
 
 pub use culprits::{group_by_culprit, CulpritGroup};
 

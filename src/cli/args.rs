@@ -38,6 +38,48 @@ pub enum Command {
     /// Compare two activation traces: the first divergent layer, step by step.
     #[command(after_help = super::diff::DIFF_HELP)]
     Diff(super::diff::DiffArgs),
+    /// Slow-step post-mortem from guardscope.StepLogger records: the slowest
+    /// steps and the compiles inside them.
+    #[command(after_help = STEPS_HELP)]
+    Steps(StepsArgs),
+}
+
+const STEPS_HELP: &str = "\
+Reads the per-step JSONL that guardscope.StepLogger writes (one file per rank)
+and prints the slowest steps with their wall time, its ratio to the median
+step of the same rank, and the compiles inside each (recompiles with their
+classified cause and source line); then how much of the run went to
+compiling after the first step, and the steps at which one rank recompiled
+while the others did not (they wait for it at the next collective).
+
+Example:  guardscope steps steps_rank_*.jsonl --trace /tmp/trace
+
+With --trace, each compile is joined with the TORCH_TRACE log of the same run
+by compile id (and start time, which tells apart compile ids reused after
+torch._dynamo.reset()); the log's detail (failed guard, attempts, log line)
+is shown, and compiles that a step record does not list but that started
+inside the step are added.
+
+Exit codes: 0 success · 2 bad usage, unreadable input or no step records ·
+3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct StepsArgs {
+    /// Per-step JSONL files written by guardscope.StepLogger (plain or .gz).
+    #[arg(required = true, value_name = "STEPS.jsonl")]
+    pub files: Vec<PathBuf>,
+    /// TORCH_TRACE logs or directories of the same run, for fuller detail (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub trace: Vec<PathBuf>,
+    /// How many of the slowest steps to list.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+    /// Print the analysis as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar while reading --trace logs.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 const REPORT_HELP: &str = "\

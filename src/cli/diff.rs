@@ -159,16 +159,11 @@ pub fn diff(args: DiffArgs) -> i32 {
     } else {
         write_diff(&mut out, &result)
     };
-    if let Err(e) = written {
-        // A closed pipe (`| head`) is the reader's choice; the verdict stands.
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("guardscope: cannot write output: {e}");
-            return exit::BAD_INPUT;
-        }
-    }
-    match result.verdict {
-        Verdict::Equal => exit::OK,
-        Verdict::Divergent => exit::FOUND_PROBLEM,
+    // A closed pipe (`| head`) leaves the verdict standing.
+    match (super::output_written(written), result.verdict) {
+        (exit::OK, Verdict::Equal) => exit::OK,
+        (exit::OK, Verdict::Divergent) => exit::FOUND_PROBLEM,
+        (failed, _) => failed,
     }
 }
 

@@ -5,8 +5,9 @@ mod args;
 mod diff;
 mod progress;
 mod report;
+mod steps;
 
-pub use args::{CheckArgs, Cli, Command, InputArgs, ReportArgs, SummaryArgs};
+pub use args::{CheckArgs, Cli, Command, InputArgs, ReportArgs, StepsArgs, SummaryArgs};
 
 use crate::analysis::{self, check::CheckOptions};
 use crate::input;
@@ -59,6 +60,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Check(args) => check(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
+        Command::Steps(args) => steps::steps(args),
     }
 }
 
@@ -155,6 +157,11 @@ fn summary(args: SummaryArgs) -> i32 {
         };
         terminal::write_summary(&mut out, &run, &opts)
     };
+    output_written(written)
+}
+
+/// The exit code once a command's output is written (or not).
+pub(crate) fn output_written(written: io::Result<()>) -> i32 {
     match written {
         Ok(()) => exit::OK,
         // A closed pipe (`| head`) is the reader's choice, not an error.

@@ -4,7 +4,6 @@
 use super::args::ReportArgs;
 use super::{exit, load_run, terminal_width};
 use crate::activation_diff;
-use crate::records;
 use crate::report::output_dir::ReportDir;
 use crate::report::{self, json, terminal};
 use std::io::{self, Write};
@@ -15,22 +14,10 @@ pub fn report(args: ReportArgs) -> i32 {
         Ok(run) => run,
         Err(code) => return code,
     };
-    let mut problems = crate::trace::Problems::default();
-    let mut steps = Vec::new();
-    for path in &args.steps {
-        match records::read_steps(path, &mut problems) {
-            Ok(s) => steps.extend(s),
-            Err(e) => {
-                eprintln!("guardscope: {}: {e}", path.display());
-                return exit::BAD_INPUT;
-            }
-        }
-    }
-    if !args.steps.is_empty() && steps.is_empty() {
-        let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no step records in --steps files: {why}");
-        return exit::BAD_INPUT;
-    }
+    let (steps, problems) = match super::steps::read_step_files(&args.steps, "--steps files") {
+        Ok(read) => read,
+        Err(code) => return code,
+    };
     let activations = match &args.activations[..] {
         [] => None,
         [a] => Some(activation_diff::gather(a, None)),

@@ -182,6 +182,7 @@ fn new_compile(r: CompileRef, line: u64) -> Compile {
         frame_compile_id: r.frame_compile_id,
         compiled_autograd_id: r.compiled_autograd_id,
         log_line: line,
+        last_log_line: line,
         ..Compile::default()
     }
 }
@@ -214,6 +215,7 @@ fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
 }
 
 fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: f64) {
+    c.last_log_line = c.last_log_line.max(line);
     match data {
         EventData::DynamoStart { .. } => {
             let attempt = r.attempt.unwrap_or(0);

@@ -7,7 +7,7 @@ mod build;
 mod steps;
 
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
-pub use steps::{median_wall_ms, Step};
+pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
 
 use crate::reasons::GuardFailure;
 use crate::trace::{ParseStats, Problems};
@@ -82,6 +82,9 @@ pub struct Compile {
     pub backward: Option<BackwardCompile>,
     /// Line of the compile's first event in its log.
     pub log_line: u64,
+    /// Line of its latest event: with `log_line`, which stretch of the log
+    /// (and so which training step) the compile happened in.
+    pub last_log_line: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

@@ -10,11 +10,54 @@ pub struct Step {
     /// Unix seconds at which the step began.
     pub start: f64,
     pub wall_ms: f64,
-    /// Compile ids (`0/2`) of the compiles that happened inside the step.
-    pub compile_ids: Vec<String>,
+    /// The compiles that happened inside the step.
+    pub compiles: Vec<StepCompile>,
     /// The file and line the record came from, for diagnostics.
     pub file: String,
     pub line: u64,
+}
+
+/// A compile as a step record names it. Only `compile_id` is required;
+/// StepLogger writes the rest, other writers may not (`--trace` fills in).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StepCompile {
+    pub compile_id: String,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// None when the record does not say.
+    pub recompile: Option<bool>,
+    pub seconds: Option<f64>,
+    pub backward_seconds: Option<f64>,
+    pub failed: bool,
+    pub cause: Option<StepCause>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StepCause {
+    /// Kept as text: a newer writer may know categories this reader does not.
+    pub category: String,
+    pub label: Option<String>,
+    pub culprit: String,
+    pub source: Option<String>,
+}
+
+impl StepCompile {
+    /// Forward plus backward compile seconds, as far as known.
+    pub fn total_seconds(&self) -> f64 {
+        self.seconds.unwrap_or(0.0) + self.backward_seconds.unwrap_or(0.0)
+    }
+
+    /// A recompile, from the record or else from the id (`F/N`, N > 0).
+    pub fn is_recompile(&self) -> bool {
+        self.recompile.unwrap_or_else(|| {
+            self.compile_id
+                .rsplit('/')
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| n > 0)
+        })
+    }
 }
 
 /// The median wall time of `steps` (the upper one for an even count), 0 for none.
@@ -27,5 +70,9 @@ pub fn median_wall_ms<'a>(steps: impl IntoIterator<Item = &'a Step>) -> f64 {
 impl Step {
     pub fn end(&self) -> f64 {
         self.start + self.wall_ms / 1000.0
+    }
+
+    pub fn compile_ids(&self) -> impl Iterator<Item = &str> {
+        self.compiles.iter().map(|c| c.compile_id.as_str())
     }
 }

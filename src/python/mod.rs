@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+mod compile_log;
 mod tracer;
 
 /// Runs the guardscope CLI with `argv` (argv[0] is the program name) and
@@ -17,7 +18,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_class::<tracer::PyTracer>()?;
+    m.add_class::<compile_log::PyCompileLog>()?;
     let stats: Vec<&str> = crate::activations::Stat::ALL.iter().map(|s| s.name()).collect();
     m.add("STATS", stats)?;
+    let categories: Vec<&str> = crate::reasons::Category::ALL.iter().map(|c| c.name()).collect();
+    m.add("CATEGORIES", categories)?;
     Ok(())
 }

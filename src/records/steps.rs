@@ -1,10 +1,12 @@
 //! Reads per-step JSONL: one object per line with at least `step`, `start`
 //! (unix seconds) and `wall_ms`; `rank` and `compiles` (objects with a
-//! `compile_id`) when present. Other fields are ignored so the format can
-//! grow without breaking readers.
+//! `compile_id`, and what else StepLogger writes about them) when present.
+//! Other fields are ignored so the format can grow without breaking
+//! readers, and a compile field of an unexpected type is dropped, not the
+//! whole step.
 
 use crate::input;
-use crate::model::Step;
+use crate::model::{Step, StepCause, StepCompile};
 use crate::trace::{ProblemKind, Problems};
 use serde::Deserialize;
 use std::io::{self, BufRead};
@@ -21,12 +23,7 @@ struct StepRecord {
     wall_ms: Option<f64>,
     rank: Option<u32>,
     #[serde(default)]
-    compiles: Vec<CompileRecord>,
-}
-
-#[derive(Deserialize)]
-struct CompileRecord {
-    compile_id: Option<String>,
+    compiles: Vec<serde_json::Value>,
 }
 
 /// Reads every step of one file. Bad lines become problems with file:line;
@@ -99,9 +96,34 @@ fn parse_record(text: &str) -> Result<Step, (ProblemKind, String)> {
         step,
         start,
         wall_ms,
-        compile_ids: r.compiles.into_iter().filter_map(|c| c.compile_id).collect(),
+        compiles: r.compiles.iter().filter_map(compile_record).collect(),
         file: String::new(),
         line: 0,
+    })
+}
+
+fn compile_record(v: &serde_json::Value) -> Option<StepCompile> {
+    let text = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
+    let number = |k: &str| v.get(k).and_then(serde_json::Value::as_f64).filter(|x| x.is_finite());
+    let cause = v.get("cause").filter(|c| c.is_object()).map(|c| StepCause {
+        category: text(c, "category").unwrap_or_else(|| "other".to_string()),
+        label: text(c, "label"),
+        culprit: text(c, "culprit").unwrap_or_default(),
+        source: text(c, "source"),
+    });
+    Some(StepCompile {
+        compile_id: text(v, "compile_id")?,
+        function: text(v, "function"),
+        file: text(v, "file"),
+        line: v
+            .get("line")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|l| u32::try_from(l).ok()),
+        recompile: v.get("recompile").and_then(serde_json::Value::as_bool),
+        seconds: number("seconds"),
+        backward_seconds: number("backward_seconds"),
+        failed: v.get("failed").and_then(serde_json::Value::as_bool).unwrap_or(false),
+        cause,
     })
 }
 
@@ -162,7 +184,7 @@ mod tests {
         let steps = read_steps(&path, &mut problems).unwrap();
         assert_eq!(steps.len(), 2);
         assert_eq!((steps[0].step, steps[0].rank, steps[0].line), (0, Some(2), 1));
-        assert_eq!(steps[0].compile_ids, ["0/0"]);
+        assert_eq!(steps[0].compile_ids().collect::<Vec<_>>(), ["0/0"]);
         assert_eq!((steps[1].step, steps[1].rank, steps[1].line), (2, Some(5), 5));
         assert_eq!(problems.count, 2);
         let lines: Vec<u64> = problems.first.iter().map(|p| p.line).collect();

@@ -2,7 +2,9 @@
 
 pub mod check;
 pub mod diff;
+pub mod events;
 pub mod html;
 pub mod json;
 pub mod output_dir;
+pub mod steps;
 pub mod terminal;

@@ -544,10 +544,10 @@ fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {
             .take(5)
             .map(|s| {
                 let rank = s.rank.map_or(String::new(), |r| format!("rank {r} "));
-                let compiles = if s.compile_ids.is_empty() {
+                let compiles = if s.compiles.is_empty() {
                     String::new()
                 } else {
-                    format!(", compiled {}", s.compile_ids.join(", "))
+                    format!(", compiled {}", s.compile_ids().collect::<Vec<_>>().join(", "))
                 };
                 format!("{rank}step {}: {}{compiles}", s.step, super::format::millis(s.wall_ms))
             })

@@ -319,10 +319,10 @@ fn step_lane(steps: &[&Step], rank: Option<u32>, y: f64, x_of: &dyn Fn(f64) -> f
         .map(|s| {
             let h = (s.wall_ms / max * usable).max(2.0);
             let ratio = if median > 0.0 { s.wall_ms / median } else { 1.0 };
-            let compiles = if s.compile_ids.is_empty() {
+            let compiles = if s.compiles.is_empty() {
                 "no compiles".to_string()
             } else {
-                format!("compiles: {}", s.compile_ids.join(", "))
+                format!("compiles: {}", s.compile_ids().collect::<Vec<_>>().join(", "))
             };
             StepBar {
                 x: round(x_of(s.start)),

@@ -1,0 +1,160 @@
+"""Compile events captured in-process, from torch's structured trace logger.
+
+torch sends every compile event (``dynamo_start``, ``recompile_reasons``,
+``compilation_metrics``, ...) to the logger ``torch.__trace`` whether or
+not ``TORCH_TRACE`` is set; it only formats and writes them when that
+logger has a handler. guardscope adds one handler, which appends each event
+in the TORCH_TRACE text format to a Rust ``CompileLog``; compiles are read
+back with the same parser, model and classifier as ``guardscope summary``
+uses on files. This works under ``fullgraph=True``, where
+``counters["frames"]`` stays 0, and needs no trace directory.
+
+The handler only adds itself: a TORCH_TRACE handler, if any, keeps
+receiving every event unchanged. Payloads guardscope does not read (graphs,
+generated code) are dropped before they are stored; torch still builds
+them, as it does for TORCH_TRACE, which adds to compile time (measured in
+the README), never to steps without compiles.
+"""
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+
+from guardscope import _native
+
+logger = logging.getLogger("guardscope")
+
+_KEEP_ARTIFACTS = frozenset({"recompile_reasons", "dynamo_graph_break_reason"})
+_TENSOR_MATCH = "TENSOR_MATCH: "
+
+
+def _kept_payload(kind, meta, payload):
+    """The part of an event's payload guardscope reads, or None."""
+    if payload is None:
+        return None
+    if kind == "artifact":
+        body = meta.get("artifact")
+        return payload if isinstance(body, dict) and body.get("name") in _KEEP_ARTIFACTS else None
+    if kind == "dynamo_graph_break_reason":
+        return payload
+    if kind == "dynamo_cpp_guards_str":
+        # Only tensor guards' install sites are read (they give shape guard
+        # failures a source line); the rest of a guard tree can be large.
+        return "\n".join(line for line in payload.split("\n") if _TENSOR_MATCH in line)
+    return None
+
+
+def _glog_prefix(created, pid):
+    seconds = time.strftime("%m%d %H:%M:%S", time.localtime(created))
+    return f"V{seconds}.{int((created % 1) * 1e6):06d} {pid} guardscope/_compile_log.py:0]"
+
+
+def format_event(metadata, payload, created, pid):
+    """One structured trace event as TORCH_TRACE writes it (envelope line,
+    then tab-indented payload lines), keeping only what guardscope reads;
+    None for events that belong to no compile."""
+    if not isinstance(metadata, dict) or not metadata:
+        return None
+    kind = next(iter(metadata))
+    if kind != "str" and metadata.get("frame_id") is None and metadata.get("compiled_autograd_id") is None:
+        return None
+    if not isinstance(payload, str):
+        payload = None
+    kept = _kept_payload(kind, metadata, payload)
+    envelope = {k: v for k, v in metadata.items() if k != "has_payload"}
+    if kept is not None:
+        envelope["has_payload"] = hashlib.md5(kept.encode("utf-8"), usedforsecurity=False).hexdigest()
+    text = f"{_glog_prefix(created, pid)} {json.dumps(envelope, default=repr)}"
+    if kept is not None:
+        text += "".join(f"\n\t{line}" for line in kept.split("\n"))
+    return text
+
+
+class _Handler(logging.Handler):
+    def __init__(self, log):
+        super().__init__(level=logging.DEBUG)
+        self.log = log
+        self.failed = False
+
+    def emit(self, record):
+        # Runs inside torch's compile: an exception here would surface in the
+        # user's compile, so report once and keep quiet.
+        try:
+            text = format_event(getattr(record, "metadata", None), getattr(record, "payload", None), record.created, record.process)
+            if text is not None:
+                self.log.append(text)
+        except Exception as exc:
+            if not self.failed:
+                self.failed = True
+                logger.warning("guardscope: could not record a compile event (%s: %s); compile events may be incomplete", type(exc).__name__, exc)
+
+    def handleError(self, record):
+        pass
+
+
+class _Shared:
+    """The one handler of the process, attached while anything uses it."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.users = 0
+        self.handler = None
+        self.log = None
+        self.trace_log = None
+
+    def acquire(self):
+        import torch._logging._internal as internal
+
+        with self.lock:
+            if self.users == 0 or self.log is None:
+                self.log = _native.CompileLog(time.localtime().tm_year)
+                self.handler = _Handler(self.log)
+                self._replay_interned_strings()
+            self.users += 1
+            self.ensure_attached(internal.trace_log)
+            return self.log
+
+    def release(self):
+        import torch._logging._internal as internal
+
+        with self.lock:
+            self.users = max(0, self.users - 1)
+            if self.users == 0 and self.handler is not None:
+                internal.trace_log.removeHandler(self.handler)
+                self.handler = None
+                self.log = None
+
+    def ensure_attached(self, trace_log=None):
+        """Re-adds the handler if ``torch._logging.set_logs`` (which clears
+        the trace logger's handlers) removed it."""
+        handler = self.handler
+        if handler is None:
+            return
+        if trace_log is None:
+            trace_log = self.trace_log
+        else:
+            self.trace_log = trace_log
+        if handler not in trace_log.handlers:
+            trace_log.addHandler(handler)
+
+    def _replay_interned_strings(self):
+        # Stack frames name files by index into a table torch logs once per
+        # string; strings interned before we attached must be replayed.
+        try:
+            from torch._logging.structured import INTERN_TABLE
+        except ImportError:
+            return
+        now, pid = time.time(), os.getpid()
+        for string, index in list(INTERN_TABLE.items()):
+            self.log.append(format_event({"str": [string, index]}, None, now, pid))
+
+
+SHARED = _Shared()
+
+
+def events_between(log, after, upto):
+    """Compile events whose first event is on a line in ``(after, upto]``."""
+    return json.loads(log.events_json(after, upto))

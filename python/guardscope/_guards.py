@@ -1,0 +1,178 @@
+"""Compile assertions for tests and pre-merge checks: ``no_recompiles`` and
+``compile_events``."""
+
+import contextlib
+
+from guardscope import _compile_log, _native, _steps
+
+
+class RecompileError(AssertionError):
+    """A recompile happened inside ``no_recompiles()``. ``events`` holds the
+    offending compile events (dicts, as in StepLogger records)."""
+
+    def __init__(self, message, events):
+        super().__init__(message)
+        self.events = events
+
+
+class CompileEvents:
+    """The compiles seen inside a ``compile_events()`` block, as dicts (the
+    fields of a StepLogger record's ``compiles``). Read inside the block for
+    the events so far, or after it for all of them."""
+
+    def __init__(self):
+        self._log = None
+        self._mark = 0
+        self._end = None
+
+    def _start(self):
+        self._log = _compile_log.SHARED.acquire()
+        self._mark = self._log.lines
+        self._end = None
+
+    def _stop(self):
+        self._end = self._log.lines
+        _compile_log.SHARED.release()
+
+    def _with_lines(self, after=None):
+        """Events after log line ``after`` (default: the block's start),
+        still carrying their ``first_line``/``last_line``."""
+        if self._log is None:
+            return []
+        after = self._mark if after is None else after
+        upto = self._log.lines if self._end is None else self._end
+        if upto <= after:
+            return []
+        return _compile_log.events_between(self._log, after, upto)
+
+    @property
+    def events(self):
+        events = self._with_lines()
+        for event in events:
+            event.pop("first_line", None)
+            event.pop("last_line", None)
+        return events
+
+    @property
+    def recompiles(self):
+        return [e for e in self.events if e.get("recompile")]
+
+    @property
+    def graph_breaks(self):
+        return [b for e in self.events for b in e.get("graph_breaks", ())]
+
+    def __iter__(self):
+        return iter(self.events)
+
+    def __len__(self):
+        return len(self.events)
+
+    def __repr__(self):
+        events = self.events
+        recompiles = sum(1 for e in events if e.get("recompile"))
+        return f"<CompileEvents: {len(events)} compiles, {recompiles} recompiles>"
+
+
+@contextlib.contextmanager
+def compile_events():
+    """Collects the compiles that happen inside the block::
+
+        with guardscope.compile_events() as seen:
+            model(x)
+        assert not seen.recompiles, seen.recompiles
+    """
+    seen = CompileEvents()
+    seen._start()
+    try:
+        yield seen
+    finally:
+        seen._stop()
+
+
+class no_recompiles(contextlib.ContextDecorator):
+    """Raises ``RecompileError`` when code inside recompiles a frame.
+
+    ::
+
+        with guardscope.no_recompiles(warmup_steps=2) as guard:
+            for step in range(10):
+                guard.step(step)          # or use a StepLogger: it tells the guard
+                train_step()
+
+    Also a decorator (``@guardscope.no_recompiles()``), e.g. on a pytest test.
+    First compiles of a frame are allowed (a recompile is a compile of a
+    frame after its first); so are recompiles during the first
+    ``warmup_steps`` steps (steps are counted from ``guard.step()`` calls
+    and from ``StepLogger.begin``), recompiles whose category is in
+    ``allow`` (e.g. ``("nn_module_attr",)`` for train/eval switches), and up
+    to ``max_recompiles`` others. The check runs when the block ends; an
+    exception already leaving the block is never masked.
+    """
+
+    def __init__(self, warmup_steps=0, allow=(), max_recompiles=0):
+        if warmup_steps < 0 or max_recompiles < 0:
+            raise ValueError("warmup_steps and max_recompiles must be >= 0")
+        if isinstance(allow, str):
+            allow = (allow,)
+        unknown = sorted(set(allow) - set(_native.CATEGORIES))
+        if unknown:
+            raise ValueError(f"unknown recompile categories {unknown}; known: {', '.join(_native.CATEGORIES)}")
+        self.warmup_steps = warmup_steps
+        self.allow = frozenset(allow)
+        self.max_recompiles = max_recompiles
+        self._seen = None
+
+    def step(self, step=None):
+        """Marks the start of a step (``step`` is only informative)."""
+        self._steps += 1
+        if self._steps == self.warmup_steps + 1:
+            # Recompiles from here on count.
+            self._from = self._seen._log.lines
+
+    def __enter__(self):
+        self._seen = CompileEvents()
+        self._seen._start()
+        self._steps = 0
+        self._from = self._seen._mark if self.warmup_steps == 0 else None
+        _steps._STEP_LISTENERS.append(self.step)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        _steps._STEP_LISTENERS.remove(self.step)
+        self._seen._stop()
+        if exc_type is not None:
+            return False
+        if self._from is None:
+            if self._steps == 0:
+                raise ValueError(
+                    f"no_recompiles(warmup_steps={self.warmup_steps}) saw no step: call guard.step() at "
+                    "the start of each step, or run the steps with a guardscope.StepLogger"
+                )
+            return False
+        counted = self.recompiles
+        if len(counted) > self.max_recompiles:
+            raise RecompileError(self._message(counted), counted)
+        return False
+
+    @property
+    def recompiles(self):
+        """The counted recompiles so far (after warm-up, not allowed)."""
+        if self._seen is None or self._from is None:
+            return []
+        return [
+            e
+            for e in self._seen._with_lines(self._from)
+            if e.get("recompile") and (e.get("cause") or {}).get("category") not in self.allow
+        ]
+
+    def _message(self, events):
+        allowed = f" (allowed: {self.max_recompiles})" if self.max_recompiles else ""
+        lines = [f"{len(events)} recompile(s) inside no_recompiles(){allowed}:"]
+        for event in events:
+            lines.append("  " + _steps.describe(event))
+            cause = event.get("cause") or {}
+            if cause.get("guard"):
+                lines.append(f"      failed guard: {cause['guard']}")
+            if cause.get("advice"):
+                lines.append(f"      fix: {cause['advice']}")
+        return "\n".join(lines)

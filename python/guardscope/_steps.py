@@ -1,0 +1,243 @@
+"""Per-step compile logging for training loops: ``StepLogger``."""
+
+import json
+import logging
+import os
+import time
+
+from guardscope import _compile_log
+
+logger = logging.getLogger("guardscope")
+
+
+def _counters():
+    from torch._dynamo.utils import counters
+
+    return counters
+
+
+def counter_snapshot(counters):
+    """The Dynamo counters a step record reports, as plain ints."""
+    return (
+        counters["frames"]["total"],
+        counters["frames"]["ok"],
+        counters["stats"]["unique_graphs"],
+        sum(counters["graph_break"].values()),
+    )
+
+
+_COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
+
+
+def current_rank():
+    """The process's rank: torch.distributed's, else $RANK, else None."""
+    try:
+        import torch.distributed as dist
+
+        if dist.is_available() and dist.is_initialized():
+            return dist.get_rank()
+    except Exception:
+        pass
+    rank = os.environ.get("RANK", "")
+    return int(rank) if rank.isdigit() else None
+
+
+def resolve_path(path):
+    rank = current_rank()
+    path = os.fspath(path)
+    return path.replace("<pid>", str(os.getpid())).replace("<rank>", str(0 if rank is None else rank))
+
+
+def describe(event):
+    """One line for a compile event: compile id, frame, seconds and cause."""
+    where = event.get("function") or "?"
+    if event.get("file"):
+        where += f" ({os.path.basename(event['file'])}:{event.get('line')})"
+    seconds = event.get("seconds")
+    text = f"{event['compile_id']} {where}"
+    if seconds is not None:
+        text += f" took {seconds:.2f} s"
+    if event.get("failed"):
+        text += f", failed ({event.get('fail_type') or 'unknown'})"
+    cause = event.get("cause")
+    if cause:
+        text += f": {cause['label']}: {cause['culprit']}"
+        if cause.get("source"):
+            text += f" at {cause['source']}"
+    return text
+
+
+class _Step:
+    # A plain class, not contextlib.contextmanager: this runs every step.
+    __slots__ = ("log", "number")
+
+    def __init__(self, log, number):
+        self.log = log
+        self.number = number
+
+    def __enter__(self):
+        self.log.begin(self.number)
+        return self.log
+
+    def __exit__(self, *exc):
+        self.log.end()
+        return False
+
+
+# no_recompiles() guards learn step boundaries from every StepLogger.
+_STEP_LISTENERS = []
+
+
+class StepLogger:
+    """Writes one JSON line per training step: its start, wall time, the
+    compiles that happened inside it (with classified recompile reasons),
+    graph breaks and Dynamo counter deltas.
+
+    ::
+
+        log = guardscope.StepLogger("steps_<rank>.jsonl")
+        for step, batch in enumerate(loader):
+            with log.step(step):
+                train_step(batch)
+
+    ``begin(step)`` / ``end()`` do the same for loops that cannot use
+    ``with``. ``trace=`` takes an ``ActivationTrace`` (or a list of them)
+    whose step follows the logger's. When a step recompiles, one warning
+    line goes to the ``guardscope`` logger (``warn=False`` turns it off).
+
+    Compiles are captured in-process from torch's structured trace logger
+    (no TORCH_TRACE needed, correct under ``fullgraph=True``); create the
+    logger before the first compiled call so that shape guard failures can
+    name their source line. A step without compiles costs a few
+    microseconds. Records are flushed at the end of every step, so a crash
+    loses at most the step in progress. Nothing here raises into the
+    training loop: a failing file logs one warning and logging stops.
+    """
+
+    def __init__(self, path, *, warn=True, trace=None):
+        self.path = resolve_path(path)
+        parent = os.path.dirname(self.path)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        # Fail now, at construction, when the path cannot be written.
+        self._file = open(self.path, "w", encoding="utf-8")
+        self.warn = warn
+        self._traces = [] if trace is None else list(trace) if isinstance(trace, (list, tuple)) else [trace]
+        self._rank = current_rank()
+        self._pid = os.getpid()
+        self._counters = _counters()
+        self._log = _compile_log.SHARED.acquire()
+        self._open = None
+        self._closed = False
+        self._failed = False
+        #: records written so far
+        self.records = 0
+        #: the last record written, as a dict
+        self.last = None
+
+    # -- the loop's API -------------------------------------------------
+
+    def begin(self, step):
+        """Starts step ``step`` (ending the previous one if it is still open)."""
+        if self._open is not None:
+            self.end()
+        if self._closed:
+            return
+        try:
+            _compile_log.SHARED.ensure_attached()
+            for trace in self._traces:
+                trace.set_step(step)
+            for listener in list(_STEP_LISTENERS):
+                listener(step)
+            self._open = (step, time.time(), counter_snapshot(self._counters), self._log.lines, time.perf_counter())
+        except Exception as exc:
+            self._fail("start a step", exc)
+
+    def end(self):
+        """Ends the open step and writes its record (nothing if none is open)."""
+        opened, self._open = self._open, None
+        if opened is None or self._failed:
+            return None
+        step, start, before, mark, t0 = opened
+        wall_ms = (time.perf_counter() - t0) * 1000.0
+        try:
+            after = counter_snapshot(self._counters)
+            upto = self._log.lines
+            compiles = [] if upto == mark else _compile_log.events_between(self._log, mark, upto)
+            record = self._record(step, start, wall_ms, before, after, compiles)
+            self._file.write(json.dumps(record) + "\n")
+            self._file.flush()
+        except Exception as exc:
+            self._fail("write a step record", exc)
+            return None
+        self.records += 1
+        self.last = record
+        if self.warn and record["recompiles"]:
+            self._warn(record)
+        return record
+
+    def step(self, step):
+        """Context manager around one step: ``with log.step(n): ...``."""
+        return _Step(self, step)
+
+    def close(self):
+        """Ends an open step, flushes and closes the file."""
+        if self._closed:
+            return
+        self.end()
+        self._closed = True
+        try:
+            self._file.close()
+        except Exception as exc:
+            self._fail("close", exc)
+        _compile_log.SHARED.release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return f"StepLogger({self.path!r}, records={self.records})"
+
+    # -- internals ------------------------------------------------------
+
+    def _record(self, step, start, wall_ms, before, after, compiles):
+        for event in compiles:
+            event.pop("first_line", None)
+            event.pop("last_line", None)
+        record = {
+            "step": step,
+            "start": round(start, 6),
+            "wall_ms": round(wall_ms, 3),
+        }
+        if self._rank is None:
+            # torch.distributed may be initialised after the logger was made.
+            self._rank = current_rank()
+        if self._rank is not None:
+            record["rank"] = self._rank
+        record["pid"] = self._pid
+        compile_s = sum((e.get("seconds") or 0.0) + (e.get("backward_seconds") or 0.0) for e in compiles)
+        record["compile_s"] = round(compile_s, 6)
+        record["recompiles"] = sum(1 for e in compiles if e.get("recompile"))
+        record["graph_breaks"] = after[3] - before[3]
+        record["counters"] = {name: a - b for name, a, b in zip(_COUNTER_NAMES, after, before)}
+        record["compiles"] = compiles
+        return record
+
+    def _warn(self, record):
+        recompiles = [describe(e) for e in record["compiles"] if e.get("recompile")]
+        logger.warning("guardscope: step %s recompiled: %s", record["step"], "; ".join(recompiles))
+
+    def _fail(self, what, exc):
+        if not self._failed:
+            self._failed = True
+            logger.warning(
+                "guardscope: StepLogger could not %s on %s (%s: %s); step logging is off for the rest of the run",
+                what,
+                self.path,
+                type(exc).__name__,
+                exc,
+            )

@@ -1,0 +1,80 @@
+//! `guardscope steps`: the slow-step post-mortem from StepLogger records.
+
+use super::{exit, load_run, InputArgs, StepsArgs};
+use crate::analysis::steps::analyse;
+use crate::model::Step;
+use crate::records;
+use crate::report::steps as steps_report;
+use crate::trace::Problems;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Reads every steps file; an unreadable file or no record at all is exit 2
+/// (with the reason printed), bad lines are problems.
+pub(crate) fn read_step_files(paths: &[PathBuf], what: &str) -> Result<(Vec<Step>, Problems), i32> {
+    let mut problems = Problems::default();
+    let mut steps = Vec::new();
+    for path in paths {
+        match records::read_steps(path, &mut problems) {
+            Ok(s) => steps.extend(s),
+            Err(e) => {
+                eprintln!("guardscope: {}: {e}", path.display());
+                return Err(exit::BAD_INPUT);
+            }
+        }
+    }
+    if !paths.is_empty() && steps.is_empty() {
+        let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
+        eprintln!("guardscope: no step records in {what}: {why}");
+        return Err(exit::BAD_INPUT);
+    }
+    Ok((steps, problems))
+}
+
+pub fn steps(args: StepsArgs) -> i32 {
+    let (steps, problems) = match read_step_files(&args.files, "the steps files") {
+        Ok(read) => read,
+        Err(code) => return code,
+    };
+    let trace = if args.trace.is_empty() {
+        None
+    } else {
+        let input = InputArgs {
+            paths: args.trace.clone(),
+            verify_all: false,
+            quiet: args.quiet,
+        };
+        match load_run(&args.trace, &input) {
+            Ok(run) => Some(run),
+            Err(code) => return code,
+        }
+    };
+    let analysis = analyse(&steps, trace.as_ref(), args.top);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let written = if args.json {
+        #[derive(serde::Serialize)]
+        struct Output<'a> {
+            #[serde(flatten)]
+            analysis: &'a crate::analysis::steps::StepsAnalysis,
+            problems: Vec<String>,
+        }
+        let output = Output {
+            analysis: &analysis,
+            problems: problems.first.iter().map(ToString::to_string).collect(),
+        };
+        serde_json::to_writer_pretty(&mut out, &output)
+            .map_err(io::Error::from)
+            .and_then(|_| writeln!(out))
+    } else {
+        let mut text = steps_report::render(&analysis);
+        if problems.count > 0 {
+            text.push_str(&format!("\n{} bad step record(s) skipped:\n", problems.count));
+            for p in &problems.first {
+                text.push_str(&format!("  {p}\n"));
+            }
+        }
+        out.write_all(text.as_bytes())
+    };
+    super::output_written(written)
+}

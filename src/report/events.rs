@@ -1,0 +1,189 @@
+//! Compile events: one flat, self-contained record per compile, the form
+//! in which the Python helper hands compiles to users (`StepLogger` records,
+//! `compile_events()`, `RecompileError`). Unlike the `--json` contract,
+//! which is organised by frame, each event carries its frame and its
+//! classified cause, so a per-step record needs nothing else to be read.
+
+use crate::analysis;
+use crate::model::{Compile, Frame, Run};
+use crate::reasons::{classify, Category, GuardFailure, RecompileReason};
+use serde::Serialize;
+
+/// Graph-break texts hold Dynamo's explanation and a user stack; a step
+/// record keeps one line, enough to recognise the break.
+const GRAPH_BREAK_CHARS: usize = 300;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CompileEvent {
+    pub compile_id: String,
+    pub frame_id: u32,
+    pub pid: u64,
+    /// Increments when `torch._dynamo.reset()` restarts compile ids.
+    pub generation: u32,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// A compile of a frame after its first (`frame_compile_id > 0`).
+    pub recompile: bool,
+    /// Unix seconds.
+    pub start: Option<f64>,
+    /// Forward (Dynamo frame) compile time.
+    pub seconds: Option<f64>,
+    /// The AOT backward graph's compile, when it has happened.
+    pub backward_seconds: Option<f64>,
+    pub attempts: usize,
+    pub restart_reasons: Vec<String>,
+    pub failed: bool,
+    pub fail_type: Option<String>,
+    pub fail_reason: Option<String>,
+    /// False while the compile is still running (or its process died).
+    pub finished: bool,
+    pub cache_limit: bool,
+    pub graph_breaks: Vec<String>,
+    /// Why a recompile happened: the newest failed cache entry, classified.
+    pub cause: Option<Cause>,
+    /// Every cache entry's failed guard, classified (older causes repeat).
+    pub reasons: Vec<Reason>,
+    /// Lines of the compile's first and latest event in the log it was
+    /// read from: which stretch of the log (so which step) it belongs to.
+    pub first_line: u64,
+    pub last_line: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Cause {
+    pub category: Category,
+    pub label: &'static str,
+    pub culprit: String,
+    /// The user's source line, `file.py:LINE`.
+    pub source: Option<String>,
+    pub code: Option<String>,
+    pub detail: Option<String>,
+    pub advice: String,
+    pub guard: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Reason {
+    /// The cache entry whose guard failed, `F/M`.
+    pub entry: Option<String>,
+    pub guard: String,
+    pub category: Category,
+    pub culprit: String,
+    pub source: Option<String>,
+    pub raw: String,
+}
+
+/// Every compile of `run`, frames first (in frame order), then compiled-autograd graphs' compiles.
+pub fn compile_events(run: &Run) -> Vec<CompileEvent> {
+    run.compiles().map(|(frame, compile)| event(frame, compile)).collect()
+}
+
+fn event(frame: &Frame, c: &Compile) -> CompileEvent {
+    let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
+    let cause = recompile.then(|| {
+        let guard = analysis::cause_of(c).map(|g| g.guard.clone());
+        cause_view(analysis::cause_or_unknown(c), guard)
+    });
+    CompileEvent {
+        compile_id: c.compile_id.clone(),
+        frame_id: frame.frame_id,
+        pid: frame.pid,
+        generation: frame.generation,
+        function: frame.function.clone(),
+        file: frame.file.clone(),
+        line: frame.line,
+        recompile,
+        start: c.start,
+        seconds: c.duration_s,
+        backward_seconds: c.backward.as_ref().and_then(|b| b.duration_s),
+        attempts: c.attempts.len().max(1),
+        restart_reasons: c.restart_reasons.clone(),
+        failed: c.failed,
+        fail_type: c.fail_type.clone(),
+        fail_reason: c.fail_reason.clone(),
+        finished: c.finished,
+        cache_limit: c.cache_limit,
+        graph_breaks: c.graph_breaks.iter().map(|t| graph_break_line(t)).collect(),
+        cause,
+        reasons: c.recompile_reasons.iter().map(reason).collect(),
+        first_line: c.log_line,
+        last_line: c.last_log_line,
+    }
+}
+
+fn cause_view(r: RecompileReason, guard: Option<String>) -> Cause {
+    Cause {
+        category: r.category,
+        label: r.category.label(),
+        culprit: r.culprit,
+        source: r.source,
+        code: r.code,
+        detail: r.detail,
+        advice: r.advice,
+        guard,
+    }
+}
+
+fn reason(g: &GuardFailure) -> Reason {
+    let c = classify(g);
+    Reason {
+        entry: g.entry.clone(),
+        guard: g.guard.clone(),
+        category: c.category,
+        culprit: c.culprit,
+        source: c.source,
+        raw: g.raw.clone(),
+    }
+}
+
+/// `<what broke> at <file>:<line>` from Dynamo's text, which reads
+/// "Graph break in user code at F:L", "Graph Break Reason: <boilerplate>",
+/// then the specific reason; other texts give their first line.
+fn graph_break_line(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("");
+    let line = match first.strip_prefix("Graph break in user code at ") {
+        Some(at) => {
+            let mut rest = lines.skip_while(|l| !l.starts_with("Graph Break Reason:"));
+            let reason_line = rest.next();
+            let headline = rest
+                .next()
+                .or(reason_line.map(|r| r.trim_start_matches("Graph Break Reason:").trim()));
+            match headline {
+                Some(h) => format!("{h} at {at}"),
+                None => first.to_string(),
+            }
+        }
+        None => first.to_string(),
+    };
+    clip(&line, GRAPH_BREAK_CHARS)
+}
+
+fn clip(line: &str, max: usize) -> String {
+    match line.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graph_break_text_gives_its_reason_and_place_within_bounds() {
+        // The shape of torch 2.15's dynamo_graph_break_reason payload.
+        let text = "Graph break in user code at /m.py:36\nGraph Break Reason: Encountered graph break when \
+                    attempting to trace CALL: a function call:\n\nUnsupported Tensor.item() call\n  Explanation: x";
+        assert_eq!(graph_break_line(text), "Unsupported Tensor.item() call at /m.py:36");
+        assert_eq!(
+            graph_break_line("\n  Unsupported: print\nUser stack"),
+            "Unsupported: print"
+        );
+        let long = "é".repeat(400);
+        let cut = graph_break_line(&long);
+        assert_eq!(cut.chars().count(), GRAPH_BREAK_CHARS + 1);
+        assert!(cut.ends_with('…'));
+    }
+}

@@ -1,0 +1,158 @@
+//! `guardscope steps` as text: the slowest steps with the compiles inside
+//! them, the compile share of the run, and ranks that recompiled alone.
+
+use crate::analysis::steps::{SlowCompile, StepsAnalysis};
+use std::fmt::Write;
+
+pub fn render(a: &StepsAnalysis) -> String {
+    let mut out = String::new();
+    let several_ranks = a.ranks.len() > 1;
+    let medians: Vec<String> = a
+        .ranks
+        .iter()
+        .map(|r| match (several_ranks, r.rank) {
+            (true, Some(rank)) => format!("rank {rank} {:.1} ms", r.median_wall_ms),
+            _ => format!("{:.1} ms", r.median_wall_ms),
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} steps · {} · median step {} · {:.2} s of steps",
+        a.steps,
+        plural(a.ranks.len(), "rank"),
+        medians.join(", "),
+        a.total_wall_s
+    );
+    let share = if a.total_wall_s > 0.0 {
+        100.0 * a.compile_after_first_step_s / a.total_wall_s
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        out,
+        "Compiling after the first step took {:.2} s of {:.2} s ({share:.0}%); the first step compiled for {:.2} s.",
+        a.compile_after_first_step_s, a.total_wall_s, a.compile_in_first_step_s
+    );
+    if a.joined_trace {
+        let _ = writeln!(out, "Joined with the TORCH_TRACE log by compile id and time.");
+    }
+
+    let _ = writeln!(out, "\nSlowest steps:");
+    let rank_col = if several_ranks { "rank  " } else { "" };
+    let _ = writeln!(
+        out,
+        "  {rank_col}{:>6}  {:>10}  {:>8}  {:>9}  compiles",
+        "step", "wall ms", "x median", "compile s"
+    );
+    for s in &a.slowest {
+        let rank = match (several_ranks, s.rank) {
+            (true, Some(r)) => format!("{r:<4}  "),
+            (true, None) => "?     ".to_string(),
+            _ => String::new(),
+        };
+        let compile_s = if s.compiles.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.2}", s.compile_s)
+        };
+        let first = s.compiles.first().map_or_else(|| "none".to_string(), describe);
+        let _ = writeln!(
+            out,
+            "  {rank}{:>6}  {:>10.1}  {:>7.1}x  {compile_s:>9}  {first}",
+            s.step, s.wall_ms, s.ratio_to_median
+        );
+        let indent = " ".repeat(2 + rank.len() + 6 + 2 + 10 + 2 + 8 + 2 + 9 + 2);
+        for (i, c) in s.compiles.iter().enumerate() {
+            if i > 0 {
+                let _ = writeln!(out, "{indent}{}", describe(c));
+            }
+            if let Some(t) = &c.trace {
+                let mut line = format!("{indent}  log {}", t.log);
+                if let Some(g) = &t.guard {
+                    let _ = write!(line, " · guard {}", clip(g, 100));
+                }
+                if t.attempts > 1 {
+                    let _ = write!(line, " · {} attempts", t.attempts);
+                }
+                if t.matched_by == "time" {
+                    line.push_str(" · not in the step record: matched by time");
+                }
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+
+    if !a.lone_recompiles.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nRanks that recompiled alone (the others wait for them at the next collective):"
+        );
+        for l in &a.lone_recompiles {
+            let ranks: Vec<String> = l
+                .ranks
+                .iter()
+                .map(|r| r.map_or("?".into(), |r| r.to_string()))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  step {}: rank {} recompiled ({}), {} of {} ranks did not",
+                l.step,
+                ranks.join(", "),
+                l.compiles.join(", "),
+                l.of_ranks - l.ranks.len(),
+                l.of_ranks
+            );
+        }
+    }
+    out
+}
+
+/// `0/2 forward (model.py:117) recompile 0.58 s: <label>: <culprit> at <source>`
+fn describe(c: &SlowCompile) -> String {
+    let c = &c.compile;
+    let mut s = c.compile_id.clone();
+    if let Some(f) = &c.function {
+        let _ = write!(s, " {f}");
+    }
+    if let (Some(file), Some(line)) = (&c.file, c.line) {
+        let base = file.rsplit('/').next().unwrap_or(file);
+        let _ = write!(s, " ({base}:{line})");
+    }
+    s.push_str(if c.is_recompile() {
+        " recompile"
+    } else {
+        " first compile"
+    });
+    if let Some(sec) = c.seconds {
+        let _ = write!(s, " {sec:.2} s");
+    }
+    if let Some(b) = c.backward_seconds {
+        let _ = write!(s, " + {b:.2} s backward");
+    }
+    if c.failed {
+        s.push_str(", failed");
+    }
+    if let Some(cause) = &c.cause {
+        let label = cause.label.as_deref().unwrap_or(&cause.category);
+        let _ = write!(s, ": {label}: {}", cause.culprit);
+        if let Some(src) = &cause.source {
+            let _ = write!(s, " at {src}");
+        }
+    }
+    s
+}
+
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

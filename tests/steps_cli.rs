@@ -1,0 +1,212 @@
+//! `guardscope steps` on the real StepLogger samples of samples/steps/
+//! (samples/steps/generate.py: the collision run, and the same script as two
+//! ranks where only rank 0 turns its metrics on).
+
+mod common;
+
+use common::{assert_clean_failure, guardscope, root};
+use serde_json::Value;
+
+fn steps_json(args: &[&str]) -> Value {
+    let mut all = vec!["steps", "--json"];
+    all.extend_from_slice(args);
+    let out = guardscope(&all);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("valid JSON")
+}
+
+fn records(path: &str) -> Vec<Value> {
+    std::fs::read_to_string(root().join(path))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn collision_lists_step_12_among_the_slowest_with_its_cause() {
+    let out = guardscope(["steps", "samples/steps/collision.jsonl"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let row = out
+        .stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("12"))
+        .expect("a row for step 12");
+    assert!(
+        row.ends_with(
+            "0/2 forward (_collision_model.py:117) recompile 0.59 s + 0.02 s backward: forward-hook closure state: \
+             collector.capture_activation_norms at samples/scripts/_collision_model.py:180"
+        ),
+        "{row}"
+    );
+    assert!(
+        out.stdout.starts_with("16 steps · 1 rank · median step "),
+        "{}",
+        out.stdout
+    );
+
+    let a = steps_json(&["samples/steps/collision.jsonl"]);
+    let slowest: Vec<u64> = a["slowest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_u64().unwrap())
+        .collect();
+    assert_eq!(&slowest[..3], [1, 12, 2]);
+    assert_eq!(slowest.len(), 10);
+    let step12 = &a["slowest"][1];
+    assert_eq!(step12["compiles"][0]["cause"]["category"], "closure_hook_state");
+    assert_eq!(
+        step12["compiles"][0]["cause"]["culprit"],
+        "collector.capture_activation_norms"
+    );
+    assert!(step12["ratio_to_median"].as_f64().unwrap() > 50.0);
+    assert_eq!(step12["record"], "samples/steps/collision.jsonl:12");
+
+    // Compiling after the first step: exactly steps 2 and 12's compile time.
+    let recs = records("samples/steps/collision.jsonl");
+    let compile_s = |step: u64| {
+        recs.iter().find(|r| r["step"] == step).unwrap()["compile_s"]
+            .as_f64()
+            .unwrap()
+    };
+    let after = a["compile_after_first_step_s"].as_f64().unwrap();
+    assert!((after - (compile_s(2) + compile_s(12))).abs() < 1e-6, "{after}");
+    assert!((a["compile_in_first_step_s"].as_f64().unwrap() - compile_s(1)).abs() < 1e-6);
+    assert_eq!(a["lone_recompiles"], serde_json::json!([]));
+}
+
+#[test]
+fn trace_join_adds_the_logs_detail_by_compile_id() {
+    let a = steps_json(&[
+        "samples/steps/collision.jsonl",
+        "--trace",
+        "samples/steps/collision_trace",
+        "--top",
+        "3",
+    ]);
+    assert_eq!(a["joined_trace"], true);
+    let compiles: Vec<&Value> = a["slowest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["compiles"].as_array().unwrap())
+        .collect();
+    let ids: Vec<&str> = compiles.iter().map(|c| c["compile_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["0/0", "0/2", "0/1"]);
+    for c in &compiles {
+        assert_eq!(c["trace"]["matched_by"], "id", "{c}");
+        assert!(c["trace"]["log"]
+            .as_str()
+            .unwrap()
+            .starts_with("samples/steps/collision_trace/dedicated_log_torch_trace.log.gz:"));
+    }
+    assert!(compiles[1]["trace"]["guard"]
+        .as_str()
+        .unwrap()
+        .contains("capture_activation_norms"));
+    assert!(compiles[2]["trace"]["guard"]
+        .as_str()
+        .unwrap()
+        .contains("pos_enc_cache"));
+}
+
+#[test]
+fn records_without_compiles_get_them_from_the_trace_by_time() {
+    // The real records with their compile lists removed (as another step
+    // logger would write them): the trace's compile start times place each
+    // compile in its step.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bare.jsonl");
+    let bare: Vec<String> = records("samples/steps/collision.jsonl")
+        .into_iter()
+        .map(|r| serde_json::json!({"step": r["step"], "start": r["start"], "wall_ms": r["wall_ms"]}).to_string())
+        .collect();
+    std::fs::write(&path, bare.join("\n")).unwrap();
+    let a = steps_json(&[path.to_str().unwrap(), "--trace", "samples/steps/collision_trace"]);
+    let by_step = |n: u64| {
+        a["slowest"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["step"] == n)
+            .unwrap_or_else(|| panic!("step {n} among the slowest"))
+            .clone()
+    };
+    assert_eq!(by_step(1)["compiles"][0]["compile_id"], "0/0");
+    assert_eq!(by_step(2)["compiles"][0]["compile_id"], "0/1");
+    let twelve = by_step(12);
+    assert_eq!(twelve["compiles"].as_array().unwrap().len(), 1);
+    assert_eq!(twelve["compiles"][0]["compile_id"], "0/2");
+    assert_eq!(twelve["compiles"][0]["trace"]["matched_by"], "time");
+    assert_eq!(twelve["compiles"][0]["cause"]["category"], "closure_hook_state");
+    assert_eq!(
+        twelve["compiles"][0]["cause"]["source"],
+        "samples/scripts/_collision_model.py:180"
+    );
+    let others: usize = a["slowest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| ![1, 2, 12].contains(&s["step"].as_u64().unwrap()))
+        .map(|s| s["compiles"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(others, 0);
+}
+
+#[test]
+fn a_rank_that_recompiles_alone_is_flagged() {
+    let out = guardscope([
+        "steps",
+        "samples/steps/ranks/steps_rank_0.jsonl",
+        "samples/steps/ranks/steps_rank_1.jsonl",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("32 steps · 2 ranks"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("  step 12: rank 0 recompiled (0/2), 1 of 2 ranks did not\n"),
+        "{}",
+        out.stdout
+    );
+    let a = steps_json(&[
+        "samples/steps/ranks/steps_rank_0.jsonl",
+        "samples/steps/ranks/steps_rank_1.jsonl",
+    ]);
+    assert_eq!(
+        a["lone_recompiles"],
+        serde_json::json!([{"step": 12, "ranks": [0], "of_ranks": 2, "compiles": ["0/2"]}])
+    );
+    let ranks: Vec<(u64, u64)> = a["ranks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["rank"].as_u64().unwrap(), r["recompiles"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(ranks, [(0, 2), (1, 1)]);
+}
+
+#[test]
+fn bad_records_are_reported_with_file_line_and_unreadable_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("steps.jsonl");
+    let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
+    text.push_str("{\"step\": \"seventeen\"}\n");
+    std::fs::write(&path, text).unwrap();
+    let out = guardscope(["steps", path.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("1 bad step record(s) skipped:"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!("{}:17: ", path.display())),
+        "{}",
+        out.stdout
+    );
+
+    assert_clean_failure(&guardscope(["steps", "no/such/steps.jsonl"]));
+    let junk = dir.path().join("junk.jsonl");
+    std::fs::write(&junk, "hello\n").unwrap();
+    let out = guardscope(["steps", junk.to_str().unwrap()]);
+    assert_clean_failure(&out);
+    assert!(out.stderr.contains("no step records"), "{}", out.stderr);
+    assert_eq!(guardscope(["steps"]).code, 2);
+}
