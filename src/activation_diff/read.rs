@@ -149,7 +149,7 @@ impl SideState {
         let mut records = Vec::with_capacity(BATCH);
         loop {
             buf.clear();
-            let n = match read_bounded_line(&mut reader, &mut buf) {
+            let n = match input::read_capped_line(&mut reader, &mut buf, MAX_RECORD) {
                 Ok(Some(n)) => n,
                 Ok(None) => break,
                 Err(e) => {
@@ -331,33 +331,6 @@ fn repair_non_standard(text: &[u8]) -> Option<Vec<u8>> {
         i += 1;
     }
     changed.then_some(out)
-}
-
-/// Reads one line into `buf`, keeping at most `MAX_RECORD + 1` bytes of it
-/// so a file without newlines cannot exhaust memory; returns the line's full
-/// length without its newline, or None at end of file.
-fn read_bounded_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
-    let mut total = 0;
-    loop {
-        let chunk = reader.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok((total > 0).then_some(total));
-        }
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let room = (MAX_RECORD + 1).saturating_sub(buf.len());
-        buf.extend_from_slice(&chunk[..take.min(room)]);
-        total += take;
-        reader.consume(take);
-        if done {
-            if buf.last() == Some(&b'\n') {
-                buf.pop();
-            }
-            return Ok(Some(total - 1));
-        }
-    }
 }
 
 /// A record as parsed, names still borrowed from the line when possible.

@@ -11,7 +11,7 @@ pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 
 mod readers;
 
-pub use readers::{open, open_counted, read_to_string};
+pub use readers::{open, open_counted, read_capped_line, read_to_string};
 
 #[derive(Clone, Debug)]
 pub struct LogSource {

@@ -142,6 +142,34 @@ impl BufRead for ChunkReader {
     }
 }
 
+/// Reads one line into `buf`, keeping at most `cap + 1` bytes of it so a
+/// file without newlines cannot exhaust memory; returns the line's full
+/// length without its newline (over `cap`: the caller skips the line), or
+/// None at end of file.
+pub fn read_capped_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<Option<usize>> {
+    let mut total = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = (cap + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        total += take;
+        reader.consume(take);
+        if done {
+            if buf.last() == Some(&b'\n') {
+                buf.pop();
+            }
+            return Ok(Some(total - 1));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

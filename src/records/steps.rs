@@ -9,7 +9,7 @@ use crate::input;
 use crate::model::{Step, StepCause, StepCompile};
 use crate::trace::{ProblemKind, Problems};
 use serde::Deserialize;
-use std::io::{self, BufRead};
+use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ pub fn read_steps(path: &Path, problems: &mut Problems) -> io::Result<Vec<Step>>
     let mut number = 0u64;
     loop {
         buf.clear();
-        let n = match read_bounded_line(&mut reader, &mut buf) {
+        let n = match input::read_capped_line(&mut reader, &mut buf, MAX_RECORD) {
             Ok(Some(n)) => n,
             Ok(None) => break,
             Err(e) => {
@@ -125,33 +125,6 @@ fn compile_record(v: &serde_json::Value) -> Option<StepCompile> {
         failed: v.get("failed").and_then(serde_json::Value::as_bool).unwrap_or(false),
         cause,
     })
-}
-
-/// Reads one line into `buf`, keeping at most `MAX_RECORD + 1` bytes of it
-/// so a file without newlines cannot exhaust memory; returns the line's full
-/// length without its newline, or None at end of file.
-fn read_bounded_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
-    let mut total = 0;
-    loop {
-        let chunk = reader.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok((total > 0).then_some(total));
-        }
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let room = (MAX_RECORD + 1).saturating_sub(buf.len());
-        buf.extend_from_slice(&chunk[..take.min(room)]);
-        total += take;
-        reader.consume(take);
-        if done {
-            if buf.last() == Some(&b'\n') {
-                buf.pop();
-            }
-            return Ok(Some(total - 1));
-        }
-    }
 }
 
 #[cfg(test)]
