@@ -34,6 +34,8 @@ pub struct Tracer {
     records: AtomicU64,
     /// The fork generation that made it.
     generation: u64,
+    /// The file's failure, kept when `close` lets go of the file.
+    failure_at_close: std::sync::OnceLock<String>,
 }
 
 /// Why a record was not written.
@@ -84,6 +86,7 @@ impl Tracer {
             steps: RwLock::new(steps.map(|s| s.into_iter().collect())),
             records: AtomicU64::new(0),
             generation: fork::generation(),
+            failure_at_close: Default::default(),
         })
     }
 
@@ -141,7 +144,11 @@ impl Tracer {
 
     /// Why the file stopped being written, if it did.
     pub fn failure(&self) -> Option<String> {
-        lock(&self.sink).as_ref().and_then(|s| s.failure().map(str::to_owned))
+        let sink = lock(&self.sink);
+        let failure = sink.as_ref().and_then(|s| s.failure());
+        failure
+            .or(self.failure_at_close.get().map(String::as_str))
+            .map(str::to_owned)
     }
 
     pub fn step(&self) -> i64 {
@@ -258,8 +265,14 @@ impl Tracer {
         if !self.in_own_process() {
             return Ok(());
         }
-        let sink = lock(&self.sink).take();
-        sink.map_or(Ok(()), |s| s.flush())
+        let Some(sink) = lock(&self.sink).take() else {
+            return Ok(());
+        };
+        let flushed = sink.flush();
+        if let Some(failure) = sink.failure() {
+            let _ = self.failure_at_close.set(failure.to_owned());
+        }
+        flushed
     }
 
     pub fn closed(&self) -> bool {
