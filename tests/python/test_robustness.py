@@ -401,3 +401,46 @@ def test_kill_9_mid_step_loses_at_most_that_step_and_leaves_whole_lines(tmp_path
         assert 0 < per_step[3] < 5 * 401, per_step
     else:
         assert per_step[3] == 5 * 500
+
+
+def wait_for_child(pid, timeout=120):
+    """The child's exit code; a child that hangs is killed and fails the test."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child hung")
+
+
+def test_a_forked_child_records_only_through_its_own_trace_and_appends_to_a_shared_path(torch, tmp_path):
+    model = Net()
+    path = tmp_path / "t.jsonl"
+    trace = guardscope.trace_activations(model, layers="^head$", output=path)
+    model(torch.randn(2, 8))  # buffered in the parent at the fork
+    pid = os.fork()
+    if pid == 0:  # the child: never return into pytest
+        code = 1
+        try:
+            torch.set_num_threads(1)  # as DataLoader workers do: OpenMP's pool does not survive fork
+            model(torch.randn(2, 8))  # the inherited trace records nothing here
+            trace.flush()  # and never writes the parent's buffered record
+            assert trace.enabled is False and trace.records == 1
+            own = guardscope.trace_activations(model, layers="^head$", output=path)
+            own.set_step(7)
+            model(torch.randn(2, 8))
+            own.close()
+            code = 0
+        finally:
+            os._exit(code)
+    assert wait_for_child(pid) == 0
+    assert trace.enabled
+    trace.close()
+    # The child's line came first; the parent's buffered record was appended
+    # after it (O_APPEND), not written over it, and written once.
+    assert [(r["module"], r["step"]) for r in read_jsonl(path)] == [("head", 7), ("head", 0)]
