@@ -342,6 +342,22 @@ mod tests {
         assert_eq!(t.records(), 0);
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failed_file_is_reported_by_one_call_and_then_nothing_is_recorded() {
+        let stats = StatSet::parse(&["sum"]).unwrap();
+        let t = Tracer::open(Path::new("/dev/full"), stats, vec!["a".into()], None).unwrap();
+        assert_eq!(t.begin_call(0), Some(0));
+        t.record_data(&info(0, 0), &[1.0]).unwrap();
+        let failed = t.set_step(1).unwrap_err();
+        assert!(failed.0.contains("No space left on device"), "{failed}");
+        assert_eq!(t.begin_call(0), None, "no stats are computed for a dead file");
+        assert!(!t.active());
+        assert!(t.flush().is_ok() && t.set_step(2).is_ok(), "reported once");
+        t.close().unwrap();
+        assert_eq!(t.failure().as_deref(), Some(failed.0.as_str()), "kept after close");
+    }
+
     #[test]
     fn records_carry_the_step_and_are_flushed_at_a_step_change() {
         let dir = tempfile::tempdir().unwrap();
