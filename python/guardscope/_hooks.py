@@ -9,17 +9,15 @@ part: the custom op's body (``mode="op"``) or a ``torch._dynamo.disable``
 function (``mode="disable"``).
 """
 
-import atexit
 import itertools
 import logging
 import os
 import re
-import sys
 import tempfile
 
 import torch
 
-from guardscope import _native, _stats
+from guardscope import _native, _process, _stats
 from guardscope._walk import walk_outputs
 
 logger = logging.getLogger("guardscope")
@@ -88,8 +86,10 @@ def warn_if_compiled(model):
     if already_compiled(model):
         logger.warning(
             "guardscope: %s already has compiled code; hooks added now are ignored by it for "
-            "submodules and record nothing there. Attach hooks before the first compiled call "
-            "(or call torch._dynamo.reset() first).",
+            "submodules and record nothing there (torch.compile does not guard on submodule hooks: "
+            "torch._dynamo.config.skip_nnmodule_hook_guards). Attach hooks before the first "
+            "compiled call, or call torch._dynamo.reset() after attaching so that it recompiles "
+            "with them.",
             type(unwrap_compiled(model)).__name__,
         )
 
@@ -163,7 +163,16 @@ class ActivationTrace:
 
     @property
     def enabled(self):
+        """Whether calls are recorded: the ``enable``/``disable`` switch, and
+        False for good once the file failed, after ``close()``, and in a
+        forked child (which records only through traces it opens itself)."""
         return self._native.enabled
+
+    @property
+    def error(self):
+        """Why the file stopped being written (e.g. disk full), or None.
+        The failure is also logged once as a warning; training goes on."""
+        return self._native.error
 
     def enable(self):
         self._native.enable()
@@ -261,6 +270,7 @@ def attach_modules(root, matched, stats, steps, output, mode):
     )
     tracer_id = next(_ids)
     _op.TRACERS[tracer_id] = native
+    _process.trace_opened()
     handles = []
     try:
         if mode == "op":
@@ -313,13 +323,3 @@ def attach_from_env(model):
     if trace.modules:
         logger.info("activation trace attached to %d modules (pattern=%r)", len(trace.modules), layers)
     return trace
-
-
-@atexit.register
-def _flush_at_exit():
-    _op = sys.modules.get("guardscope._op")
-    for native in list(_op.TRACERS.values()) if _op else []:
-        try:
-            native.flush()
-        except Exception as exc:
-            _stats.warn_once(native, "flush at exit", exc)

@@ -6,11 +6,13 @@
 //! appends it to a buffered, shared file ([`sink`]). Nothing here knows about
 //! Python; `src/python/` wraps it.
 
+pub mod fork;
 pub mod kernel;
 pub mod record;
 pub mod sink;
 pub mod stats;
 pub mod tracer;
 
+pub use sink::SinkFailed;
 pub use stats::{Stat, StatSet, Summary, Value};
-pub use tracer::{TensorInfo, Tracer};
+pub use tracer::{RecordError, TensorInfo, Tracer};

@@ -4,7 +4,14 @@
 //! Within one process the first sink opened on a path truncates the file;
 //! while it is open, other traces on that path share it (so two traces on
 //! one file never clobber each other), and a later one reopens it for
-//! appending. A new process starts a new file.
+//! appending. A new process starts a new file. Writes go through `O_APPEND`,
+//! so a forked child that opens the same path adds to the end of the file
+//! instead of overwriting the parent's lines.
+//!
+//! A sink never makes its caller fail after it is open: the first write or
+//! flush that fails (disk full, file gone bad) is handed, once, to the caller
+//! that hit it, to be reported; from then on the sink drops everything and
+//! never touches the file again. Training must go on when tracing cannot.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
@@ -12,16 +19,37 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
+use super::fork;
+
 const BUFFER_BYTES: usize = 256 * 1024;
 
 pub struct Sink {
     path: PathBuf,
-    writer: Mutex<BufWriter<File>>,
+    /// The fork generation that opened it; in any other process it is inert.
+    generation: u64,
+    /// `None` once a write failed.
+    writer: Mutex<Option<BufWriter<File>>>,
+    /// Why writing stopped, once it has.
+    failure: OnceLock<String>,
 }
 
-/// Sinks by absolute path; an entry whose sink is gone means "append next time".
-fn registry() -> MutexGuard<'static, HashMap<PathBuf, Weak<Sink>>> {
-    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Sink>>>> = OnceLock::new();
+/// The failure that stopped a sink, returned only by the call that hit it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SinkFailed(pub String);
+
+impl std::fmt::Display for SinkFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+type Registry = HashMap<PathBuf, (u64, Weak<Sink>)>;
+
+/// Sinks by absolute path, with the fork generation that opened them; an
+/// entry whose sink is gone (or failed, or belongs to the parent of a forked
+/// child) means "append next time".
+fn registry() -> MutexGuard<'static, Registry> {
+    static OPEN: OnceLock<Mutex<Registry>> = OnceLock::new();
     lock(OPEN.get_or_init(Default::default))
 }
 
@@ -35,6 +63,7 @@ impl Sink {
     /// Opens (or joins) the sink for `path`, creating its parent directory.
     /// Fails now, not at the first record, if the file cannot be written.
     pub fn open(path: &Path) -> io::Result<Arc<Sink>> {
+        let generation = fork::generation();
         let name = path.file_name().ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -52,23 +81,27 @@ impl Sink {
 
         let mut open = registry();
         let seen = match open.get(&key) {
-            Some(weak) => match weak.upgrade() {
-                Some(sink) => return Ok(sink),
-                None => true,
+            Some((made_in, weak)) if *made_in == generation => match weak.upgrade() {
+                Some(sink) if !sink.failed() => return Ok(sink),
+                _ => true,
             },
+            Some(_) => true,
             None => false,
         };
         let file = if seen {
             OpenOptions::new().append(true).create(true).open(&key)
         } else {
-            File::create(&key)
+            // Truncate, then write in append mode (the two cannot be combined).
+            File::create(&key).and_then(|_| OpenOptions::new().append(true).open(&key))
         }
         .map_err(|e| with_path(e, "cannot write", &key))?;
         let sink = Arc::new(Sink {
             path: key.clone(),
-            writer: Mutex::new(BufWriter::with_capacity(BUFFER_BYTES, file)),
+            generation,
+            writer: Mutex::new(Some(BufWriter::with_capacity(BUFFER_BYTES, file))),
+            failure: OnceLock::new(),
         });
-        open.insert(key, Arc::downgrade(&sink));
+        open.insert(key, (generation, Arc::downgrade(&sink)));
         Ok(sink)
     }
 
@@ -76,20 +109,72 @@ impl Sink {
         &self.path
     }
 
-    /// Appends whole lines; lines from concurrent writers never interleave.
-    pub fn write(&self, lines: &[u8]) -> io::Result<()> {
-        lock(&self.writer).write_all(lines)
+    /// Whether writes still reach the file: false once a write failed, and in
+    /// a forked child for a sink its parent opened.
+    pub fn live(&self) -> bool {
+        !self.failed() && fork::is_current(self.generation)
     }
 
-    pub fn flush(&self) -> io::Result<()> {
-        lock(&self.writer).flush()
+    pub fn failed(&self) -> bool {
+        self.failure.get().is_some()
+    }
+
+    /// Why the sink stopped writing, if it did.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
+    }
+
+    /// Appends whole lines; lines from concurrent writers never interleave.
+    /// `Ok(false)` when the sink dropped them (failed earlier, or inherited).
+    pub fn write(&self, lines: &[u8]) -> Result<bool, SinkFailed> {
+        self.with_writer(|w| w.write_all(lines)).map(|done| done.is_some())
+    }
+
+    pub fn flush(&self) -> Result<(), SinkFailed> {
+        self.with_writer(|w| w.flush()).map(drop)
+    }
+
+    fn with_writer(&self, op: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>) -> Result<Option<()>, SinkFailed> {
+        // Checked before locking: in a forked child the mutex may be held
+        // forever by a parent thread that does not exist there.
+        if !self.live() {
+            return Ok(None);
+        }
+        let mut guard = lock(&self.writer);
+        let Some(writer) = guard.as_mut() else {
+            return Ok(None);
+        };
+        match op(writer) {
+            Ok(()) => Ok(Some(())),
+            Err(err) => {
+                let message = format!("cannot write {}: {err}", self.path.display());
+                let _ = self.failure.set(message.clone());
+                discard(guard.take());
+                Err(SinkFailed(message))
+            }
+        }
+    }
+}
+
+/// Lets go of a writer without flushing it (`BufWriter`'s drop would write
+/// the buffered bytes: to a failed file, or the parent's records from a child).
+fn discard(writer: Option<BufWriter<File>>) {
+    if let Some(writer) = writer {
+        let (_file, _unwritten) = writer.into_parts();
     }
 }
 
 impl Drop for Sink {
     fn drop(&mut self) {
-        // BufWriter flushes on drop too, but silently; this is the same, explicit.
-        let _ = lock(&self.writer).flush();
+        // `get_mut`, not `lock`: in a forked child the lock may look held.
+        let writer = self.writer.get_mut().unwrap_or_else(|p| p.into_inner()).take();
+        match writer {
+            Some(mut w) if self.live() => {
+                let _ = w.flush();
+                discard(Some(w));
+            }
+            other => discard(other),
+        }
     }
 }
 
@@ -126,6 +211,48 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), "one\n", "flushed when dropped");
         Sink::open(&path).unwrap().write(b"two\n").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failing_file_is_reported_once_then_dropped_and_a_new_open_starts_over() {
+        // Every write to /dev/full fails with ENOSPC: a disk that is full.
+        let sink = Sink::open(Path::new("/dev/full")).unwrap();
+        assert_eq!(sink.write(b"buffered\n"), Ok(true), "fits in the buffer");
+        let err = sink.flush().unwrap_err();
+        assert!(err.0.contains("/dev/full") && err.0.contains("No space left"), "{err}");
+        assert_eq!((sink.write(b"x\n"), sink.flush()), (Ok(false), Ok(())), "reported once");
+        assert!(!sink.live() && sink.failure() == Some(err.0.as_str()));
+        let again = Sink::open(Path::new("/dev/full")).unwrap();
+        assert!(!Arc::ptr_eq(&sink, &again) && again.live());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_never_writes_what_the_parent_buffered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trace.jsonl");
+        let sink = Sink::open(&path).unwrap();
+        sink.write(b"parent\n").unwrap();
+        // SAFETY: the child touches no lock the parent's other threads may
+        // hold (that is what is tested) and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let inert = sink.write(b"child\n") == Ok(false) && sink.flush() == Ok(()) && !sink.live();
+            drop(sink); // the last reference in the child: Drop must not flush
+            unsafe { libc::_exit(if inert { 0 } else { 1 }) };
+        }
+        let mut status = 0;
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "", "the child wrote nothing");
+        sink.flush().unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "parent\n",
+            "the parent still writes its own"
+        );
     }
 
     #[test]

@@ -3,6 +3,11 @@
 //!
 //! This state lives here, not in Python objects the hooks can see, so that
 //! `torch.compile` never guards on it: changing it never recompiles.
+//!
+//! A tracer never fails its caller because of the file: the one call whose
+//! write or flush fails gets `SinkFailed` (to report it), and from then on
+//! nothing is recorded. In a forked child, a tracer the parent made records
+//! nothing and touches none of its locks (see `fork`).
 
 use std::collections::HashSet;
 use std::io;
@@ -10,8 +15,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+use super::fork;
 use super::record::{module_prefix, push_record, Head};
-use super::sink::{lock, Sink};
+use super::sink::{lock, Sink, SinkFailed};
 use super::stats::{summarize, StatSet, Summary, Value};
 
 pub struct Tracer {
@@ -26,6 +32,34 @@ pub struct Tracer {
     /// Calls of each module in the current step (recorded or not).
     calls: Mutex<Vec<u64>>,
     records: AtomicU64,
+    /// The fork generation that made it.
+    generation: u64,
+    /// The file's failure, kept when `close` lets go of the file.
+    failure_at_close: std::sync::OnceLock<String>,
+}
+
+/// Why a record was not written.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The caller passed something wrong (a bug in the caller, not the data).
+    BadInput(String),
+    /// The file just failed; nothing more will be written to it.
+    Sink(SinkFailed),
+}
+
+impl From<SinkFailed> for RecordError {
+    fn from(failed: SinkFailed) -> Self {
+        RecordError::Sink(failed)
+    }
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::BadInput(message) => f.write_str(message),
+            RecordError::Sink(failed) => failed.fmt(f),
+        }
+    }
 }
 
 /// What a record holds besides its values.
@@ -51,6 +85,8 @@ impl Tracer {
             step: AtomicI64::new(0),
             steps: RwLock::new(steps.map(|s| s.into_iter().collect())),
             records: AtomicU64::new(0),
+            generation: fork::generation(),
+            failure_at_close: Default::default(),
         })
     }
 
@@ -68,8 +104,15 @@ impl Tracer {
 
     /// Counts a call of `module` and returns its index in the current step,
     /// or `None` when this call is not to be recorded (closed, disabled, a
-    /// step outside the filter, or an unknown module).
+    /// step outside the filter, an unknown module, a failed file, or a forked
+    /// child of the process that made the tracer).
+    ///
+    /// The counters are shared by every thread: concurrent calls each get a
+    /// distinct index, in the order they get here.
     pub fn begin_call(&self, module: usize) -> Option<u64> {
+        if !self.in_own_process() {
+            return None;
+        }
         let index = {
             let mut calls = lock(&self.calls);
             let slot = calls.get_mut(module)?;
@@ -80,10 +123,32 @@ impl Tracer {
             return None;
         }
         let step = self.step.load(Ordering::Relaxed);
-        match &*self.steps.read().unwrap_or_else(|p| p.into_inner()) {
-            Some(steps) if !steps.contains(&step) => None,
-            _ => Some(index),
+        if let Some(steps) = &*self.steps.read().unwrap_or_else(|p| p.into_inner()) {
+            if !steps.contains(&step) {
+                return None;
+            }
         }
+        let writable = lock(&self.sink).as_ref().is_some_and(|s| s.live());
+        writable.then_some(index)
+    }
+
+    fn in_own_process(&self) -> bool {
+        fork::is_current(self.generation)
+    }
+
+    /// Whether calls can be recorded at all: not closed, the file has not
+    /// failed, and this is the process that made the tracer.
+    pub fn active(&self) -> bool {
+        self.in_own_process() && !self.closed() && lock(&self.sink).as_ref().is_some_and(|s| s.live())
+    }
+
+    /// Why the file stopped being written, if it did.
+    pub fn failure(&self) -> Option<String> {
+        let sink = lock(&self.sink);
+        let failure = sink.as_ref().and_then(|s| s.failure());
+        failure
+            .or(self.failure_at_close.get().map(String::as_str))
+            .map(str::to_owned)
     }
 
     pub fn step(&self) -> i64 {
@@ -92,7 +157,10 @@ impl Tracer {
 
     /// Moves to `step`. A change restarts the call counters and flushes what
     /// the previous step wrote, so a crash loses at most the current step.
-    pub fn set_step(&self, step: i64) -> io::Result<()> {
+    pub fn set_step(&self, step: i64) -> Result<(), SinkFailed> {
+        if !self.in_own_process() {
+            return Ok(());
+        }
         {
             let mut calls = lock(&self.calls);
             if self.step.swap(step, Ordering::Relaxed) == step {
@@ -126,34 +194,39 @@ impl Tracer {
     }
 
     /// Records one tensor from a pass over its values (`detach().float()`).
-    pub fn record_data(&self, info: &TensorInfo<'_>, data: &[f32]) -> io::Result<()> {
+    pub fn record_data(&self, info: &TensorInfo<'_>, data: &[f32]) -> Result<(), RecordError> {
         let summary = summarize(data, self.stats.need());
         self.record_summary(info, &summary)
     }
 
-    pub fn record_summary(&self, info: &TensorInfo<'_>, summary: &Summary) -> io::Result<()> {
+    pub fn record_summary(&self, info: &TensorInfo<'_>, summary: &Summary) -> Result<(), RecordError> {
         self.write(info, self.stats.values().iter().map(|&s| (s, summary.value(s))))
     }
 
     /// Records values computed elsewhere, one per value stat in order.
-    pub fn record_values(&self, info: &TensorInfo<'_>, values: Vec<Value>) -> io::Result<()> {
+    pub fn record_values(&self, info: &TensorInfo<'_>, values: Vec<Value>) -> Result<(), RecordError> {
         let expected = self.stats.values().len();
         if values.len() != expected {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{} values for {expected} stats", values.len()),
-            ));
+            return Err(RecordError::BadInput(format!(
+                "{} values for {expected} stats",
+                values.len()
+            )));
         }
         self.write(info, self.stats.values().iter().copied().zip(values))
     }
 
-    fn write(&self, info: &TensorInfo<'_>, stats: impl IntoIterator<Item = (super::Stat, Value)>) -> io::Result<()> {
-        let prefix = self.prefixes.get(info.module).ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("unknown module index {}", info.module),
-            )
-        })?;
+    fn write(
+        &self,
+        info: &TensorInfo<'_>,
+        stats: impl IntoIterator<Item = (super::Stat, Value)>,
+    ) -> Result<(), RecordError> {
+        let prefix = self
+            .prefixes
+            .get(info.module)
+            .ok_or_else(|| RecordError::BadInput(format!("unknown module index {}", info.module)))?;
+        if !self.in_own_process() {
+            return Ok(());
+        }
         let head = Head {
             module_prefix: prefix,
             tensor: info.tensor,
@@ -165,14 +238,12 @@ impl Tracer {
         let mut line = Vec::with_capacity(256);
         push_record(&mut line, &head, stats);
         let sink = lock(&self.sink).clone();
-        match sink {
-            Some(sink) => {
-                sink.write(&line)?;
+        if let Some(sink) = sink {
+            if sink.write(&line)? {
                 self.records.fetch_add(1, Ordering::Relaxed);
-                Ok(())
             }
-            None => Ok(()),
         }
+        Ok(())
     }
 
     /// Records written so far.
@@ -180,16 +251,28 @@ impl Tracer {
         self.records.load(Ordering::Relaxed)
     }
 
-    pub fn flush(&self) -> io::Result<()> {
+    pub fn flush(&self) -> Result<(), SinkFailed> {
+        if !self.in_own_process() {
+            return Ok(());
+        }
         let sink = lock(&self.sink).clone();
         sink.map_or(Ok(()), |s| s.flush())
     }
 
     /// Flushes and lets go of the file; later calls record nothing.
-    pub fn close(&self) -> io::Result<()> {
+    pub fn close(&self) -> Result<(), SinkFailed> {
         self.closed.store(true, Ordering::Relaxed);
-        let sink = lock(&self.sink).take();
-        sink.map_or(Ok(()), |s| s.flush())
+        if !self.in_own_process() {
+            return Ok(());
+        }
+        let Some(sink) = lock(&self.sink).take() else {
+            return Ok(());
+        };
+        let flushed = sink.flush();
+        if let Some(failure) = sink.failure() {
+            let _ = self.failure_at_close.set(failure.to_owned());
+        }
+        flushed
     }
 
     pub fn closed(&self) -> bool {
@@ -257,6 +340,22 @@ mod tests {
         assert_eq!(t.begin_call(0), None);
         t.record_data(&info(0, 0), &[1.0]).unwrap();
         assert_eq!(t.records(), 0);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failed_file_is_reported_by_one_call_and_then_nothing_is_recorded() {
+        let stats = StatSet::parse(&["sum"]).unwrap();
+        let t = Tracer::open(Path::new("/dev/full"), stats, vec!["a".into()], None).unwrap();
+        assert_eq!(t.begin_call(0), Some(0));
+        t.record_data(&info(0, 0), &[1.0]).unwrap();
+        let failed = t.set_step(1).unwrap_err();
+        assert!(failed.0.contains("No space left on device"), "{failed}");
+        assert_eq!(t.begin_call(0), None, "no stats are computed for a dead file");
+        assert!(!t.active());
+        assert!(t.flush().is_ok() && t.set_step(2).is_ok(), "reported once");
+        t.close().unwrap();
+        assert_eq!(t.failure().as_deref(), Some(failed.0.as_str()), "kept after close");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod args;
 mod diff;
+mod panics;
 mod progress;
 mod report;
 mod steps;
@@ -31,7 +32,31 @@ pub mod exit {
 }
 
 /// Runs the CLI on `args` (including the program name) and returns the exit code.
+///
+/// A panic anywhere in the run (a bug) ends in one line on stderr and exit
+/// code 3, never a backtrace and 101; the Python console script calls this
+/// too, so a bug cannot take the interpreter down either.
 pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let _guard = panics::Guard::enter();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_and_dispatch(args)));
+    match (result, panics::take()) {
+        (Ok(code), None) => code,
+        (_, Some(panic)) => {
+            eprintln!("{}", panics::message(&panic));
+            exit::INTERNAL
+        }
+        (Err(_), None) => {
+            eprintln!("{}", panics::message("unknown panic"));
+            exit::INTERNAL
+        }
+    }
+}
+
+fn parse_and_dispatch<I, T>(args: I) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -44,17 +69,11 @@ where
             return code;
         }
     };
-    let result = std::panic::catch_unwind(|| dispatch(cli));
-    match result {
-        Ok(code) => code,
-        Err(_) => {
-            eprintln!("guardscope: internal error (a bug); please report it with the command and, if you can, the log");
-            exit::INTERNAL
-        }
-    }
+    dispatch(cli)
 }
 
 fn dispatch(cli: Cli) -> i32 {
+    panics::deliberate_panic_for_tests();
     match cli.command {
         Command::Summary(args) => summary(args),
         Command::Check(args) => check(args),

@@ -1,12 +1,17 @@
 //! `guardscope._native.Tracer`: the activation-trace state and sink, as seen
 //! from the Python hooks (`python/guardscope/_hooks.py`).
+//!
+//! Nothing here raises because the file failed: the hooks run inside the
+//! user's forward pass (and inside compiled graphs, as a custom op's body),
+//! and `set_step` inside their training loop. The failure is logged once, as
+//! a warning on the `guardscope` logger, and tracing to that file stops.
 
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::activations::{StatSet, TensorInfo, Tracer, Value};
+use crate::activations::{RecordError, SinkFailed, StatSet, TensorInfo, Tracer, Value};
 
 #[pyclass(name = "Tracer", module = "guardscope._native", frozen)]
 pub struct PyTracer {
@@ -19,6 +24,38 @@ pub struct PyTracer {
 pub enum ValueArg {
     Number(f64),
     Message(String),
+}
+
+/// Logs the failure that stopped a sink. Only the call that hit it gets
+/// here, so this happens once per file, whichever trace or thread wrote.
+fn report(py: Python<'_>, failed: SinkFailed) {
+    let message = format!(
+        "guardscope activation trace: {failed}; activation tracing to this file is off from now on \
+         (the model and training are unaffected)"
+    );
+    let logged = py
+        .import("logging")
+        .and_then(|logging| logging.call_method1("getLogger", ("guardscope",)))
+        .and_then(|logger| logger.call_method1("warning", ("%s", message)));
+    // A broken logging setup must not break the forward pass either.
+    drop(logged);
+}
+
+fn sink_result(py: Python<'_>, result: Result<(), SinkFailed>) {
+    if let Err(failed) = result {
+        report(py, failed);
+    }
+}
+
+fn record_result(py: Python<'_>, result: Result<(), RecordError>) -> PyResult<()> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(RecordError::Sink(failed)) => {
+            report(py, failed);
+            Ok(())
+        }
+        Err(RecordError::BadInput(message)) => Err(PyValueError::new_err(message)),
+    }
 }
 
 fn to_value(v: Option<ValueArg>) -> Value {
@@ -54,6 +91,7 @@ impl PyTracer {
     #[allow(clippy::too_many_arguments)]
     fn record_f32(
         &self,
+        py: Python<'_>,
         module: usize,
         tensor: &str,
         call: u64,
@@ -79,7 +117,7 @@ impl PyTracer {
             shape: &shape,
             dtype,
         };
-        Ok(self.inner.record_data(&info, data)?)
+        record_result(py, self.inner.record_data(&info, data))
     }
 
     /// Records values computed in Python, one per value stat in order: a
@@ -87,6 +125,7 @@ impl PyTracer {
     #[allow(clippy::too_many_arguments)]
     fn record_values(
         &self,
+        py: Python<'_>,
         module: usize,
         tensor: &str,
         call: u64,
@@ -101,14 +140,13 @@ impl PyTracer {
             shape: &shape,
             dtype,
         };
-        Ok(self
-            .inner
-            .record_values(&info, values.into_iter().map(to_value).collect())?)
+        let values = values.into_iter().map(to_value).collect();
+        record_result(py, self.inner.record_values(&info, values))
     }
 
     /// Moves to `step`; a change restarts call counts and flushes the file.
-    fn set_step(&self, py: Python<'_>, step: i64) -> PyResult<()> {
-        Ok(py.detach(|| self.inner.set_step(step))?)
+    fn set_step(&self, py: Python<'_>, step: i64) {
+        sink_result(py, py.detach(|| self.inner.set_step(step)));
     }
 
     #[getter]
@@ -124,9 +162,17 @@ impl PyTracer {
         self.inner.set_enabled(false);
     }
 
+    /// The user's switch, and false once recording cannot happen at all
+    /// (closed, the file failed, or a forked child of the tracer's process).
     #[getter]
     fn enabled(&self) -> bool {
-        self.inner.enabled()
+        self.inner.enabled() && self.inner.active()
+    }
+
+    /// Why the file stopped being written (`None` while it works).
+    #[getter]
+    fn error(&self) -> Option<String> {
+        self.inner.failure()
     }
 
     /// Records only these steps from now on (`None`: every step).
@@ -140,13 +186,13 @@ impl PyTracer {
         self.inner.steps()
     }
 
-    fn flush(&self, py: Python<'_>) -> PyResult<()> {
-        Ok(py.detach(|| self.inner.flush())?)
+    fn flush(&self, py: Python<'_>) {
+        sink_result(py, py.detach(|| self.inner.flush()));
     }
 
     /// Flushes and releases the file; later calls record nothing.
-    fn close(&self, py: Python<'_>) -> PyResult<()> {
-        Ok(py.detach(|| self.inner.close())?)
+    fn close(&self, py: Python<'_>) {
+        sink_result(py, py.detach(|| self.inner.close()));
     }
 
     #[getter]

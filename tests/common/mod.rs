@@ -19,10 +19,20 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
+    guardscope_env(args, &[])
+}
+
+/// `guardscope ARGS` with extra environment variables.
+pub fn guardscope_env<I, S>(args: I, env: &[(&str, &str)]) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
     let out = Command::new(env!("CARGO_BIN_EXE_guardscope"))
         .args(args)
         .current_dir(root())
         .env("COLUMNS", "200")
+        .envs(env.iter().copied())
         .output()
         .expect("guardscope runs");
     Output {

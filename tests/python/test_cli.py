@@ -75,3 +75,21 @@ def test_real_compile_recompile_is_found_with_its_guard_and_source_line(tmp_path
     text = run_cli("summary", trace_dir)
     assert text.returncode == 0
     assert "0/1" in text.stdout and "G['USE_BIAS'] == False" in text.stdout
+
+
+def test_an_internal_error_returns_3_with_one_line_and_the_interpreter_lives_on(capfd, monkeypatch):
+    monkeypatch.setenv("GUARDSCOPE_DEBUG_PANIC", "1")  # a test-only switch: the CLI panics on purpose
+    monkeypatch.setenv("RUST_BACKTRACE", "1")
+    assert guardscope.main(["summary", str(ROOT / "samples/traces/collision")]) == 3
+    [line] = capfd.readouterr().err.splitlines()
+    assert line.startswith("guardscope: internal error (a bug: deliberate panic") and "issue tracker" in line, line
+    monkeypatch.delenv("GUARDSCOPE_DEBUG_PANIC")
+    assert guardscope.main(["summary", str(ROOT / "samples/traces/collision")]) == 0, "the next run is unaffected"
+    out = run_cli_with_env({"GUARDSCOPE_DEBUG_PANIC": "1"}, "summary", ROOT / "samples/traces/collision")
+    assert out.returncode == 3 and len(out.stderr.splitlines()) == 1, out.stderr
+
+
+def run_cli_with_env(env, *args):
+    return subprocess.run(
+        [str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120, env=dict(os.environ, **env)
+    )

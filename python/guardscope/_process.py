@@ -1,0 +1,50 @@
+"""What happens to buffered activation records when a process ends or forks.
+
+- Normal interpreter exit: every live trace is flushed (``atexit``).
+- ``kill -9`` (or ``os._exit``, a segfault): the records of finished steps
+  are already on disk, since ``set_step`` flushes; the current step is lost.
+- ``fork()`` (DataLoader workers): the child inherits the traces, but the
+  Rust side makes them inert there (no record, no flush, no lock taken), so
+  the parent's buffered records are never written twice and a lock held by
+  another parent thread at fork time cannot hang the child. A child records
+  only through traces it opens itself.
+- multiprocessing children end with ``os._exit``, which skips ``atexit``;
+  their finalizers still run, so a trace opened in one registers one.
+
+Nothing here raises: a failing file is reported once by the Rust binding.
+"""
+
+import atexit
+import logging
+import os
+import sys
+
+logger = logging.getLogger("guardscope")
+
+_finalizer_pid = None
+
+
+def flush_all():
+    """Flushes every live trace of this process (inherited ones are no-ops)."""
+    _op = sys.modules.get("guardscope._op")
+    for native in list(_op.TRACERS.values()) if _op else []:
+        try:
+            native.flush()
+        except Exception as exc:  # never let exit or a fork hook raise
+            logger.warning("guardscope activation trace: flush failed (%s: %s)", type(exc).__name__, exc)
+
+
+def trace_opened():
+    """Called for every new trace: makes sure this process flushes at its end."""
+    global _finalizer_pid
+    if _finalizer_pid == os.getpid():
+        return
+    mp = sys.modules.get("multiprocessing")
+    if mp is not None and mp.parent_process() is not None:
+        from multiprocessing import util
+
+        util.Finalize(None, flush_all, exitpriority=0)
+    _finalizer_pid = os.getpid()
+
+
+atexit.register(flush_all)
