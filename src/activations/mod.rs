@@ -8,6 +8,7 @@
 
 pub mod kernel;
 pub mod record;
+pub mod reduced;
 pub mod sink;
 pub mod stats;
 pub mod tracer;
