@@ -171,15 +171,14 @@ class Unreducible(nn.Module):
 
 
 @pytest.mark.filterwarnings("ignore:Casting complex values to real")
-def test_outputs_the_graph_cannot_reduce_are_recorded_from_the_whole_tensors(tmp_path, monkeypatch):
-    monkeypatch.setattr(torch._dynamo.config, "capture_dynamic_output_shape_ops", True)
+def test_outputs_the_graph_cannot_reduce_are_recorded_from_the_whole_tensors(tmp_path):
     model = Wrapped(Unreducible())
     x = torch.tensor([[1.0, -2.0], [3.0, -4.0]])
     with guardscope.trace_activations(model, layers=".", stats=ALL_STATS, output=tmp_path / "eager.jsonl"):
         model(x)
     ops = []
     with guardscope.trace_activations(model, layers=".", stats=ALL_STATS, output=tmp_path / "compiled.jsonl"):
-        with compile_log() as log:
+        with compile_log() as log, torch._dynamo.config.patch(capture_dynamic_output_shape_ops=True):
             torch.compile(model, backend=graph_ops(ops), fullgraph=True)(x)
     assert log.graph_breaks == 0
     assert ops == ["guardscope.record_activations"]
