@@ -28,10 +28,12 @@ DEFAULT_OUTPUT = os.path.join(tempfile.gettempdir(), "guardscope_trace_<pid>.jso
 _ids = itertools.count()
 
 
-def _op_hook(token, tracer_id, module_id):
+def _op_hook(token, tracer_id, module_id, parts):
     from guardscope import _op
 
     op = torch.ops.guardscope.record_activations
+    stats_op = torch.ops.guardscope.record_stats
+    reduce_in_graph = _stats.reduce_in_graph
     record_output = _op.record_output
     sep = _op.SEP
     is_compiling = torch.compiler.is_compiling if hasattr(torch, "compiler") else torch._dynamo.is_compiling
@@ -39,9 +41,16 @@ def _op_hook(token, tracer_id, module_id):
     def guardscope_activation_hook(module, args, output):
         if is_compiling():
             # Traced by Dynamo (is_compiling() is a constant True there): the
-            # graph gets one opaque op call, run with live tensors every step.
+            # graph reduces the outputs itself, which the compiler fuses into
+            # the kernels producing them, and gets one opaque op call that
+            # records the few numbers, run with live values every step.
             found = walk_outputs(output)
-            if found:
+            if not found:
+                return
+            reduced = reduce_in_graph(found, parts, sep)
+            if reduced is not None:
+                stats_op(token, reduced[0], reduced[1], tracer_id, module_id, reduced[2])
+            else:
                 op(token, [t.detach() for _, t in found], tracer_id, module_id, sep.join([p for p, _ in found]))
         else:
             # Eager: the op's body without the ~10 us dispatcher round trip.
@@ -275,7 +284,8 @@ def attach_modules(root, matched, stats, steps, output, mode):
     try:
         if mode == "op":
             token = torch.zeros(1, device=_device_of(root))
-            hooks = [_op_hook(token, tracer_id, i) for i in range(len(matched))]
+            parts = tuple(native.reduced_parts)
+            hooks = [_op_hook(token, tracer_id, i, parts) for i in range(len(matched))]
         else:
             hooks = [_disable_hook(tracer_id, i) for i in range(len(matched))]
         for (_, module), hook in zip(matched, hooks):

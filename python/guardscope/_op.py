@@ -1,14 +1,22 @@
-"""The custom op the ``mode="op"`` hooks call, and the registry of live tracers.
+"""The custom ops the ``mode="op"`` hooks call, and the registry of live tracers.
 
-Under ``torch.compile`` the op is opaque: Dynamo puts one call into the graph
-(no graph break, fine with ``fullgraph=True``) and never looks inside, so the
-run-time state the body reads (step, enabled, recorded steps, all in the
-Rust tracer) can change without a recompile. The op is declared as mutating
-a one-element token tensor, so no backend can drop it as dead code; it runs
-every step with the live tensors. In eager mode the hooks skip the dispatcher
-and call the same body through ``record_output``.
+Under ``torch.compile`` the ops are opaque: Dynamo puts one call per hooked
+module call into the graph (no graph break, fine with ``fullgraph=True``) and
+never looks inside, so the run-time state the bodies read (step, enabled,
+recorded steps, all in the Rust tracer) can change without a recompile. Both
+ops are declared as mutating a one-element token tensor, so no backend can
+drop them as dead code; they run every step with live values.
 
-If this torch cannot define the op (no ``torch.library.custom_op`` before
+- ``guardscope::record_stats`` (the usual one under compile) takes the
+  stats already reduced in the graph: a small float64 tensor, the sizes of
+  the tensors and a layout string (see ``_stats.reduce_in_graph``).
+- ``guardscope::record_activations`` takes the whole output tensors; the
+  hooks use it for outputs the graph cannot reduce.
+
+In eager mode the hooks skip the dispatcher and call the body of the second
+directly through ``record_output``.
+
+If this torch cannot define the ops (no ``torch.library.custom_op`` before
 2.4), ``OP_ERROR`` says why and only ``mode="disable"`` is available.
 """
 
@@ -25,6 +33,7 @@ TRACERS = {}
 SEP = "\x1f"
 
 OP_NAME = "guardscope::record_activations"
+STATS_OP_NAME = "guardscope::record_stats"
 
 
 def record_call(tracer_id, module_id, names, tensors):
@@ -49,6 +58,13 @@ def record_output(tracer_id, module_id, output):
         _stats.record_call(native, module_id, [p for p, _ in found], [t for _, t in found])
 
 
+def record_stats(tracer_id, module_id, layout, sizes, stats):
+    """The body of the stats op: record one module call from reduced stats."""
+    native = TRACERS.get(tracer_id)
+    if native is not None:
+        _stats.record_reduced(native, module_id, layout, sizes, stats)
+
+
 def _define_op():
     @torch.library.custom_op(OP_NAME, mutates_args=("token",))
     def record_activations(
@@ -60,9 +76,33 @@ def _define_op():
     return record_activations
 
 
+def _define_stats_op():
+    # Defined through the low-level Library API, not custom_op: a custom_op
+    # call goes through Python autograd and view-tracking wrappers (~15 us a
+    # call, measured here) and the graph makes one call per hooked module
+    # call; this one costs ~4 us. The token is declared mutated (Tensor(a!))
+    # so no backend drops the call; functionalization wraps it in
+    # auto_functionalized like any mutating op.
+    lib = torch.library.Library("guardscope", "FRAGMENT")
+    lib.define(
+        "record_stats(Tensor(a!) token, Tensor stats, SymInt[] sizes, int tracer_id, int module_id, str layout) -> ()"
+    )
+
+    def kernel(token, stats, sizes, tracer_id, module_id, layout):
+        record_stats(tracer_id, module_id, layout, sizes, stats)
+
+    def fake(token, stats, sizes, tracer_id, module_id, layout):
+        return None
+
+    lib.impl("record_stats", kernel, "CompositeExplicitAutograd")
+    torch.library.register_fake(STATS_OP_NAME, fake, lib=lib)
+    return lib
+
+
 try:
     record_activations = _define_op()
+    _STATS_LIBRARY = _define_stats_op()
     OP_ERROR = None
 except Exception as exc:  # e.g. a torch without torch.library.custom_op (< 2.4)
-    record_activations = None
+    record_activations = _STATS_LIBRARY = None
     OP_ERROR = f"{type(exc).__name__}: {exc}"

@@ -1,6 +1,7 @@
 """Statistics of module output tensors, handed to the Rust tracer.
 
-Three routes, one record per tensor either way:
+Outside a compiled graph (eager hooks, ``mode="disable"``, and outputs a
+graph cannot reduce), one record per tensor either way:
 
 - CPU strided tensors: ``detach().float()`` (no copy for float32), made
   contiguous, and its buffer read once by Rust, which computes every stat in
@@ -11,14 +12,29 @@ Three routes, one record per tensor either way:
 - If a route fails (sparse, quantized, meta tensors...), each stat is
   computed on its own; a stat that fails is recorded as ``"<error: ...>"``.
 
-Nothing here raises into the model's forward: ``record_call`` logs the first
-failure of a trace and carries on.
+Inside a compiled graph (``mode="op"`` under ``torch.compile``),
+``reduce_in_graph`` puts the reductions into the graph itself, where the
+compiler fuses them into the kernels that produce the tensors, and the op
+hands the small result to Rust (``record_reduced``): the same parts as the
+one-pass kernel (float64 sums, shifted variance sums, float32 min/max), so
+the same records.
+
+Nothing here raises into the model's forward: ``record_call`` and
+``record_reduced`` log the first failure of a trace and carry on.
 """
 
 import logging
 import math
 
 import torch
+
+try:
+    from torch.fx.experimental.symbolic_shapes import statically_known_true
+except ImportError:  # older torch: only plain ints are "known"
+
+    def statically_known_true(condition):
+        return condition is True
+
 
 logger = logging.getLogger("guardscope")
 
@@ -64,6 +80,75 @@ def record_call(native, module_id, names, tensors):
 
 _STRIDED = torch.strided
 _FLOAT32 = torch.float32
+_FLOAT64 = torch.float64
+
+#: Separates the fields of one tensor in the stats op's layout string.
+FIELD_SEP = "\x1e"
+
+
+def reduce_in_graph(found, parts, sep):
+    """The reductions of a module's output tensors, to be put in the graph.
+
+    Traced by Dynamo, never run eagerly. ``found`` are ``(name, tensor)``
+    pairs, ``parts`` the tracer's ``reduced_parts``. Returns ``(stats,
+    sizes, layout)`` for the stats op, or None when some tensor cannot be
+    reduced here (not strided, complex, quantized, or a size whose emptiness
+    is not known at trace time); the hook then hands the whole tensors over.
+
+    Everything decided here depends only on what the graph is specialized
+    on anyway (dtype, layout, number of dims, and sizes only where
+    ``statically_known_true`` settles them without a guard), so it adds no
+    guard and no recompile. The values match the one-pass kernel's:
+    float64 sums of ``detach().float()``, shifted by the first element for
+    the variance, and min/max in float32 (they propagate NaN as the kernel).
+    """
+    values, sizes, layout = [], [], []
+    for name, t in found:
+        if t.layout != _STRIDED or t.is_complex() or t.is_quantized:
+            return None
+        n = t.numel()
+        several = statically_known_true(n >= 2)
+        some = several or statically_known_true(n >= 1)
+        if not several and not statically_known_true(n < 2):
+            return None
+        x = t.detach().float()
+        d = x.double()
+        total = d.sum()
+        shifted = d - d.flatten()[0] if several and "shifted_sum" in parts else None
+        for part in parts:
+            # Parts without meaning here (variance sums below two elements,
+            # min/max of an empty tensor) get `total`; Rust ignores them.
+            if part == "sum":
+                values.append(total)
+            elif part == "abs_sum":
+                values.append(d.abs().sum())
+            elif part == "shifted_sum":
+                values.append(shifted.sum() if several else total)
+            elif part == "shifted_squares":
+                values.append((shifted * shifted).sum() if several else total)
+            elif part == "min":
+                values.append(x.amin().double() if some else total)
+            elif part == "max":
+                values.append(x.amax().double() if some else total)
+            else:
+                return None
+        sizes.extend(t.shape)
+        layout.append(name + FIELD_SEP + str(t.dtype) + FIELD_SEP + str(t.dim()))
+    return torch.stack(values), sizes, sep.join(layout)
+
+
+def record_reduced(native, module_id, layout, sizes, stats):
+    """Records one module call from the stats op's arguments."""
+    try:
+        call = native.begin_call(module_id)
+        if call < 0:
+            return
+        host = stats if stats.is_cpu else stats.cpu()  # the one device-to-host copy
+        if host.dtype is not _FLOAT64 or not host.is_contiguous():
+            host = host.to(_FLOAT64).contiguous()
+        native.record_reduced(module_id, call, layout, sizes, host.data_ptr(), host.numel())
+    except Exception as exc:  # a hook must never break the forward pass
+        warn_once(native, "recording", exc)
 
 
 def _record_tensors(native, module_id, call, names, tensors):

@@ -9,6 +9,7 @@
 pub mod fork;
 pub mod kernel;
 pub mod record;
+pub mod reduced;
 pub mod sink;
 pub mod stats;
 pub mod tracer;

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::activations::reduced::parts;
 use crate::activations::{RecordError, SinkFailed, StatSet, TensorInfo, Tracer, Value};
 
 #[pyclass(name = "Tracer", module = "guardscope._native", frozen)]
@@ -142,6 +143,42 @@ impl PyTracer {
         };
         let values = values.into_iter().map(to_value).collect();
         record_result(py, self.inner.record_values(&info, values))
+    }
+
+    /// Records call `call` of `module` from stats reduced in a compiled
+    /// graph: `len` contiguous float64 at `ptr`, one per part of
+    /// `reduced_parts` for each tensor of `layout` (see `activations::reduced`).
+    ///
+    /// The caller (guardscope's op body) passes `t.data_ptr()` of a
+    /// contiguous float64 CPU tensor it keeps alive for the whole call.
+    #[allow(clippy::too_many_arguments)]
+    fn record_reduced(
+        &self,
+        py: Python<'_>,
+        module: usize,
+        call: u64,
+        layout: &str,
+        sizes: Vec<i64>,
+        ptr: usize,
+        len: usize,
+    ) -> PyResult<()> {
+        if len > 0 && (ptr == 0 || !ptr.is_multiple_of(std::mem::align_of::<f64>())) {
+            return Err(PyValueError::new_err(format!("bad float64 data pointer {ptr:#x}")));
+        }
+        let values: &[f64] = if len == 0 {
+            &[]
+        } else {
+            // SAFETY: per the contract above, `ptr` is the aligned start of `len`
+            // initialized f64s that the caller keeps alive while we hold the GIL.
+            unsafe { std::slice::from_raw_parts(ptr as *const f64, len) }
+        };
+        record_result(py, self.inner.record_reduced(module, call, layout, &sizes, values))
+    }
+
+    /// What a compiled graph reduces for each tensor, in order.
+    #[getter]
+    fn reduced_parts(&self) -> Vec<&'static str> {
+        parts(self.inner.stats().need()).iter().map(|p| p.name()).collect()
     }
 
     /// Moves to `step`; a change restarts call counts and flushes the file.
