@@ -17,7 +17,7 @@ import tempfile
 
 import torch
 
-from guardscope import _native, _process, _stats
+from guardscope import _native, _paths, _process, _stats
 from guardscope._walk import walk_outputs
 
 logger = logging.getLogger("guardscope")
@@ -103,21 +103,9 @@ def warn_if_compiled(model):
         )
 
 
-def _rank():
-    try:
-        import torch.distributed as dist
-
-        if dist.is_available() and dist.is_initialized():
-            return dist.get_rank()
-    except Exception:
-        pass
-    return os.environ.get("RANK", "") or "0"
-
-
 def resolve_output(output):
     """The output path with ``<pid>`` and ``<rank>`` substituted."""
-    path = os.fspath(DEFAULT_OUTPUT if output is None else output)
-    return path.replace("<pid>", str(os.getpid())).replace("<rank>", str(_rank()))
+    return _paths.substitute(DEFAULT_OUTPUT if output is None else output)
 
 
 def _stat_list(stats):

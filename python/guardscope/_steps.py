@@ -6,6 +6,7 @@ import os
 import time
 
 from guardscope import _compile_log
+from guardscope._paths import current_rank, substitute
 
 logger = logging.getLogger("guardscope")
 
@@ -27,25 +28,6 @@ def counter_snapshot(counters):
 
 
 _COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
-
-
-def current_rank():
-    """The process's rank: torch.distributed's, else $RANK, else None."""
-    try:
-        import torch.distributed as dist
-
-        if dist.is_available() and dist.is_initialized():
-            return dist.get_rank()
-    except Exception:
-        pass
-    rank = os.environ.get("RANK", "")
-    return int(rank) if rank.isdigit() else None
-
-
-def resolve_path(path):
-    rank = current_rank()
-    path = os.fspath(path)
-    return path.replace("<pid>", str(os.getpid())).replace("<rank>", str(0 if rank is None else rank))
 
 
 def describe(event):
@@ -115,7 +97,7 @@ class StepLogger:
     """
 
     def __init__(self, path, *, warn=True, trace=None):
-        self.path = resolve_path(path)
+        self.path = substitute(path)
         parent = os.path.dirname(self.path)
         if parent:
             os.makedirs(parent, exist_ok=True)
