@@ -67,6 +67,22 @@ fn to_value(v: Option<ValueArg>) -> Value {
     }
 }
 
+/// The `len` values at `ptr`, after refusing a null or misaligned pointer.
+///
+/// # Safety
+/// `ptr` must be the start of `len` initialized `T`s that the caller keeps
+/// alive (and unchanged) while the slice is used, i.e. while we hold the GIL.
+unsafe fn slice_at<'a, T>(ptr: usize, len: usize, what: &str) -> PyResult<&'a [T]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr == 0 || !ptr.is_multiple_of(std::mem::align_of::<T>()) {
+        return Err(PyValueError::new_err(format!("bad {what} data pointer {ptr:#x}")));
+    }
+    // SAFETY: non-null and aligned (checked); the rest is the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr as *const T, len) })
+}
+
 #[pymethods]
 impl PyTracer {
     /// Opens (or joins) the JSONL file at `path` now, so that an unwritable
@@ -101,16 +117,8 @@ impl PyTracer {
         shape: Vec<i64>,
         dtype: &str,
     ) -> PyResult<()> {
-        if numel > 0 && (ptr == 0 || !ptr.is_multiple_of(std::mem::align_of::<f32>())) {
-            return Err(PyValueError::new_err(format!("bad float32 data pointer {ptr:#x}")));
-        }
-        let data: &[f32] = if numel == 0 {
-            &[]
-        } else {
-            // SAFETY: per the contract above, `ptr` is the aligned start of `numel`
-            // initialized f32s that the caller keeps alive while we hold the GIL.
-            unsafe { std::slice::from_raw_parts(ptr as *const f32, numel) }
-        };
+        // SAFETY: per the contract above.
+        let data: &[f32] = unsafe { slice_at(ptr, numel, "float32")? };
         let info = TensorInfo {
             module,
             tensor,
@@ -162,16 +170,8 @@ impl PyTracer {
         ptr: usize,
         len: usize,
     ) -> PyResult<()> {
-        if len > 0 && (ptr == 0 || !ptr.is_multiple_of(std::mem::align_of::<f64>())) {
-            return Err(PyValueError::new_err(format!("bad float64 data pointer {ptr:#x}")));
-        }
-        let values: &[f64] = if len == 0 {
-            &[]
-        } else {
-            // SAFETY: per the contract above, `ptr` is the aligned start of `len`
-            // initialized f64s that the caller keeps alive while we hold the GIL.
-            unsafe { std::slice::from_raw_parts(ptr as *const f64, len) }
-        };
+        // SAFETY: per the contract above.
+        let values: &[f64] = unsafe { slice_at(ptr, len, "float64")? };
         record_result(py, self.inner.record_reduced(module, call, layout, &sizes, values))
     }
 
