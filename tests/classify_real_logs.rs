@@ -157,10 +157,10 @@ fn cases() -> Vec<Case> {
         case(
             "reasons/object_id",
             "0/1",
-            "object_id",
+            "function_identity",
             "function activation",
             src("samples/scripts/reasons/object_id.py:16"),
-            "identity",
+            "a different function object was passed",
         ),
         case(
             "reasons/type_change",
@@ -271,7 +271,10 @@ fn every_category_from_a_real_log() {
         let at = format!("{} {}", c.sample, c.compile_id);
         assert_eq!(cause["category"], c.category, "{at}");
         assert_eq!(cause["culprit"], c.culprit, "{at}");
-        assert_eq!(cause["source"].as_str(), c.source, "{at}");
+        // The JSON keeps the full path the log holds (the samples were
+        // made in /work/main), never torch's shortened one.
+        let full = c.source.map(|s| format!("/work/main/{s}"));
+        assert_eq!(cause["source"].as_str(), full.as_deref(), "{at}");
         let detail = cause["detail"].as_str().unwrap_or("");
         assert!(
             detail.contains(c.detail),
@@ -289,9 +292,25 @@ fn every_category_from_a_real_log() {
 
 #[test]
 fn every_category_the_cpu_can_produce_is_covered() {
-    let covered: std::collections::BTreeSet<&str> = cases().iter().map(|c| c.category).collect();
+    // By the samples here, or by the third-party corpus (whose categories
+    // tests/corpus_third_party.rs asserts recompile by recompile).
+    let mut covered: std::collections::BTreeSet<String> = cases().iter().map(|c| c.category.to_string()).collect();
+    for version in std::fs::read_dir(root().join("tests/corpus/logs")).unwrap() {
+        for scenario in std::fs::read_dir(version.unwrap().path()).unwrap() {
+            let truth = scenario.unwrap().path().join("truth.json");
+            let truth: Value = serde_json::from_str(&std::fs::read_to_string(truth).unwrap()).unwrap();
+            for r in truth["recompiles"].as_array().unwrap() {
+                covered.insert(r["category"].as_str().unwrap().to_string());
+            }
+        }
+    }
+    // object_id: identity guards now have their own categories (a new
+    // function, a new optimizer); no CPU program found on torch 2.11 or
+    // 2.15 still fails a bare identity guard (a new nn.Module or plain
+    // object per call does not recompile), so no real log has one.
+    let without_real_log = ["other", "object_id"];
     for name in guardscope::reasons::Category::ALL.map(|c| c.name()) {
-        if name != "other" {
+        if !without_real_log.contains(&name) {
             assert!(covered.contains(name), "no real-log test for {name}");
         }
     }

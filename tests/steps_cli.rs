@@ -32,11 +32,13 @@ fn collision_lists_step_12_among_the_slowest_with_its_cause() {
         .lines()
         .find(|l| l.split_whitespace().next() == Some("12"))
         .expect("a row for step 12");
+    // The user's file is shown relative to the current directory when
+    // under it, else whole: either way it ends the same.
     assert!(
-        row.ends_with(
+        row.contains(
             "0/2 forward (_collision_model.py:117) recompile 0.59 s + 0.02 s backward: forward-hook closure state: \
-             collector.capture_activation_norms at samples/scripts/_collision_model.py:180"
-        ),
+             collector.capture_activation_norms at "
+        ) && row.ends_with("samples/scripts/_collision_model.py:180"),
         "{row}"
     );
     assert!(
@@ -142,7 +144,7 @@ fn records_without_compiles_get_them_from_the_trace_by_time() {
     assert_eq!(twelve["compiles"][0]["cause"]["category"], "closure_hook_state");
     assert_eq!(
         twelve["compiles"][0]["cause"]["source"],
-        "samples/scripts/_collision_model.py:180"
+        "/work/main/samples/scripts/_collision_model.py:180"
     );
     let others: usize = a["slowest"]
         .as_array()

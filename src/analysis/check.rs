@@ -1,7 +1,7 @@
 //! The pre-merge gate: does this run recompile (more than a baseline run of
 //! the same program)?
 
-use super::{cause_or_unknown, recompiles, FrameRef, Recompile};
+use super::{cause_or_unknown, recompiles, FrameRef, Recompile, Severity};
 use crate::model::{Frame, Run};
 use crate::reasons::{Category, RecompileReason};
 use serde::Serialize;
@@ -44,6 +44,8 @@ pub struct Offense {
     #[serde(flatten)]
     pub cause: RecompileReason,
     pub duration_s: Option<f64>,
+    /// "problem" or "expected" (every recompile counts unless --allow).
+    pub severity: Severity,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -67,8 +69,9 @@ fn offense(r: &Recompile<'_>) -> Offense {
     Offense {
         compile_id: r.compile.compile_id.clone(),
         frame: FrameRef::of(r.frame),
-        cause: cause_or_unknown(r.compile),
+        cause: cause_or_unknown(r.frame, r.compile),
         duration_s: r.compile.duration_s,
+        severity: r.severity,
     }
 }
 
@@ -121,6 +124,9 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
             ("baseline", new, frames)
         }
     };
+    // Problems lead; expected one-offs still count unless --allow excuses them.
+    let mut offending = offending;
+    offending.sort_by_key(|o| o.severity);
     let too_many = offending.len() > opts.max_recompiles;
     let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
     let passed = !too_many && !new_frames_failed;

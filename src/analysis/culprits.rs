@@ -2,7 +2,7 @@
 //! recompiles of frame 0 caused by collector.capture_activation_norms,
 //! 61.2 s" is worth more than three raw lines.
 
-use super::{cause_or_unknown, recompiles, FrameRef};
+use super::{cause_or_unknown, recompiles, FrameRef, Severity};
 use crate::model::Run;
 use crate::reasons::RecompileReason;
 use serde::Serialize;
@@ -15,12 +15,14 @@ pub struct CulpritGroup {
     pub cause: RecompileReason,
     pub compile_ids: Vec<String>,
     pub seconds: f64,
+    /// A problem when any of its recompiles is.
+    pub severity: Severity,
 }
 
 pub fn group_by_culprit(run: &Run) -> Vec<CulpritGroup> {
     let mut groups: Vec<CulpritGroup> = Vec::new();
     for r in recompiles(run) {
-        let cause = cause_or_unknown(r.compile);
+        let cause = cause_or_unknown(r.frame, r.compile);
         let f = r.frame;
         let same = |g: &CulpritGroup| {
             (g.frame.pid, g.frame.rank, g.frame.frame_id) == (f.pid, f.rank, f.frame_id)
@@ -31,18 +33,22 @@ pub fn group_by_culprit(run: &Run) -> Vec<CulpritGroup> {
             Some(g) => {
                 g.compile_ids.push(r.compile.compile_id.clone());
                 g.seconds += secs;
+                g.severity = g.severity.min(r.severity);
             }
             None => groups.push(CulpritGroup {
                 frame: FrameRef::of(f),
                 cause,
                 compile_ids: vec![r.compile.compile_id.clone()],
                 seconds: secs,
+                severity: r.severity,
             }),
         }
     }
+    // Problems first; within each, the most expensive first.
     groups.sort_by(|a, b| {
-        b.seconds
-            .total_cmp(&a.seconds)
+        a.severity
+            .cmp(&b.severity)
+            .then(b.seconds.total_cmp(&a.seconds))
             .then(b.compile_ids.len().cmp(&a.compile_ids.len()))
     });
     groups

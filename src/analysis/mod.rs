@@ -1,26 +1,34 @@
 //! Questions asked of the model: which compiles are recompiles, what caused
 //! each one, and the run's totals.
 
+mod cause;
 pub mod check;
 mod culprits;
+mod ranks;
+mod severity;
 pub mod steps;
 
+pub use cause::{
+    call_site, cause_of, cause_or_unknown, classified_cause, frame_call_site, is_ambiguous, user_calls, CallSite,
+};
 pub use culprits::{group_by_culprit, CulpritGroup};
+pub use ranks::{lone_ranks, LoneRank};
+pub use severity::{frame_severities, Severity};
 
 use crate::model::{Compile, Frame, Run};
-use crate::reasons::{classify, GuardFailure, RecompileReason};
+use crate::reasons::GuardFailure;
 use serde::Serialize;
 
 /// A compile of a frame after its first one (`frame_compile_id > 0`).
 pub struct Recompile<'a> {
     pub frame: &'a Frame,
     pub compile: &'a Compile,
+    pub severity: Severity,
 }
 
 impl<'a> Recompile<'a> {
-    /// The reason for this recompile: every existing cache entry contributes
-    /// one reason, so older causes repeat; the new cause is the reason of the
-    /// newest failed entry (highest `F/M`), whatever the order in the log.
+    /// The reason for this recompile, of all the failed entries' reasons
+    /// (see `cause_of`).
     pub fn cause(&self) -> Option<&'a GuardFailure> {
         cause_of(self.compile)
     }
@@ -32,6 +40,8 @@ pub struct FrameRef {
     pub rank: Option<u32>,
     pub pid: u64,
     pub frame_id: u32,
+    /// What was compiled, as a user names it (see `frame_name`).
+    pub name: String,
     pub function: Option<String>,
     pub file: Option<String>,
     pub line: Option<u32>,
@@ -43,6 +53,7 @@ impl FrameRef {
             rank: f.rank,
             pid: f.pid,
             frame_id: f.frame_id,
+            name: frame_name(f),
             function: f.function.clone(),
             file: f.file.clone(),
             line: f.line,
@@ -50,48 +61,55 @@ impl FrameRef {
     }
 }
 
-/// The classified cause, or an explicit "unknown" when the log holds no
-/// reason for this recompile (e.g. the payload was lost).
-pub fn cause_or_unknown(compile: &Compile) -> RecompileReason {
-    classified_cause(compile).unwrap_or_else(|| RecompileReason {
-        category: crate::reasons::Category::Other,
-        culprit: "unknown (no recompile_reasons in the log)".to_string(),
-        source: None,
-        code: None,
-        detail: compile.failed.then(|| "the compile failed".to_string()),
-        advice: "The log has no recompile_reasons for this compile; rerun with TORCH_TRACE to capture them."
-            .to_string(),
-    })
-}
-
-/// The classified cause of a recompile: the newest failed entry's reason,
-/// or `cache_limit` when Dynamo refused to compile at all.
-pub fn classified_cause(compile: &Compile) -> Option<RecompileReason> {
-    let newest = cause_of(compile);
-    if compile.cache_limit {
-        return Some(classify::cache_limit(newest));
+/// What a frame compiled, as a user names it. Library wrappers become the
+/// compiled frame (every Hugging Face model is `wrapper`, a compiled
+/// `nn.Sequential` is `inner`), so a frame whose guards name the class of
+/// the module it runs is named by that class: `GPT2LMHeadModel via
+/// wrapper`, `Net.forward`, `Adam.step`.
+pub fn frame_name(f: &Frame) -> String {
+    const WRAPPERS: [&str; 7] = [
+        "wrapper",
+        "inner",
+        "_fn",
+        "__call__",
+        "_call_impl",
+        "_wrapped_call_impl",
+        "compile_wrapper",
+    ];
+    let function = f.function.as_deref().unwrap_or("?");
+    match f.module_class.as_deref().map(|c| c.rsplit('.').next().unwrap_or(c)) {
+        Some(class) if WRAPPERS.contains(&function) => format!("{class} via {function}"),
+        Some(class) if !function.starts_with('<') => format!("{class}.{function}"),
+        _ => function.to_string(),
     }
-    newest.map(classify::classify)
 }
 
-pub fn cause_of(compile: &Compile) -> Option<&GuardFailure> {
-    compile
-        .recompile_reasons
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, r)| (entry_number(r.entry.as_deref()), usize::MAX - i))
-        .map(|(_, r)| r)
-}
-
-/// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.
-fn entry_number(entry: Option<&str>) -> Option<u32> {
-    entry?.rsplit('/').next()?.parse().ok()
-}
-
+/// Every recompile with its severity. A recompile of a rank that
+/// recompiled a frame when most ranks did not is a problem: the other ranks
+/// wait for it at the next collective.
 pub fn recompiles(run: &Run) -> Vec<Recompile<'_>> {
-    run.compiles()
-        .filter(|(_, c)| c.frame_compile_id.is_some_and(|n| n > 0))
-        .map(|(frame, compile)| Recompile { frame, compile })
+    let lone = lone_ranks(run);
+    run.frames
+        .iter()
+        .flat_map(|frame| {
+            let alone = lone
+                .iter()
+                .any(|l| Some(l.rank) == frame.rank && l.frame_id == frame.frame_id && l.recompiles > l.majority);
+            let severities = frame_severities(frame)
+                .into_iter()
+                .map(move |s| s.map(|s| if alone { Severity::Problem } else { s }));
+            frame
+                .compiles
+                .iter()
+                .zip(severities)
+                .filter_map(move |(compile, severity)| {
+                    Some(Recompile {
+                        frame,
+                        compile,
+                        severity: severity?,
+                    })
+                })
+        })
         .collect()
 }
 
@@ -154,28 +172,4 @@ pub fn totals(run: &Run) -> Totals {
     t.processes = processes.len();
     t.ranks = ranks.len();
     t
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reasons::split;
-
-    #[test]
-    fn cause_is_the_newest_failed_entry_not_the_first_line() {
-        let c = Compile {
-            recompile_reasons: vec![split("0/1: b == 2"), split("0/0: a == 1"), split("0/2: c == 3")],
-            ..Compile::default()
-        };
-        assert_eq!(cause_of(&c).unwrap().guard, "c == 3");
-    }
-
-    #[test]
-    fn cause_without_entry_ids_is_the_first_reason() {
-        let c = Compile {
-            recompile_reasons: vec![split("x == 1"), split("y == 2")],
-            ..Compile::default()
-        };
-        assert_eq!(cause_of(&c).unwrap().guard, "x == 1");
-    }
 }

@@ -276,7 +276,7 @@ fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
         .or_else(|| compile.backward.as_ref().and_then(|b| b.duration_s));
     sc.failed |= compile.failed;
     if sc.cause.is_none() && sc.recompile == Some(true) {
-        sc.cause = classified_cause(compile).map(|c| StepCause {
+        sc.cause = classified_cause(frame, compile).map(|c| StepCause {
             category: c.category.name().to_string(),
             label: Some(c.category.label().to_string()),
             culprit: c.culprit,

@@ -2,7 +2,8 @@
 
 use super::{Attempt, BackwardCompile, Breakdown, Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
-use crate::reasons::{self, TensorGuardSite};
+use crate::reasons::paths::PathResolver;
+use crate::reasons::{self, GuardSet};
 use crate::trace::event::CompilationMetrics;
 use crate::trace::{CompileRef, Event, EventData, ParseStats, Problems};
 use std::collections::HashMap;
@@ -35,14 +36,16 @@ pub struct RunBuilder {
     /// `torch._dynamo.reset()` restarting compile ids at 0/0.
     started: HashMap<(u64, u32), std::collections::HashSet<CompileRef>>,
     envelope_rank: Option<u32>,
+    /// Full paths each process's log mentions, to undo torch's shortening.
+    paths: HashMap<u64, PathResolver>,
 }
 
 struct FrameState {
     frame: Frame,
     index: HashMap<CompileKey, usize>,
-    /// Per compile id: where its tensor guards were installed, to give tensor
-    /// guard failures of later recompiles a source line.
-    tensor_sites: HashMap<String, Vec<TensorGuardSite>>,
+    /// Per compile id: what its guards assumed. Compared at the end with the
+    /// compiles whose reasons name it as the failed entry, then dropped.
+    guards: HashMap<String, GuardSet>,
 }
 
 impl RunBuilder {
@@ -57,6 +60,7 @@ impl RunBuilder {
             generation: HashMap::new(),
             started: HashMap::new(),
             envelope_rank: None,
+            paths: HashMap::new(),
         }
     }
 
@@ -65,8 +69,34 @@ impl RunBuilder {
             self.envelope_rank = ev.rank;
         }
         let r = ev.compile;
-        if let EventData::DynamoStart { .. } = ev.data {
-            self.note_start(ev.pid, r);
+        match &ev.data {
+            EventData::DynamoStart { stack } => {
+                self.note_start(ev.pid, r);
+                let paths = self.paths.entry(ev.pid).or_default();
+                stack
+                    .iter()
+                    .filter_map(|f| f.file.as_deref())
+                    .for_each(|p| paths.learn(p));
+            }
+            EventData::InternedPath(path) => {
+                self.paths.entry(ev.pid).or_default().learn(path);
+                return;
+            }
+            EventData::CompilationMetrics(m) => {
+                if let Some(file) = &m.co_filename {
+                    self.paths.entry(ev.pid).or_default().learn(file);
+                }
+            }
+            EventData::RecompileReasons(list) => {
+                // Stack traces in reasons name full paths too.
+                let paths = self.paths.entry(ev.pid).or_default();
+                for text in list {
+                    for file in text.split("File \"").skip(1).filter_map(|t| t.split('"').next()) {
+                        paths.learn(file);
+                    }
+                }
+            }
+            _ => {}
         }
         let generation = self.generation.get(&ev.pid).copied().unwrap_or(0);
         let year = self.year;
@@ -90,10 +120,11 @@ impl RunBuilder {
                             function: None,
                             file: None,
                             line: None,
+                            module_class: None,
                             compiles: Vec::new(),
                         },
                         index: HashMap::new(),
-                        tensor_sites: HashMap::new(),
+                        guards: HashMap::new(),
                     }
                 });
                 let ckey = CompileKey {
@@ -107,17 +138,22 @@ impl RunBuilder {
                 if let EventData::CompilationMetrics(m) = &ev.data {
                     fill_frame(&mut state.frame, m);
                 }
-                if let EventData::TensorGuards(lines) = &ev.data {
-                    let sites = reasons::tensor_guard_sites(lines);
-                    if !sites.is_empty() {
-                        let id = state.frame.compiles[i].compile_id.clone();
-                        state.tensor_sites.insert(id, sites);
+                if let EventData::GuardTree(lines) = &ev.data {
+                    let set = GuardSet::parse(lines);
+                    if state.frame.module_class.is_none() {
+                        state.frame.module_class = ["self", "fn", "args[0]"]
+                            .iter()
+                            .find_map(|root| set.root_types.get(*root))
+                            .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
+                            .cloned();
                     }
+                    let id = state.frame.compiles[i].compile_id.clone();
+                    state.guards.insert(id, set);
                 }
-                if let EventData::DynamoStart { frame: Some(sf) } = &ev.data {
+                if let EventData::DynamoStart { stack } = &ev.data {
                     // The stack names the frame being compiled; metrics, when
                     // they arrive, give the authoritative name and first line.
-                    if state.frame.function.is_none() {
+                    if let Some(sf) = stack.last().filter(|_| state.frame.function.is_none()) {
                         state.frame.function = sf.function.clone();
                         state.frame.file = sf.file.clone();
                     }
@@ -153,9 +189,19 @@ impl RunBuilder {
         for key in &self.frame_order {
             let state = self.frames.remove(key).expect("every ordered key has a frame");
             let mut f = state.frame;
-            for g in f.compiles.iter_mut().flat_map(|c| c.recompile_reasons.iter_mut()) {
-                if let Some(sites) = g.entry.as_ref().and_then(|e| state.tensor_sites.get(e)) {
-                    reasons::locate(g, sites);
+            let no_paths = PathResolver::default();
+            let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
+            for c in f.compiles.iter_mut() {
+                let new = state.guards.get(&c.compile_id);
+                for g in c.recompile_reasons.iter_mut() {
+                    let old = g.entry.as_ref().and_then(|e| state.guards.get(e));
+                    if let Some(old) = old {
+                        reasons::locate(g, &old.tensor_sites);
+                    }
+                    g.resolve_paths(paths);
+                    if let (Some(old), Some(new)) = (old, new) {
+                        g.changes = Some(old.changes_to(new));
+                    }
                 }
             }
             f.rank = f.rank.or(rank);
@@ -217,8 +263,11 @@ fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
 fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: f64) {
     c.last_log_line = c.last_log_line.max(line);
     match data {
-        EventData::DynamoStart { .. } => {
+        EventData::DynamoStart { stack } => {
             let attempt = r.attempt.unwrap_or(0);
+            if c.stack.is_empty() {
+                c.stack = stack;
+            }
             if !c.attempts.iter().any(|a| a.attempt == attempt) {
                 c.attempts.push(Attempt {
                     attempt,
@@ -247,7 +296,7 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(text),
         EventData::GuardAdded => c.guards_added += 1,
-        EventData::TensorGuards(_) | EventData::Seen => {}
+        EventData::GuardTree(_) | EventData::InternedPath(_) | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
     // refused compiles that never log `dynamo_start`.
@@ -284,6 +333,7 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
         code_gen_s: m.code_gen_time_s.or(us(m.inductor_code_gen_cumulative_compile_time_us)),
     };
     c.guard_count = m.guard_count;
+    c.automatic_dynamic = m.dynamo_flag("automatic_dynamic_shapes");
     c.graph_op_count = m.graph_op_count;
     c.fail_type = m.fail_type.clone();
     c.fail_reason = m.fail_reason.clone();
@@ -292,6 +342,16 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
     if let Some(r) = &m.restart_reasons {
         c.restart_reasons = r.clone();
     }
+}
+
+/// A class that is a value, not what was compiled (a wrapper's `fn` can be
+/// a plain function, its `args[0]` a tensor).
+fn is_plain_python_type(ty: &str) -> bool {
+    !ty.contains('.')
+        || matches!(
+            ty,
+            "functools.partial" | "torch.Tensor" | "torch.nn.parameter.Parameter"
+        )
 }
 
 /// Dynamo's refusal message changed names with the config option

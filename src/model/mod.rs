@@ -10,6 +10,7 @@ pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
 pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
 
 use crate::reasons::GuardFailure;
+pub use crate::trace::event::StackFrame;
 use crate::trace::{ParseStats, Problems};
 use serde::Serialize;
 
@@ -40,6 +41,10 @@ pub struct Frame {
     pub file: Option<String>,
     /// First line of the compiled function (`co_firstlineno`).
     pub line: Option<u32>,
+    /// The class of the module the frame was compiled for (`L['self']` or
+    /// `L['fn']` in its guards), when it is one: names a frame that is only
+    /// a library wrapper (`wrapper`, `inner`) by what was compiled.
+    pub module_class: Option<String>,
     pub compiles: Vec<Compile>,
 }
 
@@ -79,6 +84,11 @@ pub struct Compile {
     pub graph_breaks: Vec<String>,
     /// One per cache entry whose guards failed, as logged (cache order).
     pub recompile_reasons: Vec<GuardFailure>,
+    /// The Python stack when Dynamo started, outermost first, full paths;
+    /// the last entry is the compiled frame, the ones before it its callers.
+    pub stack: Vec<StackFrame>,
+    /// `automatic_dynamic_shapes` in the compile's Dynamo config.
+    pub automatic_dynamic: Option<bool>,
     pub backward: Option<BackwardCompile>,
     /// Line of the compile's first event in its log.
     pub log_line: u64,

@@ -2,7 +2,8 @@
 //! detail and advice, using the rule table in `rules.rs`.
 
 use super::culprit::{self, from_guard_on_hint};
-use super::rules::{rules, Culprit, Rule};
+use super::guard_tree::GuardChange;
+use super::rules::{rules, Culprit, Rule, When};
 use super::split::GuardFailure;
 use regex::{Captures, Regex};
 use serde::Serialize;
@@ -29,6 +30,12 @@ pub enum Category {
     ContainerLen,
     DictKeys,
     HooksChanged,
+    OptimizerHyperparam,
+    OptimizerState,
+    OptimizerRecreated,
+    FunctionIdentity,
+    KvCache,
+    NewAttribute,
     CacheLimit,
     Other,
 }
@@ -53,6 +60,12 @@ impl Category {
             Category::ContainerLen => "container_len",
             Category::DictKeys => "dict_keys",
             Category::HooksChanged => "hooks_changed",
+            Category::OptimizerHyperparam => "optimizer_hyperparam",
+            Category::OptimizerState => "optimizer_state",
+            Category::OptimizerRecreated => "optimizer_recreated",
+            Category::FunctionIdentity => "function_identity",
+            Category::KvCache => "kv_cache",
+            Category::NewAttribute => "new_attribute",
             Category::CacheLimit => "cache_limit",
             Category::Other => "other",
         }
@@ -78,12 +91,18 @@ impl Category {
             Category::ContainerLen => "container lengths",
             Category::DictKeys => "dict keys",
             Category::HooksChanged => "added or removed hooks",
+            Category::OptimizerHyperparam => "optimizer hyperparameters (lr, betas, ...)",
+            Category::OptimizerState => "optimizer state created on the first step",
+            Category::OptimizerRecreated => "an optimizer created again",
+            Category::FunctionIdentity => "a new function object per call",
+            Category::KvCache => "generate(): prefill/decode and KV-cache growth",
+            Category::NewAttribute => "attributes added after compiling",
             Category::CacheLimit => "the recompile limit",
             Category::Other => "unrecognised guards",
         }
     }
 
-    pub const ALL: [Category; 19] = [
+    pub const ALL: [Category; 25] = [
         Category::ShapeLazyBuffer,
         Category::ShapeInput,
         Category::Stride,
@@ -101,9 +120,40 @@ impl Category {
         Category::ContainerLen,
         Category::DictKeys,
         Category::HooksChanged,
+        Category::OptimizerHyperparam,
+        Category::OptimizerState,
+        Category::OptimizerRecreated,
+        Category::FunctionIdentity,
+        Category::KvCache,
+        Category::NewAttribute,
         Category::CacheLimit,
         Category::Other,
     ];
+
+    /// A cause that is expected once (the first decode step, train -> eval,
+    /// optimizer state creation, one size change before automatic dynamic
+    /// shapes kick in, one new argument value or structure); it is a problem
+    /// only when it repeats. The others (Python state read inside compiled
+    /// code: hook flags, globals, closures, step counters; objects created
+    /// anew) are a problem from the first time.
+    pub fn expected_once(self) -> bool {
+        matches!(
+            self,
+            Category::ShapeInput
+                | Category::Stride
+                | Category::Dtype
+                | Category::Device
+                | Category::RequiresGrad
+                | Category::TorchGlobalState
+                | Category::NnModuleAttr
+                | Category::OptimizerState
+                | Category::KvCache
+                | Category::ConstantValue
+                | Category::DictKeys
+                | Category::ContainerLen
+                | Category::TypeChange
+        )
+    }
 
     pub fn parse(name: &str) -> Option<Category> {
         Category::ALL.into_iter().find(|c| c.name() == name)
@@ -121,6 +171,30 @@ pub struct RecompileReason {
     pub code: Option<String>,
     pub detail: Option<String>,
     pub advice: String,
+    /// The user's line that called into the compiled code (`file:line`, the
+    /// full path): the innermost frame of the compile's stack that is
+    /// neither torch nor an installed library.
+    pub called_from: Option<String>,
+    /// That line's code, as Dynamo quotes it.
+    pub called_from_code: Option<String>,
+    /// The guard's line when it points into an installed library.
+    pub library_line: Option<String>,
+    /// Every guarded value that differs between the failed cache entry and
+    /// the new compile: what actually changed, also where Dynamo names one.
+    pub changed: Vec<GuardChange>,
+}
+
+/// What is known about where a guard failed, beyond its text.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context<'a> {
+    /// The compiled frame is an optimizer's step (torch/optim code).
+    pub optimizer: bool,
+    /// A library's `generate()` is on the stack that called the frame.
+    pub generate: bool,
+    /// `automatic_dynamic_shapes` in the compile's config.
+    pub automatic_dynamic: Option<bool>,
+    /// The class of the object the frame was compiled for.
+    pub compiled_class: Option<&'a str>,
 }
 
 struct CompiledRule {
@@ -142,37 +216,75 @@ fn table() -> &'static [CompiledRule] {
 }
 
 pub fn classify(g: &GuardFailure) -> RecompileReason {
-    let guard = culprit::strip_locals(&g.guard);
+    classify_in(g, &Context::default())
+}
+
+/// Classifies with what the compile's stack and frame tell (an optimizer
+/// step, a `generate()` call): some rows apply only there.
+pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
+    let guard = culprit::canonical(&g.guard);
     for row in table() {
+        let applies = match row.rule.when {
+            When::Always => true,
+            When::Optimizer => ctx.optimizer,
+            When::Generate => ctx.generate,
+            When::InHook => g.in_hook,
+        };
+        if !applies {
+            continue;
+        }
         if let Some(caps) = row.regex.captures(&guard) {
-            return apply(&row.rule, &caps, g);
+            return apply(&row.rule, &caps, g, ctx);
         }
     }
+    let subject = culprit::subject_of(&guard);
     RecompileReason {
         category: Category::Other,
         culprit: g
             .hint
             .as_deref()
             .and_then(from_guard_on_hint)
-            .unwrap_or_else(|| short(&g.guard)),
+            .unwrap_or_else(|| short(&culprit::render(subject))),
         source: g.source.clone(),
         code: g.code.clone(),
         detail: Some(format!("unrecognised guard: {}", g.guard)),
         advice: "guardscope does not recognise this guard; read the raw text below: it names the value that changed."
             .to_string(),
+        ..located(g)
+    }
+}
+
+/// The parts of a reason that come from where the guard points.
+fn located(g: &GuardFailure) -> RecompileReason {
+    RecompileReason {
+        category: Category::Other,
+        culprit: String::new(),
+        source: g.source.clone(),
+        code: g.code.clone(),
+        detail: None,
+        advice: String::new(),
+        called_from: None,
+        called_from_code: None,
+        library_line: g.library_location().map(|l| l.short()),
+        changed: g.changes.clone().unwrap_or_default(),
     }
 }
 
 /// Classifies a compile that Dynamo refused because the recompile limit was
 /// hit: the category is `cache_limit`, the culprit that of the reason that
 /// pushed the frame over the limit.
-pub fn cache_limit(newest: Option<&GuardFailure>) -> RecompileReason {
-    let inner = newest.map(classify);
+pub fn cache_limit(newest: Option<&GuardFailure>, ctx: &Context<'_>) -> RecompileReason {
+    let inner = newest.map(|g| classify_in(g, ctx));
     let culprit = inner
         .as_ref()
         .map_or_else(|| "the recompile limit".to_string(), |r| r.culprit.clone());
     let cause = inner.as_ref().map_or(String::new(), |r| {
-        format!(" Fix the cause listed before it: {}", r.advice)
+        format!(
+            " The recompiles that filled the cache were caused by {} ({}); fix that: {}",
+            r.culprit,
+            r.category.label(),
+            r.advice
+        )
     });
     RecompileReason {
         category: Category::CacheLimit,
@@ -184,16 +296,20 @@ pub fn cache_limit(newest: Option<&GuardFailure>) -> RecompileReason {
             None => "recompile limit hit".to_string(),
         }),
         advice: format!(
-            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit) and gave up: this frame now runs eagerly for the rest of the process.{cause}"
+            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit) and gave up: this frame runs eagerly, uncompiled, for the rest of the process.{cause}"
         ),
+        library_line: inner.as_ref().and_then(|r| r.library_line.clone()),
+        changed: inner.map(|r| r.changed).unwrap_or_default(),
+        called_from: None,
+        called_from_code: None,
     }
 }
 
-fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure) -> RecompileReason {
+fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
     let culprit = match rule.culprit {
         Culprit::Source(name) => match caps.name(name) {
             Some(m) => culprit::render(m.as_str()),
-            None => short(&g.guard),
+            None => short(&culprit::render(culprit::subject_of(&culprit::canonical(&g.guard)))),
         },
         Culprit::Template(t) => expand(t, caps, ""),
         Culprit::HintOr(t) => g
@@ -201,8 +317,17 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure) -> RecompileReason 
             .as_deref()
             .and_then(from_guard_on_hint)
             .unwrap_or_else(|| expand(t, caps, "")),
+        Culprit::CompiledObject(what) => match ctx.compiled_class {
+            Some(class) => format!("{what} ({})", class.rsplit('.').next().unwrap_or(class)),
+            None => what.to_string(),
+        },
     };
     let mut detail = rule.detail.map(|d| expand(d, caps, &culprit));
+    if let (Some(act), Some(d)) = (caps.name("act"), detail.as_mut()) {
+        if rule.category == Category::ShapeInput {
+            d.push_str(&shape_outlook(act.as_str(), ctx.automatic_dynamic));
+        }
+    }
     if rule.category == Category::ShapeLazyBuffer {
         let grown = caps.name("exp").is_some_and(|m| m.as_str() == "0");
         let how = if grown {
@@ -218,6 +343,9 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure) -> RecompileReason 
         }
     }
     let mut advice = expand(rule.advice, caps, &culprit);
+    if rule.category == Category::ShapeInput && short_batch(caps) {
+        advice.push_str(" If this is a DataLoader's short last batch, DataLoader(..., drop_last=True) avoids it.");
+    }
     if matches!(rule.category, Category::NnModuleAttr | Category::DictKeys) {
         // Dynamo's own hint is specific to the attribute; show it too.
         if let Some(h) = g.hint.as_deref().filter(|h| from_guard_on_hint(h).is_none()) {
@@ -227,20 +355,43 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure) -> RecompileReason 
     RecompileReason {
         category: rule.category,
         culprit,
-        source: g.source.clone(),
-        code: g.code.clone(),
         detail,
         advice,
+        ..located(g)
+    }
+}
+
+/// Dim 0 shrank: the signature of a DataLoader's last, short batch.
+fn short_batch(caps: &Captures<'_>) -> bool {
+    let n = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u64>().ok());
+    matches!((n("idx"), n("exp"), n("act")), (Some(0), Some(e), Some(a)) if a < e)
+}
+
+/// What happens to a dim whose size changed: automatic dynamic shapes make
+/// it dynamic, except for sizes 0 and 1 (always specialised) and when the
+/// compile's config turned automatic dynamic off.
+fn shape_outlook(actual: &str, automatic_dynamic: Option<bool>) -> String {
+    if automatic_dynamic == Some(false) {
+        "; automatic_dynamic_shapes is off in this compile's config, so the dim stays static and every new size compiles again".to_string()
+    } else if actual == "0" || actual == "1" {
+        format!("; size {actual} is always specialised (automatic dynamic never makes a size-0/1 dim dynamic), so the dim stays static and the next size recompiles again")
+    } else {
+        "; automatic dynamic shapes make this dim dynamic from this recompile on".to_string()
     }
 }
 
 /// Expands `{name}` with captures (missing ones expand to nothing),
-/// `{@name}` with a capture rendered as a source, `{culprit}` with the culprit.
+/// `{@name}` with a capture rendered as a source, `{$name}` with a capture
+/// as the Python name a user would type, `{culprit}` with the culprit.
 fn expand(template: &str, caps: &Captures<'_>, culprit: &str) -> String {
     static PLACEHOLDER: OnceLock<Regex> = OnceLock::new();
-    let re = PLACEHOLDER.get_or_init(|| Regex::new(r"\{(@?[a-z]+)\}").expect("valid regex"));
+    let re = PLACEHOLDER.get_or_init(|| Regex::new(r"\{([@$]?[a-z]+)\}").expect("valid regex"));
     re.replace_all(template, |c: &Captures<'_>| match &c[1] {
         "culprit" => culprit.to_string(),
+        name if name.starts_with('$') => caps
+            .name(&name[1..])
+            .map(|m| culprit::python_name(m.as_str()))
+            .unwrap_or_default(),
         // `{@name}`: the capture rendered as a guard source.
         name if name.starts_with('@') => caps
             .name(&name[1..])

@@ -18,12 +18,92 @@ pub fn strip_locals(expr: &str) -> String {
         .into_owned()
 }
 
+/// A guard expression in one spelling across torch versions: locals
+/// without `L[...]`, `object.__getattribute__(x, 'a')` as `x.a`, and
+/// torch 2.11's `___as_tensor(x).item()` around a float as `x`.
+pub fn canonical(expr: &str) -> String {
+    static GETATTR: OnceLock<Regex> = OnceLock::new();
+    static AS_TENSOR: OnceLock<Regex> = OnceLock::new();
+    let expr = strip_locals(expr);
+    let expr = re(
+        &GETATTR,
+        r"object\.__getattribute__\(([^,()]+), '([A-Za-z_][A-Za-z0-9_]*)'\)",
+    )
+    .replace_all(&expr, "$1.$2");
+    re(&AS_TENSOR, r"___as_tensor\(([^()]*(?:\([^()]*\))?[^()]*)\)\.item\(\)")
+        .replace_all(&expr, "$1")
+        .into_owned()
+}
+
+/// The subject of a comparison guard, without the value it was compiled
+/// for: `self.param_groups[0]['lr'] == 0.01` -> `self.param_groups[0]['lr']`.
+/// A culprit never holds the value, so that seven lr values are one cause.
+pub fn subject_of(guard: &str) -> &str {
+    let g = guard.trim();
+    let g = g.strip_prefix("not ").unwrap_or(g);
+    const OPERATORS: [&str; 8] = [" == ", " != ", " is not ", " is ", " <= ", " >= ", " < ", " > "];
+    let cut = OPERATORS.iter().filter_map(|op| g.find(op)).min();
+    match cut {
+        Some(i) => g[..i].trim(),
+        None => g,
+    }
+}
+
+/// The name a user would type for a guard source, for advice:
+/// `kwargs['input_ids']` -> `input_ids`, `L['x']` -> `x`,
+/// `self._modules['enc']._buffers['cache']` -> `self.enc.cache`.
+pub fn python_name(expr: &str) -> String {
+    static KWARG: OnceLock<Regex> = OnceLock::new();
+    let expr = strip_locals(expr.trim());
+    if let Some(n) = expr.strip_prefix("args[").and_then(|r| r.strip_suffix(']')) {
+        // A wrapper's `*args`: the user passed it without a name we know.
+        return format!("<positional argument {n}>");
+    }
+    let expr = re(&KWARG, r"^kwargs\['([A-Za-z_][A-Za-z0-9_]*)'\]")
+        .replace(&expr, "$1")
+        .into_owned();
+    static MEMBER: OnceLock<Regex> = OnceLock::new();
+    let expr = re(&MEMBER, r"\._(?:modules|buffers|parameters)\['([^']+)'\]").replace_all(&expr, ".$1");
+    strip_main_module(&expr).to_string()
+}
+
+/// Dynamo reaches the script's own globals through `G['__import___main__']`.
+fn strip_main_module(expr: &str) -> &str {
+    expr.strip_prefix("G['__import___main__'].").unwrap_or(expr)
+}
+
 /// Renders one guard source expression.
 pub fn render(expr: &str) -> String {
     static MODULE: OnceLock<Regex> = OnceLock::new();
     static GLOBAL: OnceLock<Regex> = OnceLock::new();
     static IDENT: OnceLock<Regex> = OnceLock::new();
     let expr = strip_locals(expr.trim());
+    static MAIN: OnceLock<Regex> = OnceLock::new();
+    // `G['__import___main__'].flag`, `G['__import_pkg_dot_mod'].flag`: a
+    // module's global reached through the module.
+    if let Some(c) = re(&MAIN, r"^G\['__import_(?P<module>[A-Za-z0-9_]*)'\]\.(?P<rest>.+)$").captures(&expr) {
+        let module = c["module"].trim_start_matches('_').replace("_dot_", ".");
+        let prefix = if module == "main__" || module.is_empty() {
+            String::new()
+        } else {
+            format!("{module}.")
+        };
+        return format!("global {prefix}{}", &c["rest"]);
+    }
+    // Arguments of a `*args, **kwargs` wrapper (Hugging Face, DDP, inner).
+    static ARG: OnceLock<Regex> = OnceLock::new();
+    if let Some(c) = re(
+        &ARG,
+        r"^(?:kwargs\['(?P<kw>[A-Za-z_][A-Za-z0-9_]*)'\]|args\[(?P<pos>\d+)\])(?P<rest>.*)$",
+    )
+    .captures(&expr)
+    {
+        return match (c.name("kw"), c.name("pos")) {
+            (Some(kw), _) => format!("argument {}{}", kw.as_str(), &c["rest"]),
+            (_, Some(pos)) => format!("positional argument {}{}", pos.as_str(), &c["rest"]),
+            _ => unreachable!("one of the alternatives matched"),
+        };
+    }
     // Dynamo guards a function's identity through its code object.
     if let Some(base) = expr.strip_suffix(".__code__") {
         let name = render(base);
@@ -76,6 +156,7 @@ pub fn module_names(chain: &str) -> Vec<&str> {
 /// captured variable; this returns `collector.capture_activation_norms`.
 pub fn from_guard_on_hint(hint: &str) -> Option<String> {
     let rest = hint.strip_prefix("guard on ")?;
+    let rest = rest.split("; ").next().unwrap_or(rest);
     Some(rest.replace('"', "").trim().to_string()).filter(|s| !s.is_empty())
 }
 
@@ -103,10 +184,44 @@ mod tests {
             ("x", "argument x"),
             ("G['USE_FAST_PATH']", "global USE_FAST_PATH"),
             ("G['cfg'].flag", "global cfg.flag"),
+            ("G['__import___main__'].metrics.on", "global metrics.on"),
+            ("G['__import_pkg_dot_flags'].FAST", "global pkg.flags.FAST"),
+            ("kwargs['input_ids']", "argument input_ids"),
+            (
+                "kwargs['past_key_values'].layers[0].keys",
+                "argument past_key_values.layers[0].keys",
+            ),
+            ("args[0]", "positional argument 0"),
         ];
         for (expr, want) in cases {
             assert_eq!(render(expr), want, "{expr}");
         }
+    }
+
+    #[test]
+    fn subjects_and_python_names_drop_the_value() {
+        assert_eq!(
+            subject_of("self.param_groups[0]['lr'] == 0.000625"),
+            "self.param_groups[0]['lr']"
+        );
+        assert_eq!(subject_of("not G['x'].flag"), "G['x'].flag");
+        assert_eq!(
+            subject_of("self.config.problem_type is None"),
+            "self.config.problem_type"
+        );
+        assert_eq!(python_name("kwargs['input_ids']"), "input_ids");
+        assert_eq!(python_name("L['x']"), "x");
+        assert_eq!(python_name("self._modules['enc']._buffers['cache']"), "self.enc.cache");
+        assert_eq!(python_name("G['__import___main__'].metrics.on"), "metrics.on");
+        // Spellings of torch 2.11 seen on real logs.
+        assert_eq!(
+            canonical("___as_tensor(self.param_groups[0]['lr']).item() == 0.05"),
+            "self.param_groups[0]['lr'] == 0.05"
+        );
+        assert_eq!(
+            canonical("object.__getattribute__(self.config, 'problem_type') is None"),
+            "self.config.problem_type is None"
+        );
     }
 
     #[test]

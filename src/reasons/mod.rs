@@ -3,10 +3,13 @@
 
 pub mod classify;
 pub mod culprit;
+pub mod guard_tree;
+pub mod paths;
 pub mod rules;
 pub mod split;
 pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
+pub use guard_tree::{GuardChange, GuardSet};
 pub use split::{split, GuardFailure, Location};
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};

@@ -15,10 +15,27 @@ pub enum Culprit {
     /// The captured variable Dynamo names in `HINT: guard on "v".attr`,
     /// else the template.
     HintOr(&'static str),
+    /// The class of the object the frame was compiled for (`the optimizer
+    /// (AdamW)`), else the text alone.
+    CompiledObject(&'static str),
+}
+
+/// Where a row applies: some guard texts mean one thing only in a context
+/// the text does not show (an optimizer's step, a `generate()` loop).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    Always,
+    /// The compiled frame is torch.optim code.
+    Optimizer,
+    /// A library's `generate()` called the compiled frame.
+    Generate,
+    /// The guard's stack trace runs through a module hook.
+    InHook,
 }
 
 pub struct Rule {
     pub category: Category,
+    pub when: When,
     pub pattern: &'static str,
     pub culprit: Culprit,
     /// Template over the captures; `{culprit}` is the rendered culprit.
@@ -33,7 +50,56 @@ pub fn rules() -> Vec<Rule> {
     let tensor = |what: &str| format!(r"^tensor '(?P<src>.+)' {what}");
     vec![
         Rule {
+            category: OptimizerHyperparam,
+            when: When::Always,
+            pattern: r"(?:___as_tensor\()?(?P<src>[A-Za-z_][A-Za-z0-9_\[\]'.]*?param_groups\[(?P<g>\d+)\]\['(?P<hp>[A-Za-z_0-9]+)'\](?:\[\d+\])?)",
+            culprit: Culprit::Template("optimizer param_groups[{g}]['{hp}']"),
+            detail: Some("the optimizer's {hp} is a Python number, so every new value (an LR scheduler's step) compiles the optimizer step again"),
+            advice: "Give the optimizer its {hp} as a tensor, so a scheduler changes a tensor instead of a guarded Python float: torch.optim.AdamW(params, lr=torch.tensor(1e-3)) (torch's documented fix for compiled optimizers; schedulers work with it). Or leave opt.step() uncompiled and compile only the model.",
+        },
+        Rule {
+            category: OptimizerState,
+            when: When::Always,
+            pattern: r"len\((?P<src>[A-Za-z_\[\]'.]*state)\[list\(dict\.keys\(|^(?:not )?len\((?P<src2>(?:self|L\['self'\])\.state)\)",
+            culprit: Culprit::Template("optimizer state (its first step creates it)"),
+            detail: Some("the optimizer's per-parameter state (momentum_buffer, exp_avg, ...) is created lazily on its first step"),
+            advice: "Expected once: the first optimizer step creates its state, the next one runs with it. To avoid the recompile, take one optimizer step before compiling (or accept it).",
+        },
+        Rule {
+            category: OptimizerRecreated,
+            when: When::Optimizer,
+            pattern: r"___check_obj_id\((?P<src>self|L\['self'\])[,)]|got deallocated|[Cc]ache line invalidated",
+            culprit: Culprit::CompiledObject("the optimizer"),
+            detail: Some("a new optimizer object reached the compiled step: Dynamo guards on the optimizer's identity"),
+            advice: "Create the optimizer (and its LR scheduler) once, before the training loop, and reuse it; a new optimizer every step compiles its step every time, until the recompile limit.",
+        },
+        Rule {
+            category: FunctionIdentity,
+            when: When::Always,
+            pattern: r"___check_obj_id\((?P<src>[^,]+?)\.(?:__code__|func)\b",
+            culprit: Culprit::Template("function {$src}"),
+            detail: Some("a different function object was passed: Dynamo guards on the function it inlines"),
+            advice: "A new function (a lambda, a nested def or a functools.partial made inside the loop) is passed on each call, and Dynamo compiles once per function. Define it once outside the loop and reuse it, and pass what varies as a tensor argument.",
+        },
+        Rule {
+            category: NewAttribute,
+            when: When::Always,
+            pattern: r"^(?:not )?hasattr\((?P<src>[^,]+), '(?P<attr>[^']+)'\)",
+            culprit: Culprit::Template("{$src}.{attr}"),
+            detail: Some("attribute {attr} appeared on (or disappeared from) the object after the compile"),
+            advice: "An attribute the compiled code checks for ({culprit}) was added after the first compile. Set every attribute in __init__ (None when unused) so the object has the same attributes on every call.",
+        },
+        Rule {
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*?\.(?:keywords\['[^']+'\]|args\[\d+\]))\s*(?:==|!=|is)",
+            culprit: Culprit::Source("src"),
+            detail: Some("a new functools.partial with other bound values: each bound value is a constant of the graph"),
+            advice: "A functools.partial (or similar) is rebuilt with new bound values for each call, and each value is baked into the graph. Pass the varying values as tensor arguments instead of binding them, and create the function once outside the loop.",
+        },
+        Rule {
             category: ShapeLazyBuffer,
+            when: When::Always,
             pattern: leak(format!(
                 r"^tensor '(?P<src>{MODULE_ROOT}[.\[].*)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)"
             )),
@@ -42,21 +108,56 @@ pub fn rules() -> Vec<Rule> {
             advice: "Pre-materialize {culprit} in __init__ at its maximum size (e.g. register_buffer with the full max length) and slice it in forward; never reassign or grow it in forward.",
         },
         Rule {
+            category: KvCache,
+            when: When::Generate,
+            pattern: r"^tensor '(?P<src>.*(?:past_key_values|cache).*)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)",
+            culprit: Culprit::Source("src"),
+            detail: Some("generate(): the KV cache grew at dim {idx} from {exp} to {act}"),
+            advice: "generate() grows the KV cache by one token per step: the first growth makes that dim dynamic, once. To keep shapes fixed, use a static cache (model.generate(..., cache_implementation=\"static\")).",
+        },
+        Rule {
+            category: KvCache,
+            when: When::Generate,
+            pattern: r"^tensor '(?P<src>.+)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>1)$",
+            culprit: Culprit::Source("src"),
+            detail: Some("generate(): prefill passes the whole prompt, then every decode step one token (size {exp} -> {act} at dim {idx})"),
+            advice: "Expected once: generate() calls the model with the whole prompt (prefill), then one token at a time (decode), so one compile for each. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the later steps from recompiling.",
+        },
+        Rule {
+            category: KvCache,
+            when: When::Generate,
+            pattern: r"^tensor '(?P<src>.+)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>1), actual (?P<act>\d+)$",
+            culprit: Culprit::Source("src"),
+            detail: Some("generate(): prefill passes the whole prompt, then every decode step one token (size {exp} -> {act} at dim {idx})"),
+            advice: "Expected once: generate() calls the model with the whole prompt (prefill), then one token at a time (decode), so one compile for each. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the later steps from recompiling.",
+        },
+        Rule {
+            category: KvCache,
+            when: When::Generate,
+            pattern: r"^len\((?P<src>kwargs)\) == \d+|^(?:not )?___dict_contains\('(?P<key>[^']*)', (?P<src2>kwargs)\)",
+            culprit: Culprit::Template("generate()'s keyword arguments"),
+            detail: Some("generate() passes different keyword arguments in prefill and decode steps"),
+            advice: "Expected once: generate() calls the model with other keyword arguments after the first (prefill) step. A static cache (cache_implementation=\"static\") keeps later steps from recompiling.",
+        },
+        Rule {
             category: ShapeInput,
+            when: When::Always,
             pattern: leak(tensor(r"size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
             culprit: Culprit::Source("src"),
             detail: Some("size mismatch at dim {idx}: expected {exp}, actual {act}; automatic dynamic shapes make this dim dynamic from this recompile on"),
-            advice: "Mark the varying dimension dynamic before the first call (torch._dynamo.mark_dynamic(x, {idx})) or compile with dynamic=True, or pad inputs to a fixed set of sizes.",
+            advice: "Mark the varying dimension dynamic before the first call (torch._dynamo.mark_dynamic({$src}, {idx})) or compile with dynamic=True, or pad inputs to a fixed set of sizes.",
         },
         Rule {
             category: ShapeInput,
+            when: When::Always,
             pattern: r"(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)\.size\(\)\[(?P<idx>\d+)\]",
             culprit: Culprit::Source("src"),
             detail: Some("symbolic shape guard on dim {idx} (sizes 0 and 1 are specialized)"),
-            advice: "A dynamic dimension took a size the compiled graph excluded (often 0 or 1). Avoid size-0/1 batches, or mark the dim with torch._dynamo.decorators.mark_unbacked(x, {idx}).",
+            advice: "A dynamic dimension took a size the compiled graph excluded: sizes 0 and 1 are always specialised, and mark_dynamic does not change that. Avoid size-0/1 batches (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked({$src}, {idx}).",
         },
         Rule {
             category: Stride,
+            when: When::Always,
             pattern: leak(tensor(r"stride mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
             culprit: Culprit::Source("src"),
             detail: Some("stride mismatch at dim {idx}: expected {exp}, actual {act}"),
@@ -64,6 +165,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: Dtype,
+            when: When::Always,
             pattern: leak(tensor(r"dtype mismatch\. expected (?P<exp>\S+), actual (?P<act>\S+)")),
             culprit: Culprit::Source("src"),
             detail: Some("dtype changed: expected {exp}, actual {act}"),
@@ -71,6 +173,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: Device,
+            when: When::Always,
             pattern: leak(tensor(r"(?:dispatch key set|device) mismatch\. expected (?:DispatchKeySet\()?(?P<exp>[^,)]+).*?, actual (?:DispatchKeySet\()?(?P<act>[^,)]+)")),
             culprit: Culprit::Source("src"),
             detail: Some("device changed: expected {exp}, actual {act}"),
@@ -78,6 +181,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: RequiresGrad,
+            when: When::Always,
             pattern: leak(tensor(r"requires_grad mismatch\. expected requires_grad=(?P<exp>\d)")),
             culprit: Culprit::Source("src"),
             detail: Some("requires_grad changed (expected requires_grad={exp})"),
@@ -85,6 +189,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: TorchGlobalState,
+            when: When::Always,
             pattern: r"^GLOBAL_STATE changed: (?P<what>.*?)\s*$",
             culprit: Culprit::Template("torch global state: {what}"),
             detail: None,
@@ -92,6 +197,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: TorchGlobalState,
+            when: When::Always,
             pattern: r"(?P<what>___check_global_state|___check_torch_function_mode_stack|torch_function_mode_stack|DETERMINISTIC_ALGORITHMS|DEFAULT_DEVICE|GRAD_MODE|___check_current_backend)",
             culprit: Culprit::Template("torch global state: {what}"),
             detail: None,
@@ -99,6 +205,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: ClosureHookState,
+            when: When::Always,
             pattern: leak(format!(
                 r"^(?:not )?(?P<mod>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\[.*\.__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)"
             )),
@@ -108,6 +215,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: HooksChanged,
+            when: When::Always,
             pattern: leak(format!(
                 r"^(?:not |len\()?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks|state_dict_hooks)\)?(?:\s*==\s*\d+)?\s*$"
             )),
@@ -117,6 +225,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: ClosureState,
+            when: When::Always,
             pattern: r"__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)",
             culprit: Culprit::HintOr("closure cell {cell}{attr}"),
             detail: Some("a closure variable read inside the compiled region changed"),
@@ -124,6 +233,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: ObjectId,
+            when: When::Always,
             pattern: r"___check_obj_id\((?P<src>[^,]+),|ID_MATCH|(?P<dealloc>got deallocated|cache line invalidated)",
             culprit: Culprit::Source("src"),
             detail: Some("Dynamo guards on the identity of this object"),
@@ -131,6 +241,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: TypeChange,
+            when: When::Always,
             pattern: r"___check_type_id\((?P<src>[^,]+),[^)]*\)(?:, type=<class '(?P<ty>[^']+)'>)?|TYPE_MATCH",
             culprit: Culprit::Source("src"),
             detail: Some("the type changed (was {ty})"),
@@ -138,6 +249,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: ContainerLen,
+            when: When::Always,
             pattern: r"^len\((?P<src>[^)]+)\) == (?P<n>\d+)",
             culprit: Culprit::Source("src"),
             detail: Some("length changed (compiled for {n})"),
@@ -145,13 +257,31 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: DictKeys,
+            when: When::Always,
             pattern: r"___dict_contains\('(?P<key>[^']*)', (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
             culprit: Culprit::Source("src"),
             detail: Some("the dict's key set changed (key '{key}')"),
             advice: "Call with the same dict keys every time (include optional keys with a None value), or pass the optional input as a separate argument.",
         },
         Rule {
+            category: ContainerLen,
+            when: When::Always,
+            pattern: r"^not (?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)$",
+            culprit: Culprit::Source("src"),
+            detail: Some("a container went from empty to non-empty (or back)"),
+            advice: "The compiled code branches on whether the container {culprit} is empty, so it compiled once for each. Keep containers the compiled code reads out of it (append outside the compiled region), or make them non-empty from the start.",
+        },
+        Rule {
+            category: ClosureHookState,
+            when: When::InHook,
+            pattern: r"^(?:not )?(?P<src>G\['[^']+'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some("a module hook reads this state inside the compiled region"),
+            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.",
+        },
+        Rule {
             category: GlobalVar,
+            when: When::Always,
             pattern: r"(?P<src>G\['[^']+'\][A-Za-z0-9_.]*)",
             culprit: Culprit::Source("src"),
             detail: Some("a module-level global read inside the compiled code changed"),
@@ -159,6 +289,17 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: NnModuleAttr,
+            when: When::Always,
+            pattern: leak(format!(
+                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.config\.[A-Za-z_][A-Za-z0-9_.]*)\s*(?:==|!=|is|$)"
+            )),
+            culprit: Culprit::Source("src"),
+            detail: Some("a value of the model's config is read in forward and changed after the first call"),
+            advice: "A config value the forward reads ({culprit}) changed after compiling; some libraries set one on the first call (transformers sets config.problem_type). Expected once: set it before compiling (model.config.<name> = ...) so it never changes.",
+        },
+        Rule {
+            category: NnModuleAttr,
+            when: When::Always,
             pattern: leak(format!(
                 r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.training)\s*(?:==|!=|is|$)"
             )),
@@ -168,6 +309,7 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: NnModuleAttr,
+            when: When::Always,
             pattern: leak(format!(
                 r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is|$)"
             )),
@@ -177,20 +319,23 @@ pub fn rules() -> Vec<Rule> {
         },
         Rule {
             category: ConstantValue,
-            pattern: r"^(?:not )?(?P<src>___stack\d+)\s*(?:==|!=|is)",
+            when: When::Always,
+            pattern: r"(?P<src>___stack\d+)",
             culprit: Culprit::Template("a value computed before a graph break ({src})"),
             detail: Some("a Python value produced in eager code (e.g. .item()) is a constant of the resumed graph"),
             advice: "A Python scalar from the previous graph (e.g. tensor.item()) was specialized as a constant. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True.",
         },
         Rule {
             category: ConstantValue,
-            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S|^(?:not )?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\s*$",
+            when: When::Always,
+            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\])\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S|^(?:not )?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\s*$",
             culprit: Culprit::Source("src"),
             detail: Some("a Python int/float/str/bool value is a constant of the graph"),
             advice: "Python scalars are baked into the graph; each new value of {culprit} compiles again. Pass it as a tensor, or branch on it outside the compiled function.",
         },
         Rule {
             category: ClosureState,
+            when: When::Always,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
             culprit: Culprit::Source("src"),
             detail: Some("an attribute of a captured or passed object is read inside the compiled code"),

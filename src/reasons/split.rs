@@ -9,6 +9,8 @@
 //!
 //! Every part but the guard is optional; tensor guards carry none of them.
 
+use super::guard_tree::GuardChange;
+use super::paths::{owner, Owner, PathResolver};
 use regex::Regex;
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -44,6 +46,12 @@ pub struct GuardFailure {
     pub source: Option<String>,
     pub hint: Option<String>,
     pub user_stack: Vec<Location>,
+    /// Every guarded value that differs between the failed entry and the
+    /// new compile (None when either guard tree is missing from the log).
+    pub changes: Option<Vec<GuardChange>>,
+    /// The stack trace shows the guarded value was read inside a module
+    /// hook (`hook_result = hook(self, args, result)` on the way in).
+    pub in_hook: bool,
 }
 
 fn entry_re() -> &'static Regex {
@@ -90,6 +98,8 @@ pub fn split(raw: &str) -> GuardFailure {
     let mut code = None;
     let mut location = None;
     let mut parts: Vec<&str> = line.split("  # ").collect();
+    // `(unknown source ..., please file a bug)`: Dynamo had no source line.
+    parts.retain(|p| !p.trim_start().starts_with("(unknown source"));
     if parts.len() > 1 {
         let last = parts[parts.len() - 1].trim();
         if let Some(loc) = parse_location(last) {
@@ -99,8 +109,8 @@ pub fn split(raw: &str) -> GuardFailure {
         if parts.len() > 1 {
             code = Some(parts[1..].join("  # ").trim().trim_start_matches("# ").to_string());
         }
-        line = parts[0];
     }
+    line = parts.first().copied().unwrap_or(line);
     let guard = line.trim_end().trim_end_matches('#').trim_end().to_string();
     let user_stack = stack_text.map(parse_stack).unwrap_or_default();
     let source = pick_source(location.as_ref(), &user_stack);
@@ -113,18 +123,37 @@ pub fn split(raw: &str) -> GuardFailure {
         source,
         hint,
         user_stack,
+        changes: None,
+        in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),
     }
 }
 
-/// Removes a trailing `(HINT: ...)` and returns it.
+/// Removes the trailing hints and returns them, first first: `(HINT: ...)`,
+/// newer torch's `[HINT: ...]`, and torch 2.11's two groups in a row
+/// (`(HINT: guard on "module_id") (HINT: torch.compile considers integer
+/// attributes ...)`), joined by "; ".
 fn take_hint(head: &str) -> (&str, Option<String>) {
-    match head.rfind("(HINT:") {
-        Some(i) if head.ends_with(')') => {
-            let hint = head[i + "(HINT:".len()..head.len() - 1].trim().to_string();
-            (head[..i].trim_end(), Some(hint))
+    let mut rest = head.trim_end();
+    let mut hints: Vec<&str> = Vec::new();
+    loop {
+        let found = [("(HINT:", ')'), ("[HINT:", ']')].iter().find_map(|(open, close)| {
+            let i = rest.rfind(open)?;
+            rest.ends_with(*close)
+                .then(|| (i, &rest[i + open.len()..rest.len() - 1]))
+        });
+        match found {
+            Some((i, hint)) => {
+                hints.push(hint.trim());
+                rest = rest[..i].trim_end();
+            }
+            None => break,
         }
-        _ => (head, None),
     }
+    if hints.is_empty() {
+        return (head, None);
+    }
+    hints.reverse();
+    (rest, Some(hints.join("; ")))
 }
 
 /// Splits `... in f (note)` into `... in f` and `note`, only when what
@@ -142,6 +171,8 @@ fn take_trailing_note(line: &str) -> Option<(&str, String)> {
 }
 
 fn parse_location(text: &str) -> Option<Location> {
+    // Torch-internal sites come wrapped: `(_dynamo/output_graph.py:3552 in f)`.
+    let text = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(text);
     let c = location_re().captures(text)?;
     Some(Location {
         file: c["file"].to_string(),
@@ -164,37 +195,34 @@ fn parse_stack(text: &str) -> Vec<Location> {
 }
 
 fn pick_source(location: Option<&Location>, stack: &[Location]) -> Option<String> {
-    if let Some(loc) = location.filter(|l| !is_torch_path(&l.file)) {
+    if let Some(loc) = location.filter(|l| owner(&l.file) == Owner::User) {
         return Some(loc.short());
     }
-    // Guard comment points into torch (or is absent): the user's line is the
-    // innermost user frame of the stack. None when every frame is torch's.
-    let user = stack.iter().rev().find(|f| !is_torch_path(&f.file))?;
-    Some(format!("{}:{}", shorten(&user.file, stack), user.line))
+    // The guard comment points into torch or a library (or is absent): the
+    // user's line is the innermost user frame of the stack, if any.
+    let user = stack.iter().rev().find(|f| owner(&f.file) == Owner::User)?;
+    Some(user.short())
 }
 
-/// Shortens an absolute stack path the way Dynamo shortens guard comments:
-/// relative to the directory it shares with the torch install.
-fn shorten<'a>(path: &'a str, stack: &[Location]) -> &'a str {
-    let torch_root = stack
-        .iter()
-        .find_map(|f| f.file.find("/torch/").map(|i| &f.file[..i + 1]));
-    let Some(root) = torch_root else { return basename(path) };
-    let common = path
-        .char_indices()
-        .zip(root.chars())
-        .take_while(|((_, a), b)| a == b)
-        .filter(|((_, a), _)| *a == '/')
-        .last()
-        .map(|((i, _), _)| i + 1);
-    match common {
-        Some(i) if i > 1 => &path[i..],
-        _ => basename(path),
+impl GuardFailure {
+    /// Replaces the shortened paths of the guard comment with the full ones
+    /// the log holds, and picks the user's line again from the full paths.
+    pub fn resolve_paths(&mut self, paths: &PathResolver) {
+        if let Some(loc) = self.location.as_mut() {
+            if let Some(full) = paths.resolve(&loc.file) {
+                loc.file = full;
+            }
+        }
+        self.source = pick_source(self.location.as_ref(), &self.user_stack);
     }
-}
 
-fn basename(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
+    /// The guard comment's location when it points into an installed
+    /// library (`transformers/models/gpt2/modeling_gpt2.py:542`).
+    pub fn library_location(&self) -> Option<&Location> {
+        self.location
+            .as_ref()
+            .filter(|l| owner(&l.file) == Owner::Library && !l.file.starts_with('<'))
+    }
 }
 
 /// Whether a path (full, or shortened the way guard comments shorten it)
@@ -280,14 +308,35 @@ mod tests {
             Some("nn/modules/batchnorm.py:187")
         );
         assert_eq!(g.user_stack.len(), 2);
-        // Nothing but `/` is shared with the torch install: just the file name.
-        assert_eq!(g.source.as_deref(), Some("train.py:41"));
+        // The stack's path is the full one: never shortened the way torch does.
+        assert_eq!(g.source.as_deref(), Some("/home/u/proj/train.py:41"));
     }
 
     #[test]
-    fn stack_path_is_shortened_like_dynamo_does() {
-        let raw = "0/0: self._modules['drop'].training == True   # return F.dropout(x)  # nn/modules/dropout.py:73 in forward\nUser stack trace:\n  File \"/work/main/samples/m.py\", line 16, in forward\n    x = self.drop(x)\n  File \"/work/main/.venv/lib/python3.11/site-packages/torch/nn/modules/dropout.py\", line 73, in forward\n    return F.dropout(x)";
-        assert_eq!(split(raw).source.as_deref(), Some("samples/m.py:16"));
+    fn shortened_comment_path_is_resolved_to_the_full_one() {
+        let raw = "0/1: self.on == True  # if self.on:  # ome/me/proj/train.py:30 in forward";
+        let mut g = split(raw);
+        let mut paths = PathResolver::default();
+        paths.learn("/v/lib/python3.11/site-packages/torch/_dynamo/convert_frame.py");
+        paths.learn("/home/me/proj/train.py");
+        g.resolve_paths(&paths);
+        assert_eq!(g.source.as_deref(), Some("/home/me/proj/train.py:30"));
+        assert_eq!(g.location.unwrap().file, "/home/me/proj/train.py");
+    }
+
+    #[test]
+    fn library_comment_gives_the_user_frame_and_keeps_the_library_line() {
+        let raw = "0/0: ___check_obj_id(self.cfg, 1)  # if self.cfg.use_cache:  # transformers/models/gpt2/modeling_gpt2.py:542 in forward\nUser stack trace:\n  File \"/home/me/train.py\", line 16, in step\n    out = model(ids)\n  File \"/v/lib/python3.11/site-packages/transformers/models/gpt2/modeling_gpt2.py\", line 542, in forward\n    if self.cfg.use_cache:";
+        let mut g = split(raw);
+        let mut paths = PathResolver::default();
+        paths.learn("/v/lib/python3.11/site-packages/torch/_dynamo/convert_frame.py");
+        paths.learn("/v/lib/python3.11/site-packages/transformers/models/gpt2/modeling_gpt2.py");
+        g.resolve_paths(&paths);
+        assert_eq!(g.source.as_deref(), Some("/home/me/train.py:16"));
+        assert_eq!(
+            g.library_location().map(Location::short).as_deref(),
+            Some("/v/lib/python3.11/site-packages/transformers/models/gpt2/modeling_gpt2.py:542")
+        );
     }
 
     #[test]
@@ -311,6 +360,35 @@ mod tests {
         assert!(g.hint.unwrap().starts_with("user code shown is first use"));
         // A guard that merely ends in `)` keeps its text.
         assert_eq!(split("0/0: ___check_obj_id(f, 1)").guard, "___check_obj_id(f, 1)");
+    }
+
+    #[test]
+    fn torch_internal_and_unknown_sites_are_no_source() {
+        // Both from real logs: torch 2.15 (SGD + StepLR) and torch 2.11.
+        let g = split("2/2: self.param_groups[0]['lr'] == 0.05  # (_dynamo/output_graph.py:3552 in remove_tensorify_specialized_graphargs)");
+        assert_eq!(g.guard, "self.param_groups[0]['lr'] == 0.05");
+        assert_eq!(g.source, None);
+        assert_eq!(g.location.unwrap().file, "_dynamo/output_graph.py");
+        let g = split("0/1: ___as_tensor(self.param_groups[0]['lr']).item() == 0.005  # (unknown source ___as_tensor(self.param_groups[0]['lr']).item(), please file a bug)");
+        assert_eq!(g.guard, "___as_tensor(self.param_groups[0]['lr']).item() == 0.005");
+        assert_eq!((g.code, g.source), (None, None));
+    }
+
+    #[test]
+    fn two_hints_and_bracket_hints() {
+        // Hand-made snippets in the shape of torch 2.11 and newer texts.
+        let g = split("0/3: self._modules['b']._forward_hooks[list(dict.keys(self._modules['b']._forward_hooks))[0]].__closure__[1].cell_contents == 7  # stats_op(x, module_id)  # ome/me/hooks.py:40 in hook (HINT: guard on \"module_id\") (HINT: torch.compile considers integer attributes of the nn.Module to be static.)");
+        assert!(g.guard.ends_with("__closure__[1].cell_contents == 7"), "{}", g.guard);
+        assert_eq!(g.location.as_ref().map(|l| l.line), Some(40));
+        assert!(g
+            .hint
+            .as_deref()
+            .unwrap()
+            .starts_with("guard on \"module_id\"; torch.compile considers"));
+        let g = split("0/1: n2 == 3  # if n2 > 2:  # m.py:5 in f [HINT: guard on \"n2\"]");
+        assert_eq!(g.guard, "n2 == 3");
+        assert_eq!(g.hint.as_deref(), Some("guard on \"n2\""));
+        assert_eq!(g.source.as_deref(), Some("m.py:5"));
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! ```
 
 use super::culprit::strip_locals;
-use super::split::{split, GuardFailure};
+use super::paths::{owner, Owner};
+use super::split::{split, GuardFailure, Location};
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
 
@@ -17,8 +18,8 @@ pub struct TensorGuardSite {
     /// The tensor as recompile reasons name it (`self._buffers['cache']`).
     pub tensor: String,
     pub code: Option<String>,
-    /// The user's `file.py:LINE`.
-    pub source: String,
+    /// The guard comment's location (shortened as torch prints it).
+    pub location: Location,
 }
 
 /// The sites of a guard tree payload that point into user code (guards
@@ -32,17 +33,18 @@ fn parse_line(line: &str) -> Option<TensorGuardSite> {
     let rest = &line[at + MARKER.len()..];
     let tensor = &rest[..rest.find(", ")?];
     let g = split(&line[at..]);
+    let location = g.location.filter(|l| owner(&l.file) != Owner::Torch)?;
     Some(TensorGuardSite {
         tensor: strip_locals(tensor),
         code: g.code,
-        source: g.source?,
+        location,
     })
 }
 
 /// Fills in the user line of a tensor guard failure from the sites of the
 /// cache entry that failed, when the reason itself has none.
 pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
-    if g.source.is_some() {
+    if g.source.is_some() || g.location.is_some() {
         return;
     }
     let Some(tensor) = g
@@ -54,7 +56,8 @@ pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
     };
     let tensor = strip_locals(tensor);
     if let Some(site) = sites.iter().find(|s| s.tensor == tensor) {
-        g.source = Some(site.source.clone());
+        g.location = Some(site.location.clone());
+        g.source = Some(site.location.short());
         if g.code.is_none() {
             g.code = site.code.clone();
         }
@@ -79,7 +82,11 @@ mod tests {
             [TensorGuardSite {
                 tensor: "self._modules['pos_encoding']._buffers['pos_enc_cache']".into(),
                 code: Some("cached = self.pos_enc_cache.size(0)".into()),
-                source: "samples/scripts/_collision_model.py:59".into(),
+                location: Location {
+                    file: "samples/scripts/_collision_model.py".into(),
+                    line: 59,
+                    function: Some("forward".into())
+                },
             }]
         );
     }

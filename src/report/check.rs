@@ -1,6 +1,8 @@
 //! Rendering a `check` verdict: terminal lines and JUnit XML for CI systems.
 
+use super::paths::display_site;
 use crate::analysis::check::{Offense, Verdict};
+use crate::analysis::Severity;
 use std::io::{self, Write};
 
 pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
@@ -10,7 +12,14 @@ pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
         } else {
             "Recompiles"
         };
-        writeln!(out, "{what}:")?;
+        let problems = v.offending.iter().filter(|o| o.severity == Severity::Problem).count();
+        writeln!(
+            out,
+            "{what} ({problems} problem{}, {} expected one-off{}; each counts unless --allow excuses its category):",
+            if problems == 1 { "" } else { "s" },
+            v.offending.len() - problems,
+            if v.offending.len() - problems == 1 { "" } else { "s" }
+        )?;
         for o in &v.offending {
             write_offense(out, o)?;
         }
@@ -52,21 +61,25 @@ fn frame(o: &Offense) -> String {
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
-    format!("{rank}frame {} ({})", f.frame_id, f.function.as_deref().unwrap_or("?"))
+    format!("{rank}frame {} ({})", f.frame_id, f.name)
 }
 
 fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
     let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
     writeln!(
         out,
-        "  {} {} [{}] {}{secs}",
+        "  {} {} [{}, {}] {}{secs}",
         o.compile_id,
         frame(o),
         o.cause.category.name(),
+        o.severity.name(),
         o.cause.culprit
     )?;
+    if let Some(from) = &o.cause.called_from {
+        writeln!(out, "      called from {}", display_site(from))?;
+    }
     if let Some(src) = &o.cause.source {
-        writeln!(out, "      at {src}")?;
+        writeln!(out, "      at {}", display_site(src))?;
     }
     if !o.cause.advice.is_empty() {
         writeln!(out, "      fix: {}", o.cause.advice)?;
@@ -85,7 +98,12 @@ pub fn junit(v: &Verdict) -> String {
             frame(o),
             o.cause.category.name(),
             o.cause.culprit,
-            o.cause.source.as_ref().map(|s| format!(" at {s}")).unwrap_or_default()
+            o.cause
+                .source
+                .as_ref()
+                .or(o.cause.called_from.as_ref())
+                .map(|s| format!(" at {}", display_site(s)))
+                .unwrap_or_default()
         ));
     }
     for k in v.new_frames.iter().filter(|_| v.new_frames_failed) {

@@ -83,7 +83,7 @@ fn event(frame: &Frame, c: &Compile) -> CompileEvent {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
     let cause = recompile.then(|| {
         let guard = analysis::cause_of(c).map(|g| g.guard.clone());
-        cause_view(analysis::cause_or_unknown(c), guard)
+        cause_view(analysis::cause_or_unknown(frame, c), guard)
     });
     CompileEvent {
         compile_id: c.compile_id.clone(),

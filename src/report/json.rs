@@ -1,9 +1,9 @@
 //! The `--json` contract. Other tools rely on these field names: extend
 //! them, never rename or remove them (documented in the README).
 
-use crate::analysis::{self, CulpritGroup, Totals};
+use crate::analysis::{self, CulpritGroup, Severity, Totals};
 use crate::model::{Breakdown, Run};
-use crate::reasons::{classify, Category, GuardFailure};
+use crate::reasons::{classify, Category, GuardChange, GuardFailure};
 use crate::trace::ProblemKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -64,9 +64,25 @@ pub struct RecompileView<'a> {
     pub function: Option<&'a str>,
     pub failed: bool,
     pub cache_limit: bool,
-    /// Index into `reasons` of the newest failed cache entry: this recompile's cause.
+    /// Index into `reasons` of the failed cache entry that caused this
+    /// recompile (the one closest to the new call).
     pub cause_index: Option<usize>,
     pub cause: Option<CauseView<'a>>,
+    /// The user's line that called into the compiled code, `file:line`:
+    /// the innermost caller on the compile's stack that is neither torch
+    /// nor an installed library.
+    pub called_from: Option<String>,
+    /// Every user frame on that stack, outermost first (the training
+    /// loop's line, then the calls inside it).
+    pub user_calls: Vec<String>,
+    /// "problem" or "expected".
+    pub severity: Severity,
+    /// Every guarded value that differs between the cause's cache entry and
+    /// this compile (empty when the log lacks their guard trees).
+    pub changed: Vec<GuardChange>,
+    /// Another failed entry was as close to the new call but failed for
+    /// another reason: the cause is then a best guess.
+    pub cause_ambiguous: bool,
 }
 
 #[derive(Serialize)]
@@ -78,6 +94,11 @@ pub struct CauseView<'a> {
     pub detail: Option<String>,
     pub raw: Option<&'a str>,
     pub entry: Option<&'a str>,
+    pub called_from: Option<String>,
+    pub called_from_code: Option<String>,
+    /// The guard's line when it points into an installed library.
+    pub library_line: Option<String>,
+    pub changed: Vec<GuardChange>,
 }
 
 #[derive(Serialize)]
@@ -139,7 +160,9 @@ pub fn summary(run: &Run) -> Summary<'_> {
             .iter()
             .map(|r| {
                 let cause = r.cause();
-                let classified = analysis::classified_cause(r.compile);
+                let classified = analysis::classified_cause(r.frame, r.compile);
+                let called_from = analysis::frame_call_site(r.frame, r.compile).map(|s| s.short());
+                let changed = cause.and_then(|g| g.changes.clone()).unwrap_or_default();
                 RecompileView {
                     rank: r.frame.rank,
                     compile_id: &r.compile.compile_id,
@@ -160,7 +183,16 @@ pub fn summary(run: &Run) -> Summary<'_> {
                         detail: c.detail,
                         raw: cause.map(|g| g.raw.as_str()),
                         entry: cause.and_then(|g| g.entry.as_deref()),
+                        called_from: c.called_from,
+                        called_from_code: c.called_from_code,
+                        library_line: c.library_line,
+                        changed: c.changed,
                     }),
+                    called_from,
+                    user_calls: analysis::user_calls(r.compile).iter().map(|s| s.short()).collect(),
+                    severity: r.severity,
+                    changed,
+                    cause_ambiguous: analysis::is_ambiguous(r.compile),
                 }
             })
             .collect(),

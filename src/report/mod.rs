@@ -6,5 +6,6 @@ pub mod events;
 pub mod html;
 pub mod json;
 pub mod output_dir;
+pub mod paths;
 pub mod steps;
 pub mod terminal;

@@ -136,7 +136,7 @@ fn describe(c: &SlowCompile) -> String {
         let label = cause.label.as_deref().unwrap_or(&cause.category);
         let _ = write!(s, ": {label}: {}", cause.culprit);
         if let Some(src) = &cause.source {
-            let _ = write!(s, " at {src}");
+            let _ = write!(s, " at {}", super::paths::display_site(src));
         }
     }
     s

@@ -1,6 +1,7 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use crate::analysis::{self, CulpritGroup, Recompile};
+use super::paths::{display, display_site};
+use crate::analysis::{self, CulpritGroup, Recompile, Severity};
 use crate::model::{Frame, Run};
 use std::io::{self, Write};
 
@@ -44,12 +45,18 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
             t.unfinished_compiles
         )?;
     }
-    if t.cache_limit_hits > 0 {
+    for (f, c) in run.compiles().filter(|(_, c)| c.cache_limit) {
         writeln!(
             out,
-            "{} compile(s) refused: recompile limit hit, the frame then runs eagerly",
-            t.cache_limit_hits
+            "{}frame {} ({}) hit the recompile limit at {}: from then on it runs eagerly, uncompiled, for the rest of the run",
+            rank_prefix(f),
+            f.frame_id,
+            analysis::frame_name(f),
+            c.compile_id
         )?;
+    }
+    for lone in analysis::lone_ranks(run) {
+        writeln!(out, "{}", lone.sentence())?;
     }
 
     if !run.frames.is_empty() {
@@ -57,17 +64,29 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
         write_frames(out, run, opts)?;
     }
     let groups = analysis::group_by_culprit(run);
-    if !groups.is_empty() {
+    let (problems, expected): (Vec<&CulpritGroup>, Vec<&CulpritGroup>) =
+        groups.iter().partition(|g| g.severity == Severity::Problem);
+    if !problems.is_empty() {
         writeln!(out)?;
-        writeln!(out, "What to fix (recompiles grouped by cause, most expensive first):")?;
-        for g in &groups {
+        writeln!(
+            out,
+            "What to fix (problems: recompiles that repeat, hit the limit or are never expected; most expensive first):"
+        )?;
+        for g in &problems {
             write_culprit(out, g, opts)?;
         }
+    }
+    if !expected.is_empty() {
+        writeln!(out)?;
+        write_expected(out, &expected, opts)?;
     }
     let recompiles = analysis::recompiles(run);
     if !recompiles.is_empty() {
         writeln!(out)?;
-        writeln!(out, "Recompiles (cause = guard of the newest failed cache entry):")?;
+        writeln!(
+            out,
+            "Recompiles (cause = the failed cache entry closest to the new call; ! = problem):"
+        )?;
         for r in &recompiles {
             write_recompile(out, r, opts)?;
         }
@@ -99,7 +118,7 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
             }
             [
                 id,
-                f.function.clone().unwrap_or_else(|| "?".into()),
+                analysis::frame_name(f),
                 location(f),
                 f.compiles.len().to_string(),
                 f.attempts().to_string(),
@@ -107,7 +126,7 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
             ]
         })
         .collect();
-    let header = ["frame", "function", "location", "compiles", "attempts", "seconds"];
+    let header = ["frame", "compiled", "location", "compiles", "attempts", "seconds"];
     let mut widths = header.map(str::len);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -150,10 +169,9 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
 fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
-    let frame = match (&f.function, &f.file, f.line) {
-        (Some(func), Some(file), Some(line)) => format!("{func}, {}:{line}", short_path(file)),
-        (Some(func), _, _) => func.clone(),
-        _ => "?".to_string(),
+    let frame = match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{}, {}:{line}", f.name, short_path(file)),
+        _ => f.name.clone(),
     };
     let rank = f
         .rank
@@ -168,16 +186,32 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         c.culprit,
         c.category.name(),
         g.seconds,
-        g.compile_ids.join(", ")
+        compile_ids(&g.compile_ids)
     )?;
     let wrap = opts.width.saturating_sub(6).max(40);
-    if let Some(src) = &c.source {
-        let code = c.code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
+    let with_code = |site: &str, code: Option<&str>| {
+        let site = display_site(site);
+        let code = code.map(|c| format!(": {c}")).unwrap_or_default();
+        format!(
+            "{site}{}",
+            ellipsize_middle(&code, wrap.saturating_sub(site.len() + 16))
+        )
+    };
+    if let Some(from) = &c.called_from {
         writeln!(
             out,
-            "      at {src}{}",
-            ellipsize_middle(&code, wrap.saturating_sub(src.len() + 3))
+            "      called from {}",
+            with_code(from, c.called_from_code.as_deref())
         )?;
+    }
+    if let Some(src) = &c.source {
+        writeln!(out, "      at {}", with_code(src, c.code.as_deref()))?;
+    }
+    if let Some(lib) = &c.library_line {
+        writeln!(out, "      guard in a library: {}", display_site(lib))?;
+    }
+    if !c.changed.is_empty() {
+        writeln!(out, "      {}", ellipsize_middle(&changed_line(&c.changed), wrap))?;
     }
     if let Some(d) = &c.detail {
         writeln!(out, "      {}", ellipsize_middle(d, wrap))?;
@@ -186,6 +220,64 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         writeln!(out, "      {}{line}", if i == 0 { "fix: " } else { "     " })?;
     }
     Ok(())
+}
+
+/// Expected one-off recompiles, folded: one line each, no advice.
+fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &TerminalOptions) -> io::Result<()> {
+    let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
+    writeln!(
+        out,
+        "Expected (one-off; a problem only if it repeats): {n} recompile{}",
+        plural(n)
+    )?;
+    for g in groups {
+        let from = g
+            .cause
+            .called_from
+            .as_deref()
+            .map(|s| format!(", called from {}", display_site(s)))
+            .unwrap_or_default();
+        let line = format!(
+            "{} frame {} ({}): {} [{}]{from}",
+            compile_ids(&g.compile_ids),
+            g.frame.frame_id,
+            g.frame.name,
+            g.cause.culprit,
+            g.cause.category.name()
+        );
+        writeln!(
+            out,
+            "  {}",
+            ellipsize_middle(&line, opts.width.saturating_sub(2).max(40))
+        )?;
+    }
+    Ok(())
+}
+
+/// "changed: a: 1 -> 2; b: x -> y" for the first few changed values.
+fn changed_line(changes: &[crate::reasons::GuardChange]) -> String {
+    const SHOWN: usize = 3;
+    let mut parts: Vec<String> = changes.iter().take(SHOWN).map(|c| c.describe()).collect();
+    if changes.len() > SHOWN {
+        parts.push(format!("+{} more", changes.len() - SHOWN));
+    }
+    format!("changed: {}", parts.join("; "))
+}
+
+/// A compile-id list, cut with a count when long.
+fn compile_ids(ids: &[String]) -> String {
+    const SHOWN: usize = 8;
+    if ids.len() <= SHOWN {
+        return ids.join(", ");
+    }
+    format!("{}, … {} more", ids[..SHOWN].join(", "), ids.len() - SHOWN)
+}
+
+fn rank_prefix(f: &Frame) -> String {
+    f.rank
+        .filter(|r| *r > 0)
+        .map(|r| format!("rank {r} "))
+        .unwrap_or_default()
 }
 
 fn short_path(file: &str) -> &str {
@@ -217,15 +309,16 @@ fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOption
         .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
         .map(|x| format!("r{x} "))
         .unwrap_or_default();
-    let category = analysis::classified_cause(c).map_or("other", |r| r.category.name());
-    let head = format!("  {rank}{:<6} {secs}  [{category}] ", c.compile_id);
+    let category = analysis::classified_cause(r.frame, c).map_or("other", |r| r.category.name());
+    let mark = if r.severity == Severity::Problem { "!" } else { " " };
+    let head = format!("{mark} {rank}{:<6} {secs}  [{category}] ", c.compile_id);
     let room = opts.width.saturating_sub(head.chars().count()).max(30);
     let text = match r.cause() {
         Some(g) => {
             // Truncate only the guard: the source and the count must stay readable.
             let mut suffix = String::new();
             if let Some(src) = &g.source {
-                suffix.push_str(&format!("  [{src}]"));
+                suffix.push_str(&format!("  [{}]", display_site(src)));
             }
             let older = c.recompile_reasons.len() - 1;
             if older > 0 {
@@ -286,8 +379,8 @@ fn write_problems(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io:
 
 fn location(f: &Frame) -> String {
     match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{file}:{line}"),
-        (Some(file), None) => file.clone(),
+        (Some(file), Some(line)) => format!("{}:{line}", display(file)),
+        (Some(file), None) => display(file),
         _ => "?".to_string(),
     }
 }

@@ -19,19 +19,23 @@ pub struct Event {
 
 #[derive(Debug, Clone)]
 pub enum EventData {
-    /// Dynamo began (an attempt of) a compile. `frame` is the innermost entry
-    /// of the stack: the user code that called the compiled frame.
+    /// Dynamo began (an attempt of) a compile. `stack` runs outermost first;
+    /// its last entry is the compiled frame, the ones before it its callers
+    /// (the user's training loop among them).
     DynamoStart {
-        frame: Option<StackFrame>,
+        stack: Vec<StackFrame>,
     },
+    /// A file name the process interned (`{"str": [path, index]}`): a full
+    /// path, which resolves the shortened paths of guard comments.
+    InternedPath(String),
     CompilationMetrics(Box<CompilationMetrics>),
     BwdCompilationMetrics(Box<BwdCompilationMetrics>),
     /// One raw reason per cache entry whose guards failed.
     RecompileReasons(Vec<String>),
     GraphBreak(String),
-    /// The `TENSOR_MATCH` lines of a compile's guard tree
-    /// (`dynamo_cpp_guards_str`): where each tensor guard was installed.
-    TensorGuards(String),
+    /// The guard lines of a compile's guard tree (`dynamo_cpp_guards_str`)
+    /// that carry a value or a root object's type: what the compile assumed.
+    GuardTree(String),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
     /// Any other event naming a compile: proof the compile (attempt) exists,
@@ -39,11 +43,13 @@ pub enum EventData {
     Seen,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct StackFrame {
     pub file: Option<String>,
     pub line: Option<u32>,
     pub function: Option<String>,
+    /// The source line as Dynamo quotes it (`loc`).
+    pub code: Option<String>,
 }
 
 /// The `compilation_metrics` fields guardscope uses. Field names changed over
@@ -79,6 +85,24 @@ pub struct CompilationMetrics {
     pub cache_size: Option<u64>,
     pub accumulated_cache_size: Option<u64>,
     pub recompile_user_contexts: Option<serde_json::Value>,
+    /// Dynamo's config as a JSON string (torch >= 2.4).
+    pub dynamo_config: Option<String>,
+}
+
+impl CompilationMetrics {
+    /// A boolean of the compile's Dynamo config, when the log carries it.
+    pub fn dynamo_flag(&self, name: &str) -> Option<bool> {
+        let config = self.dynamo_config.as_deref()?;
+        let at = config.find(&format!("\"{name}\": "))? + name.len() + 4;
+        let rest = &config[at..];
+        if rest.starts_with("true") {
+            Some(true)
+        } else if rest.starts_with("false") {
+            Some(false)
+        } else {
+            None
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

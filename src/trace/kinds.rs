@@ -8,6 +8,7 @@ const KNOWN: &[&str] = &[
     "aot_joint_graph",
     "artifact",
     "bwd_compilation_metrics",
+    "bwd_compilation_metrics_runtime",
     "chromium_event",
     "compilation_metrics",
     "compilation_metrics_runtime",

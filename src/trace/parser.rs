@@ -9,7 +9,6 @@ use super::lines::{LineReader, PayloadLine};
 use super::problems::{excerpt, ProblemKind, Problems};
 use md5::{Digest, Md5};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -202,9 +201,9 @@ impl<'p> Parser<'p> {
                         let room = KEPT_PAYLOAD_CAP.saturating_sub(p.kept.len());
                         if p.payload_use != PayloadUse::GuardTree {
                             p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
-                        } else if tensor_match_finder().find(rest).is_some() && rest.len() < room {
-                            // Of a guard tree only tensor guards are used; the
-                            // rest (thousands of lines) is never stored.
+                        } else if is_kept_guard_line(rest) && rest.len() < room {
+                            // Of a guard tree only the guards that carry a value
+                            // are used; accessor lines (half the tree) are not stored.
                             p.kept.extend_from_slice(rest);
                             p.kept.push(b'\n');
                         }
@@ -343,14 +342,14 @@ impl<'p> Parser<'p> {
         let result: Result<Option<EventData>, String> = match env.kind.as_ref() {
             "str" => match serde_json::from_str::<(String, u64)>(body) {
                 Ok((path, index)) => {
-                    self.interned.entry(pid).or_default().insert(index, path);
-                    Ok(None)
+                    self.interned.entry(pid).or_default().insert(index, path.clone());
+                    Ok(Some(EventData::InternedPath(path)))
                 }
                 Err(e) => Err(e.to_string()),
             },
             "dynamo_start" => self
                 .decode_dynamo_start(body, pid)
-                .map(|frame| Some(EventData::DynamoStart { frame })),
+                .map(|stack| Some(EventData::DynamoStart { stack })),
             "compilation_metrics" => match serde_json::from_str::<CompilationMetrics>(body) {
                 Ok(m) => Ok(Some(EventData::CompilationMetrics(Box::new(m)))),
                 Err(e) => {
@@ -381,35 +380,36 @@ impl<'p> Parser<'p> {
             .push(&self.file, number, ProblemKind::BadEvent, format!("{kind}: {error}"));
     }
 
-    fn decode_dynamo_start(&self, body: &str, pid: u64) -> Result<Option<StackFrame>, String> {
+    fn decode_dynamo_start(&self, body: &str, pid: u64) -> Result<Vec<StackFrame>, String> {
         #[derive(serde::Deserialize)]
-        struct Start<'a> {
-            #[serde(borrow, default)]
-            stack: Vec<&'a RawValue>,
+        struct Start {
+            #[serde(default)]
+            stack: Vec<Frame>,
         }
         #[derive(serde::Deserialize)]
         struct Frame {
             line: Option<u32>,
             name: Option<String>,
             filename: Option<serde_json::Value>,
+            loc: Option<String>,
         }
         let start: Start = serde_json::from_str(body).map_err(|e| e.to_string())?;
-        let Some(last) = start.stack.last() else {
-            return Ok(None);
-        };
-        let frame: Frame = serde_json::from_str(last.get()).map_err(|e| e.to_string())?;
-        let file = match frame.filename {
-            Some(serde_json::Value::Number(n)) => n
-                .as_u64()
-                .and_then(|i| self.interned.get(&pid).and_then(|t| t.get(&i)).cloned()),
-            Some(serde_json::Value::String(s)) => Some(s),
-            _ => None,
-        };
-        Ok(Some(StackFrame {
-            file,
-            line: frame.line,
-            function: frame.name,
-        }))
+        Ok(start
+            .stack
+            .into_iter()
+            .map(|frame| StackFrame {
+                file: match frame.filename {
+                    Some(serde_json::Value::Number(n)) => n
+                        .as_u64()
+                        .and_then(|i| self.interned.get(&pid).and_then(|t| t.get(&i)).cloned()),
+                    Some(serde_json::Value::String(s)) => Some(s),
+                    _ => None,
+                },
+                line: frame.line,
+                function: frame.name,
+                code: frame.loc,
+            })
+            .collect())
     }
 
     fn finish_pending(&mut self, at_eof: bool) -> Option<Event> {
@@ -463,8 +463,8 @@ impl<'p> Parser<'p> {
             PayloadUse::Ignore => EventData::Seen,
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
             PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
-            // Only its TENSOR_MATCH lines were kept while streaming.
-            PayloadUse::GuardTree => EventData::TensorGuards(text.into_owned()),
+            // Only its guard lines were kept while streaming.
+            PayloadUse::GuardTree => EventData::GuardTree(text.into_owned()),
         };
         Some(Event {
             line: p.line,
@@ -500,9 +500,25 @@ fn payload_use(env: &Envelope<'_>) -> PayloadUse {
     }
 }
 
-fn tensor_match_finder() -> &'static memchr::memmem::Finder<'static> {
-    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
-    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"TENSOR_MATCH: "))
+/// A guard tree line worth keeping: a guard (`+- NAME: ...`), or the
+/// manager of a root local (`source=L['self'], ...`), which names its type.
+fn is_kept_guard_line(line: &[u8]) -> bool {
+    let Some(at) = memchr::memmem::find(line, b"+- ") else {
+        return false;
+    };
+    let rest = &line[at + 3..];
+    if let Some(manager) = rest.strip_prefix(b"GuardManager: source=") {
+        // Only a root local (`L['self'], accessed_by=...`) or a wrapper's
+        // first argument (`L['args'][0]`), whose type names what was
+        // compiled; managers of paths into them are half the tree.
+        if manager.starts_with(b"L['args'][0], ") {
+            return true;
+        }
+        return manager.starts_with(b"L['")
+            && memchr::memmem::find(manager, b"'], ")
+                .is_some_and(|end| !manager[3..end].iter().any(|b| matches!(b, b'[' | b'.' | b'\'')));
+    }
+    rest.first().is_some_and(u8::is_ascii_uppercase)
 }
 
 fn hex(bytes: &[u8]) -> String {

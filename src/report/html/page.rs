@@ -270,7 +270,7 @@ fn recompile_sentence(run: &Run, t: &Totals) -> String {
     // None: the log holds no reason for the recompile (e.g. a lost payload).
     let mut by_category: BTreeMap<Option<Category>, (usize, f64)> = BTreeMap::new();
     for r in analysis::recompiles(run) {
-        let category = analysis::classified_cause(r.compile).map(|c| c.category);
+        let category = analysis::classified_cause(r.frame, r.compile).map(|c| c.category);
         let e = by_category.entry(category).or_default();
         e.0 += 1;
         e.1 += r.compile.duration_s.unwrap_or(0.0);
@@ -453,15 +453,15 @@ fn frame_section(f: &Frame, multi_rank: bool, origin: Option<f64>, open: bool) -
         open,
         headline,
         tone,
-        compiles: f.compiles.iter().map(|c| compile_row(c, origin)).collect(),
+        compiles: f.compiles.iter().map(|c| compile_row(f, c, origin)).collect(),
         reasons: f.compiles.iter().flat_map(reason_blocks).collect(),
         graph_breaks,
     }
 }
 
-fn compile_row(c: &Compile, origin: Option<f64>) -> CompileRow {
+fn compile_row(f: &Frame, c: &Compile, origin: Option<f64>) -> CompileRow {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let cause = recompile.then(|| cause_or_unknown(c));
+    let cause = recompile.then(|| cause_or_unknown(f, c));
     let opt_secs = |v: Option<f64>| v.map_or_else(|| "–".to_string(), secs);
     let b = &c.breakdown;
     let breakdown: Vec<String> = [

@@ -24,6 +24,12 @@ pub fn category(c: Category) -> &'static str {
         Category::ContainerLen => "#a61e4d",
         Category::DictKeys => "#862e9c",
         Category::HooksChanged => "#c92a2a",
+        Category::OptimizerHyperparam => "#b35900",
+        Category::OptimizerState => "#8f7d00",
+        Category::OptimizerRecreated => "#5f3dc4",
+        Category::FunctionIdentity => "#087f5b",
+        Category::KvCache => "#364fc7",
+        Category::NewAttribute => "#9c36b5",
         Category::CacheLimit => "#212529",
         Category::Other => "#6c757d",
     }

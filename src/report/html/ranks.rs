@@ -172,6 +172,7 @@ mod tests {
             function: Some("forward".into()),
             file: None,
             line: None,
+            module_class: None,
             compiles: vec![Compile::default(); compiles],
         }
     }

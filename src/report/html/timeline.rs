@@ -242,7 +242,7 @@ fn compile_bars(f: &Frame, c: &Compile, y: f64, x_of: &dyn Fn(f64) -> f64) -> Ve
     let Some(start) = c.start else { return Vec::new() };
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
     let (kind, color, why) = if recompile {
-        let cause = cause_or_unknown(c);
+        let cause = cause_or_unknown(f, c);
         let mut why = format!("{}: {}", cause.category.name(), cause.culprit);
         if let Some(src) = &cause.source {
             why.push_str(&format!("\n{src}"));

@@ -1,0 +1,302 @@
+//! What caused one recompile: which failed cache entry matters, its guard
+//! classified in the frame's context, and the user's line that called in.
+
+use crate::model::{Compile, Frame, StackFrame};
+use crate::reasons::classify::{self, Context};
+use crate::reasons::culprit::{canonical, strip_locals, subject_of};
+use crate::reasons::paths::{owner, Owner};
+use crate::reasons::{Category, GuardFailure, RecompileReason};
+use serde::Serialize;
+
+/// A line of the user's code on the compile's stack.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallSite {
+    pub file: String,
+    pub line: u32,
+    pub function: Option<String>,
+    pub code: Option<String>,
+}
+
+impl CallSite {
+    pub fn short(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+}
+
+/// The user's call into the compiled code: the innermost caller on the
+/// compile's `dynamo_start` stack that is neither torch nor an installed
+/// library (the compiled frame itself, the stack's last entry, excluded).
+///
+/// A function decorated with `@torch.compile` and called from a script's
+/// top level logs no caller at all; the compiled function itself, when it
+/// is the user's, is then the best line the log has.
+pub fn call_site(compile: &Compile) -> Option<CallSite> {
+    let callers = compile.stack.split_last().map_or(&[][..], |(_, rest)| rest);
+    callers
+        .iter()
+        .rev()
+        .find_map(user_frame)
+        .or_else(|| compile.stack.last().and_then(user_frame))
+}
+
+/// Every frame of the user's code on the compile's stack, outermost first:
+/// the training loop's line as well as the innermost call.
+pub fn user_calls(compile: &Compile) -> Vec<CallSite> {
+    compile.stack.iter().filter_map(user_frame).collect()
+}
+
+fn user_frame(f: &StackFrame) -> Option<CallSite> {
+    let file = f.file.as_deref()?;
+    let line = f.line?;
+    (owner(file) == Owner::User).then(|| CallSite {
+        file: file.to_string(),
+        line,
+        function: f.function.clone(),
+        code: f.code.clone(),
+    })
+}
+
+/// The failed entry whose reason is this recompile's cause.
+///
+/// Every existing cache entry contributes a reason, so older causes repeat.
+/// When the log has the guards of every failed entry and of the new
+/// compile, the cause is the entry closest to the new call (fewest guarded
+/// values that differ): after length-specialised entries and a `no_grad`
+/// one, a hook flag flip is the cause, not grad mode. Ties, and logs
+/// without guard trees, go to the newest failed entry (highest `F/M`),
+/// whatever the order in the log.
+pub fn cause_of(compile: &Compile) -> Option<&GuardFailure> {
+    let reasons = &compile.recompile_reasons;
+    let newest_first = |i: usize, r: &GuardFailure| (entry_number(r.entry.as_deref()), usize::MAX - i);
+    if reasons.len() > 1 && reasons.iter().all(|r| r.changes.is_some()) {
+        return reasons
+            .iter()
+            .enumerate()
+            .min_by(|(i, a), (j, b)| {
+                distance(a)
+                    .cmp(&distance(b))
+                    .then_with(|| newest_first(*j, b).cmp(&newest_first(*i, a)))
+            })
+            .map(|(_, r)| r);
+    }
+    reasons
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, r)| newest_first(*i, r))
+        .map(|(_, r)| r)
+}
+
+/// Whether another failed entry was as close to the new call as the chosen
+/// one but failed for another reason: the choice of cause is then a guess.
+pub fn is_ambiguous(compile: &Compile) -> bool {
+    let Some(cause) = cause_of(compile) else { return false };
+    let Some(d) = cause.changes.as_ref().map(|_| distance(cause)) else {
+        return false;
+    };
+    compile.recompile_reasons.iter().any(|r| {
+        !std::ptr::eq(r, cause)
+            && r.changes.is_some()
+            && distance(r) == d
+            && classify::classify(r).category != classify::classify(cause).category
+    })
+}
+
+/// Guarded values that differ between an entry and the new compile, not
+/// counting dims the new compile made dynamic (a consequence, not a cause),
+/// plus the entry's own failed guard when it carries no comparable value
+/// (`len(self.state[...]) != 0`): it differs too, or it would not have failed.
+fn distance(r: &GuardFailure) -> usize {
+    let Some(changes) = r.changes.as_ref() else {
+        return usize::MAX;
+    };
+    let counted = changes.iter().filter(|c| !c.new.contains("None")).count();
+    let subject = failed_subject(&r.guard);
+    let shown = changes.iter().any(|c| {
+        c.subject == subject
+            || c.subject.starts_with(&format!("{subject}."))
+            || c.subject.starts_with(&format!("{subject} "))
+    });
+    counted + usize::from(!shown)
+}
+
+/// What a failed guard is about, in the guard tree's terms: `x` for
+/// `tensor 'x' size mismatch ...`, `grad_mode` for a global-state change.
+fn failed_subject(guard: &str) -> String {
+    if let Some(rest) = guard.strip_prefix("tensor '") {
+        return strip_locals(rest.split("' ").next().unwrap_or(rest));
+    }
+    if let Some(what) = guard.strip_prefix("GLOBAL_STATE changed: ") {
+        // `autocast(cpu)_enabled` is `autocast_state.enabled` in the tree.
+        let what = what.trim();
+        return if what.starts_with("autocast") {
+            "autocast_state".into()
+        } else {
+            what.into()
+        };
+    }
+    let guard = canonical(guard);
+    // `2 <= x.size()[0]`: a symbolic guard on a dim of x.
+    if let Some(at) = guard.find(".size()[") {
+        let head = &guard[..at];
+        let start = head.rfind([' ', '(']).map_or(0, |i| i + 1);
+        return head[start..].to_string();
+    }
+    subject_of(&guard).to_string()
+}
+
+/// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.
+fn entry_number(entry: Option<&str>) -> Option<u32> {
+    entry?.rsplit('/').next()?.parse().ok()
+}
+
+/// The classified cause of a recompile, or `cache_limit` when Dynamo
+/// refused to compile at all; with the user's call site.
+pub fn classified_cause(frame: &Frame, compile: &Compile) -> Option<RecompileReason> {
+    let cause = cause_of(compile);
+    let ctx = context(frame, compile);
+    let mut reason = if compile.cache_limit {
+        classify::cache_limit(cause, &ctx)
+    } else {
+        classify::classify_in(cause?, &ctx)
+    };
+    if let Some(site) = frame_call_site(frame, compile) {
+        reason.called_from = Some(site.short());
+        reason.called_from_code = site.code;
+    }
+    Some(reason)
+}
+
+/// The call site of a compile, or for one without a stack (a compile the
+/// recompile limit refused logs no `dynamo_start`) that of the frame's
+/// latest earlier compile: the same call reached the frame again.
+pub fn frame_call_site(frame: &Frame, compile: &Compile) -> Option<CallSite> {
+    if !compile.stack.is_empty() {
+        return call_site(compile);
+    }
+    frame
+        .compiles
+        .iter()
+        .rfind(|c| c.frame_compile_id < compile.frame_compile_id && !c.stack.is_empty())
+        .and_then(call_site)
+}
+
+/// The classified cause, or an explicit "unknown" when the log holds no
+/// reason for this recompile (e.g. the payload was lost).
+pub fn cause_or_unknown(frame: &Frame, compile: &Compile) -> RecompileReason {
+    classified_cause(frame, compile).unwrap_or_else(|| {
+        let site = frame_call_site(frame, compile);
+        RecompileReason {
+            category: Category::Other,
+            culprit: "unknown (no recompile_reasons in the log)".to_string(),
+            source: None,
+            code: None,
+            detail: compile.failed.then(|| "the compile failed".to_string()),
+            advice: "The log has no recompile_reasons for this compile; rerun with TORCH_TRACE to capture them."
+                .to_string(),
+            called_from: site.as_ref().map(CallSite::short),
+            called_from_code: site.and_then(|s| s.code),
+            library_line: None,
+            changed: Vec::new(),
+        }
+    })
+}
+
+fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {
+    let torch_optim = |file: &str| {
+        let f = file.replace('\\', "/");
+        f.contains("/torch/optim/") || f.starts_with("optim/")
+    };
+    Context {
+        optimizer: frame.file.as_deref().is_some_and(torch_optim),
+        generate: compile.stack.iter().any(|f| {
+            f.function.as_deref() == Some("generate") && f.file.as_deref().is_some_and(|p| owner(p) == Owner::Library)
+        }),
+        automatic_dynamic: compile.automatic_dynamic,
+        compiled_class: frame.module_class.as_deref(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reasons::{split, GuardChange};
+
+    fn change(subject: &str, old: &str, new: &str) -> GuardChange {
+        GuardChange {
+            subject: subject.into(),
+            old: old.into(),
+            new: new.into(),
+        }
+    }
+
+    #[test]
+    fn cause_is_the_newest_failed_entry_not_the_first_line() {
+        let c = Compile {
+            recompile_reasons: vec![split("0/1: b == 2"), split("0/0: a == 1"), split("0/2: c == 3")],
+            ..Compile::default()
+        };
+        assert_eq!(cause_of(&c).unwrap().guard, "c == 3");
+    }
+
+    #[test]
+    fn cause_without_entry_ids_is_the_first_reason() {
+        let c = Compile {
+            recompile_reasons: vec![split("x == 1"), split("y == 2")],
+            ..Compile::default()
+        };
+        assert_eq!(cause_of(&c).unwrap().guard, "x == 1");
+    }
+
+    #[test]
+    fn cause_is_the_entry_closest_to_the_new_call() {
+        let mut grad = split("0/2: GLOBAL_STATE changed: grad_mode");
+        grad.changes = Some(vec![
+            change("grad_mode", "false", "true"),
+            change("m.on", "True", "False"),
+        ]);
+        let mut length = split("0/1: tensor 'x' size mismatch at index 1. expected 608, actual 128");
+        length.changes = Some(vec![
+            change("x.size()", "[1, 608]", "[1, 128]"),
+            change("m.on", "True", "False"),
+        ]);
+        let mut flag = split("0/0: m.on == True");
+        flag.changes = Some(vec![change("m.on", "True", "False")]);
+        let c = Compile {
+            recompile_reasons: vec![grad, length, flag],
+            ..Compile::default()
+        };
+        assert_eq!(cause_of(&c).unwrap().guard, "m.on == True");
+        assert!(!is_ambiguous(&c));
+    }
+
+    #[test]
+    fn user_call_site_skips_torch_and_libraries() {
+        let f = |file: &str, line: u32, code: Option<&str>| StackFrame {
+            file: Some(file.into()),
+            line: Some(line),
+            function: Some("f".into()),
+            code: code.map(Into::into),
+        };
+        let c = Compile {
+            stack: vec![
+                f("/home/me/train.py", 30, Some("main()")),
+                f("/home/me/train.py", 16, Some("out = model.generate(ids)")),
+                f(
+                    "/v/lib/python3.11/site-packages/transformers/generation/utils.py",
+                    2500,
+                    None,
+                ),
+                f("/v/lib/python3.11/site-packages/torch/nn/modules/module.py", 1787, None),
+                f(
+                    "/v/lib/python3.11/site-packages/transformers/utils/generic.py",
+                    937,
+                    None,
+                ),
+            ],
+            ..Compile::default()
+        };
+        let site = call_site(&c).unwrap();
+        assert_eq!(site.short(), "/home/me/train.py:16");
+        assert_eq!(site.code.as_deref(), Some("out = model.generate(ids)"));
+    }
+}

@@ -1,0 +1,327 @@
+//! What a compile assumed: the guards of its guard tree
+//! (`dynamo_cpp_guards_str`) as `subject -> value` pairs, so two compiles of
+//! one frame can be compared. Dynamo reports only the first failing guard of
+//! each cache entry; comparing the failed entry's guards with those of the
+//! new compile shows every value that changed, and tells which old entry
+//! was closest to the new call.
+//!
+//! ```text
+//! | +- GLOBAL_STATE: ___check_global_state() against {"grad_mode":true,...}
+//! | | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU, ...), torch.float32, device=None, requires_grad=False, size=[4, 8], stride=[8, 1])  # ...
+//! | | +- EQUALS_MATCH: L['self'].param_groups[0]['lr'] == 0.01  # for group in self.param_groups:  # optim/sgd.py:...
+//! | | +- DICT_CONTAINS: not ___dict_contains('mask', L['inputs'])  # ...
+//! | +- GuardManager: source=L['self'], accessed_by=..., type=<class 'transformers...GPT2LMHeadModel'>, ...
+//! ```
+
+use super::culprit::{canonical, python_name, strip_locals};
+use super::tensor_site::{tensor_guard_sites, TensorGuardSite};
+use regex::Regex;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The guards of one compile that carry a value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GuardSet {
+    /// Subject (`x.size()`, `grad_mode`, `self.param_groups[0]['lr']`) -> value.
+    pub values: BTreeMap<String, String>,
+    /// Root locals' classes (`self` -> `transformers...GPT2LMHeadModel`).
+    pub root_types: BTreeMap<String, String>,
+    /// Where tensor guards were installed in user code.
+    pub tensor_sites: Vec<TensorGuardSite>,
+}
+
+/// One guarded value that differs between an old cache entry and the new
+/// compile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GuardChange {
+    /// The guarded thing as the guard names it (`x.size()`, `grad_mode`).
+    pub subject: String,
+    pub old: String,
+    pub new: String,
+}
+
+impl GuardChange {
+    /// One line for people: `input_ids.size(): [4, 16] -> [4, 24]`,
+    /// `grad_mode: true -> false`, `args[0]: a different object`.
+    pub fn describe(&self) -> String {
+        let subject = python_name(&self.subject);
+        if let Some(inner) = subject.strip_prefix("id(").and_then(|s| s.strip_suffix(')')) {
+            return format!("{inner}: a different object");
+        }
+        if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
+            return format!("{inner}: a different type");
+        }
+        if let Some(tensor) = subject.strip_suffix(" dispatch keys") {
+            let keys = |s: &str| s.split(", ").map(str::to_string).collect::<Vec<_>>();
+            let (old, new) = (keys(&self.old), keys(&self.new));
+            let added: Vec<String> = new
+                .iter()
+                .filter(|k| !old.contains(k))
+                .map(|k| format!("+{k}"))
+                .collect();
+            let removed: Vec<String> = old
+                .iter()
+                .filter(|k| !new.contains(k))
+                .map(|k| format!("-{k}"))
+                .collect();
+            return format!("{tensor} dispatch keys: {}", [added, removed].concat().join(" "));
+        }
+        let dynamic = if self.new.contains("None") && !self.old.contains("None") {
+            " (now dynamic)"
+        } else {
+            ""
+        };
+        format!("{subject}: {} -> {}{dynamic}", self.old, self.new)
+    }
+}
+
+impl GuardSet {
+    pub fn parse(tree: &str) -> GuardSet {
+        let mut set = GuardSet {
+            tensor_sites: tensor_guard_sites(tree),
+            ..GuardSet::default()
+        };
+        for line in tree.lines() {
+            let Some(at) = line.find("+- ") else { continue };
+            let guard = &line[at + 3..];
+            if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
+                set.add_root_type(manager);
+                continue;
+            }
+            let Some((kind, body)) = guard.split_once(": ") else {
+                continue;
+            };
+            let body = code_of(body);
+            match kind {
+                "TENSOR_MATCH" => set.add_tensor(body),
+                "GLOBAL_STATE" => set.add_global_state(body),
+                "ID_MATCH" | "TYPE_MATCH" => set.add_identity(kind, body),
+                _ => set.add_comparison(body),
+            }
+        }
+        set
+    }
+
+    /// The values guarded in both sets that differ, in subject order.
+    pub fn changes_to(&self, new: &GuardSet) -> Vec<GuardChange> {
+        let mut out: Vec<GuardChange> = self
+            .values
+            .iter()
+            .filter_map(|(subject, old)| {
+                let now = new.values.get(subject)?;
+                (now != old).then(|| GuardChange {
+                    subject: subject.clone(),
+                    old: old.clone(),
+                    new: now.clone(),
+                })
+            })
+            .collect();
+        // A tensor that became dynamic in the new compile has a size guard
+        // of `None`s there: that is a consequence, listed after the causes.
+        out.sort_by_key(|c| c.new.contains("None"));
+        out
+    }
+
+    fn insert(&mut self, subject: String, value: String) {
+        self.values.entry(subject).or_insert(value);
+    }
+
+    fn add_root_type(&mut self, manager: &str) {
+        let Some(rest) = manager.strip_prefix("L['") else {
+            return;
+        };
+        let Some((name, rest)) = rest.split_once("']") else {
+            return;
+        };
+        let (name, rest) = match rest.strip_prefix("[0]") {
+            Some(after) if name == "args" => ("args[0]", after),
+            _ => (name, rest),
+        };
+        let Some(ty) = rest
+            .split_once("type=<class '")
+            .and_then(|(_, t)| t.split_once('\''))
+            .map(|(t, _)| t)
+        else {
+            return;
+        };
+        self.root_types.insert(name.to_string(), ty.to_string());
+    }
+
+    /// `check_tensor(SRC, Tensor, DispatchKeySet(...), DTYPE, device=D,
+    /// requires_grad=B, size=[..], stride=[..])`.
+    fn add_tensor(&mut self, body: &str) {
+        let Some(args) = body.strip_prefix("check_tensor(").and_then(|b| b.strip_suffix(')')) else {
+            return;
+        };
+        let Some((src, rest)) = args.split_once(", ") else {
+            return;
+        };
+        let src = strip_locals(src);
+        let rest = rest.strip_prefix("Tensor, ").unwrap_or(rest);
+        let (keys, rest) = match rest.strip_prefix("DispatchKeySet(") {
+            Some(r) => match r.split_once("), ") {
+                Some((keys, after)) => (Some(keys), after),
+                None => (None, r),
+            },
+            None => (None, rest),
+        };
+        if let Some(keys) = keys {
+            self.insert(format!("{src} dispatch keys"), keys.to_string());
+        }
+        let mut parts = split_top_level(rest);
+        if let Some(first) = parts.first().filter(|p| !p.contains('=')) {
+            self.insert(format!("{src}.dtype"), first.to_string());
+            parts.remove(0);
+        }
+        for part in parts {
+            if let Some((name, value)) = part.split_once('=') {
+                let subject = match name {
+                    "size" => format!("{src}.size()"),
+                    "stride" => format!("{src}.stride()"),
+                    other => format!("{src}.{other}"),
+                };
+                self.insert(subject, value.to_string());
+            }
+        }
+    }
+
+    /// `___check_global_state() against {"grad_mode":true,...}`.
+    fn add_global_state(&mut self, body: &str) {
+        let Some((_, json)) = body.split_once(" against ") else {
+            return;
+        };
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(json.trim()) else {
+            return;
+        };
+        for (key, value) in map {
+            match value {
+                serde_json::Value::Object(inner) => {
+                    for (k, v) in inner {
+                        self.insert(format!("{key}.{k}"), v.to_string());
+                    }
+                }
+                v => self.insert(key, v.to_string()),
+            }
+        }
+    }
+
+    /// `___check_obj_id(SRC, 1403...)`: the id itself means nothing to a
+    /// user, but that it changed does (a new optimizer, a new lambda).
+    fn add_identity(&mut self, kind: &str, body: &str) {
+        static ID: OnceLock<Regex> = OnceLock::new();
+        let re = ID
+            .get_or_init(|| Regex::new(r"^___check_(?:obj|type)_id\((?P<src>.+), (?P<id>\d+)\)").expect("valid regex"));
+        let Some(c) = re.captures(body) else { return };
+        let what = if kind == "ID_MATCH" { "id" } else { "type id" };
+        let src = strip_locals(&c["src"]);
+        self.insert(format!("{what}({src})"), c["id"].to_string());
+    }
+
+    /// `EXPR == VALUE`, `len(X) == N`, `not ___dict_contains('k', D)`.
+    fn add_comparison(&mut self, body: &str) {
+        if let Some((lhs, rhs)) = body.rsplit_once(" == ") {
+            self.insert(canonical(lhs.trim()), rhs.trim().to_string());
+        } else if let Some(rest) = body.strip_prefix("not ___dict_contains(") {
+            self.insert(format!("___dict_contains({}", strip_locals(rest)), "False".into());
+        } else if body.starts_with("___dict_contains(") {
+            self.insert(strip_locals(body), "True".into());
+        }
+    }
+}
+
+/// The guard code before its `  # source line  # file:line` comment.
+fn code_of(body: &str) -> &str {
+    body.split("  # ").next().unwrap_or(body).trim_end()
+}
+
+/// Splits `a, b=[1, 2], c` at commas outside brackets.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = s[start..].trim();
+    if !last.is_empty() {
+        parts.push(last);
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Lines from real torch 2.15 guard trees (samples/traces/reasons).
+    const OLD: &str = "\
+| +- GLOBAL_STATE: ___check_global_state() against {\"allow_tf32\":false,\"autocast_state\":{\"cached_enabled\":true,\"enabled\":[false,false]},\"grad_mode\":true,\"num_threads\":2}
+| +- GuardManager: source=L['self'], accessed_by=FrameLocalsGuardAccessor(key='self', framelocals_idx=0), type=<class 'm.Net'>, tag_safe=(True, False)
+| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.float32, device=None, requires_grad=False, size=[4, 4], stride=[4, 1])  # return torch.mm(x, x) + 1  # s/r.py:13 in f
+| | +- EQUALS_MATCH: L['self'].num_repeats == 1                                    # for _ in range(self.num_repeats):  # s/n.py:15 in forward
+| | +- DICT_CONTAINS: not ___dict_contains('mask', L['inputs'])                     # if \"mask\" in inputs:  # s/d.py:9 in f
+| | +- ID_MATCH: ___check_obj_id(L['activation'].__code__, 140154113349520), type=<class 'code'>  # return activation(x) + 1  # s/o.py:16 in f
+";
+
+    #[test]
+    fn values_of_each_guard_kind() {
+        let s = GuardSet::parse(OLD);
+        let v = |k: &str| s.values.get(k).map(String::as_str);
+        assert_eq!(v("grad_mode"), Some("true"));
+        assert_eq!(v("autocast_state.enabled"), Some("[false,false]"));
+        assert_eq!(v("x.size()"), Some("[4, 4]"));
+        assert_eq!(v("x.stride()"), Some("[4, 1]"));
+        assert_eq!(v("x.dtype"), Some("torch.float32"));
+        assert_eq!(v("x.requires_grad"), Some("False"));
+        assert_eq!(v("self.num_repeats"), Some("1"));
+        assert_eq!(v("___dict_contains('mask', inputs)"), Some("False"));
+        assert_eq!(v("id(activation.__code__)"), Some("140154113349520"));
+        assert_eq!(s.root_types.get("self").map(String::as_str), Some("m.Net"));
+        assert_eq!(s.tensor_sites.len(), 1);
+    }
+
+    #[test]
+    fn changes_read_as_people_say_them() {
+        let c = |s: &str, o: &str, n: &str| GuardChange {
+            subject: s.into(),
+            old: o.into(),
+            new: n.into(),
+        };
+        assert_eq!(
+            c("kwargs['input_ids'].size()", "[4, 16]", "[4, None]").describe(),
+            "input_ids.size(): [4, 16] -> [4, None] (now dynamic)"
+        );
+        assert_eq!(c("id(args[0])", "1", "2").describe(), "args[0]: a different object");
+        assert_eq!(
+            c(
+                "args[0] dispatch keys",
+                "CPU, AutogradCPU",
+                "CPU, AutogradCPU, AutocastCPU"
+            )
+            .describe(),
+            "args[0] dispatch keys: +AutocastCPU"
+        );
+        assert_eq!(c("grad_mode", "true", "false").describe(), "grad_mode: true -> false");
+    }
+
+    #[test]
+    fn changes_list_every_differing_value() {
+        let new = OLD
+            .replace("\"grad_mode\":true", "\"grad_mode\":false")
+            .replace("num_repeats == 1", "num_repeats == 2");
+        let changes = GuardSet::parse(OLD).changes_to(&GuardSet::parse(&new));
+        let got: Vec<(&str, &str, &str)> = changes
+            .iter()
+            .map(|c| (c.subject.as_str(), c.old.as_str(), c.new.as_str()))
+            .collect();
+        assert_eq!(got, [("grad_mode", "true", "false"), ("self.num_repeats", "1", "2")]);
+    }
+}

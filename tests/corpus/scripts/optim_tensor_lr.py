@@ -1,0 +1,24 @@
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+
+model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 8))
+# lr as a tensor: the scheduler updates it in place, so no guard on its value
+opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(1e-3), weight_decay=0.01)
+scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=20)
+
+
+@torch.compile(backend="aot_eager")
+def opt_step():
+    opt.step()
+
+
+for step in range(12):
+    x = torch.randn(16, 32)
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt_step()
+    opt.zero_grad()
+    scheduler.step()
+    print(f"step {step} lr {float(scheduler.get_last_lr()[0]):.6f} loss {loss.item():.4f}")
