@@ -304,10 +304,11 @@ fn every_category_the_cpu_can_produce_is_covered() {
             }
         }
     }
-    // object_id: identity guards now have their own categories (a new
-    // function, a new optimizer); no CPU program found on torch 2.11 or
-    // 2.15 still fails a bare identity guard (a new nn.Module or plain
-    // object per call does not recompile), so no real log has one.
+    // object_id: the common identity guards have their own categories now
+    // (a new function, a new optimizer); what is left (a new backend
+    // object, a bare ___check_obj_id) has only hand-made snippets: no CPU
+    // program tried on torch 2.11 or 2.15 fails one (a new nn.Module or
+    // plain object per call does not recompile).
     let without_real_log = ["other", "object_id"];
     for name in guardscope::reasons::Category::ALL.map(|c| c.name()) {
         if !without_real_log.contains(&name) {

@@ -28,7 +28,22 @@ from guardscope import _native
 logger = logging.getLogger("guardscope")
 
 _KEEP_ARTIFACTS = frozenset({"recompile_reasons", "dynamo_graph_break_reason"})
-_TENSOR_MATCH = "TENSOR_MATCH: "
+
+
+def _kept_guard_line(line):
+    """A guard that carries a value (``+- EQUALS_MATCH: ...``), or the manager
+    of a root local, whose type names what was compiled; the same lines the
+    Rust parser keeps from a TORCH_TRACE file."""
+    at = line.find("+- ")
+    if at < 0:
+        return False
+    rest = line[at + 3 :]
+    if rest.startswith("GuardManager: source="):
+        source = rest[len("GuardManager: source=") :].split(", ", 1)[0]
+        return source == "L['args'][0]" or (
+            source.startswith("L['") and source.endswith("']") and not any(c in source[3:-2] for c in "[.'")
+        )
+    return rest[:1].isupper()
 
 
 def _kept_payload(kind, meta, payload):
@@ -41,9 +56,9 @@ def _kept_payload(kind, meta, payload):
     if kind == "dynamo_graph_break_reason":
         return payload
     if kind == "dynamo_cpp_guards_str":
-        # Only tensor guards' install sites are read (they give shape guard
-        # failures a source line); the rest of a guard tree can be large.
-        return "\n".join(line for line in payload.split("\n") if _TENSOR_MATCH in line)
+        # Guards with values are compared between compiles (what changed,
+        # which old entry was closest); accessor lines are half the tree.
+        return "\n".join(line for line in payload.split("\n") if _kept_guard_line(line))
     return None
 
 

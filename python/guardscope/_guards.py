@@ -173,6 +173,11 @@ class no_recompiles(contextlib.ContextDecorator):
             cause = event.get("cause") or {}
             if cause.get("guard"):
                 lines.append(f"      failed guard: {cause['guard']}")
+            changed = cause.get("changed") or []
+            if changed:
+                shown = "; ".join(f"{c['subject']}: {c['old']} -> {c['new']}" for c in changed[:3])
+                more = f"; +{len(changed) - 3} more" if len(changed) > 3 else ""
+                lines.append(f"      changed: {shown}{more}")
             if cause.get("advice"):
                 lines.append(f"      fix: {cause['advice']}")
         return "\n".join(lines)

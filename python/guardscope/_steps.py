@@ -45,8 +45,32 @@ def describe(event):
     if cause:
         text += f": {cause['label']}: {cause['culprit']}"
         if cause.get("source"):
-            text += f" at {cause['source']}"
+            text += f" at {display_site(cause['source'])}"
+        if cause.get("called_from") and cause.get("called_from") != cause.get("source"):
+            text += f" (called from {display_site(cause['called_from'])})"
     return text
+
+
+def display_site(site):
+    """``file:line`` as guardscope's text shows it: the user's files relative
+    to the current directory when under it (else whole), installed packages
+    from the package on. Events keep the full path."""
+    path, sep, line = site.rpartition(":")
+    if not sep or not line.isdigit():
+        path, line = site, ""
+    unix = path.replace("\\", "/")
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in unix:
+            path = unix.rsplit(marker, 1)[1]
+            break
+    else:
+        try:
+            rel = os.path.relpath(path)
+            if os.path.isabs(path) and not rel.startswith(".."):
+                path = rel
+        except ValueError:  # another drive on Windows
+            pass
+    return f"{path}:{line}" if line else path
 
 
 class _Step:

@@ -163,6 +163,13 @@ pub fn classified_cause(frame: &Frame, compile: &Compile) -> Option<RecompileRea
         reason.called_from = Some(site.short());
         reason.called_from_code = site.code;
     }
+    // The value Dynamo named first, then the others it did not report.
+    if let Some(g) = cause {
+        let subject = failed_subject(&g.guard);
+        reason
+            .changed
+            .sort_by_key(|c| !(c.subject == subject || c.subject.starts_with(&format!("{subject}."))));
+    }
     Some(reason)
 }
 

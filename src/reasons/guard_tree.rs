@@ -45,7 +45,12 @@ impl GuardChange {
     /// One line for people: `input_ids.size(): [4, 16] -> [4, 24]`,
     /// `grad_mode: true -> false`, `args[0]: a different object`.
     pub fn describe(&self) -> String {
-        let subject = python_name(&self.subject);
+        let mut subject = python_name(&self.subject);
+        // `m._forward_hooks[list(dict.keys(...))[0]].__closure__[0].cell_contents.flag`
+        if let (Some(hooks), Some(cell)) = (subject.find("._forward"), subject.find(".__closure__[")) {
+            let cell_rest = subject[cell + ".__closure__".len()..].replace(".cell_contents", "");
+            subject = format!("{} hook closure{cell_rest}", &subject[..hooks]);
+        }
         if let Some(inner) = subject.strip_prefix("id(").and_then(|s| s.strip_suffix(')')) {
             return format!("{inner}: a different object");
         }
@@ -310,6 +315,15 @@ mod tests {
             "args[0] dispatch keys: +AutocastCPU"
         );
         assert_eq!(c("grad_mode", "true", "false").describe(), "grad_mode: true -> false");
+        assert_eq!(
+            c(
+                "fn._modules['2']._forward_hooks[list(dict.keys(fn._modules['2']._forward_hooks))[0]].__closure__[0].cell_contents.on",
+                "False",
+                "True"
+            )
+            .describe(),
+            "fn.2 hook closure[0].on: False -> True"
+        );
     }
 
     #[test]

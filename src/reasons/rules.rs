@@ -240,6 +240,14 @@ pub fn rules() -> Vec<Rule> {
             advice: "A different object was passed where the compiled code expects the same one ({culprit}), or that object was garbage-collected. Create functions, modules and configs once, outside the loop, and reuse them.",
         },
         Rule {
+            category: ObjectId,
+            when: When::Always,
+            pattern: r"^BACKEND_MATCH failure",
+            culprit: Culprit::Template("the torch.compile backend object"),
+            detail: Some("torch.compile was called with a different backend callable than the cached code's"),
+            advice: "A new backend object reached torch.compile (a backend function or lambda created per call). Create the backend once and pass the same object every time, or wrap it once in functools.partial.",
+        },
+        Rule {
             category: TypeChange,
             when: When::Always,
             pattern: r"___check_type_id\((?P<src>[^,]+),[^)]*\)(?:, type=<class '(?P<ty>[^']+)'>)?|TYPE_MATCH",

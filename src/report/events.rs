@@ -55,9 +55,13 @@ pub struct Cause {
     pub category: Category,
     pub label: &'static str,
     pub culprit: String,
-    /// The user's source line, `file.py:LINE`.
+    /// The user's source line of the failed guard, `file.py:LINE` (full path).
     pub source: Option<String>,
     pub code: Option<String>,
+    /// The user's line that called into the compiled code (full path).
+    pub called_from: Option<String>,
+    /// Guarded values that differ between the failed entry and this compile.
+    pub changed: Vec<crate::reasons::GuardChange>,
     pub detail: Option<String>,
     pub advice: String,
     pub guard: Option<String>,
@@ -119,6 +123,8 @@ fn cause_view(r: RecompileReason, guard: Option<String>) -> Cause {
         culprit: r.culprit,
         source: r.source,
         code: r.code,
+        called_from: r.called_from,
+        changed: r.changed,
         detail: r.detail,
         advice: r.advice,
         guard,

@@ -210,8 +210,8 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
     if let Some(lib) = &c.library_line {
         writeln!(out, "      guard in a library: {}", display_site(lib))?;
     }
-    if !c.changed.is_empty() {
-        writeln!(out, "      {}", ellipsize_middle(&changed_line(&c.changed), wrap))?;
+    for line in changed_lines(&c.changed) {
+        writeln!(out, "      {}", ellipsize_middle(&line, wrap))?;
     }
     if let Some(d) = &c.detail {
         writeln!(out, "      {}", ellipsize_middle(d, wrap))?;
@@ -245,23 +245,27 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             g.cause.culprit,
             g.cause.category.name()
         );
-        writeln!(
-            out,
-            "  {}",
-            ellipsize_middle(&line, opts.width.saturating_sub(2).max(40))
-        )?;
+        for (i, part) in wrap_words(&line, opts.width.saturating_sub(6).max(40)).iter().enumerate() {
+            writeln!(out, "{}{part}", if i == 0 { "  " } else { "      " })?;
+        }
     }
     Ok(())
 }
 
-/// "changed: a: 1 -> 2; b: x -> y" for the first few changed values.
-fn changed_line(changes: &[crate::reasons::GuardChange]) -> String {
+/// One line per changed value (the first few): "changed: a: 1 -> 2", then
+/// "         b: x -> y", then "         +N more (--json lists all)".
+fn changed_lines(changes: &[crate::reasons::GuardChange]) -> Vec<String> {
     const SHOWN: usize = 3;
-    let mut parts: Vec<String> = changes.iter().take(SHOWN).map(|c| c.describe()).collect();
+    let mut lines: Vec<String> = changes
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, c)| format!("{}{}", if i == 0 { "changed: " } else { "         " }, c.describe()))
+        .collect();
     if changes.len() > SHOWN {
-        parts.push(format!("+{} more", changes.len() - SHOWN));
+        lines.push(format!("         +{} more (--json lists all)", changes.len() - SHOWN));
     }
-    format!("changed: {}", parts.join("; "))
+    lines
 }
 
 /// A compile-id list, cut with a count when long.

@@ -128,7 +128,10 @@ def test_a_recompiling_step_logs_one_warning_with_frame_cause_and_time(collision
     assert "pos_encoding.pos_enc_cache (buffer) at " in warnings[0]
     assert warnings[1].startswith("guardscope: step 12 recompiled: 0/2 forward (_collision_model.py:")
     assert " s: forward-hook closure state: collector.capture_activation_norms at " in warnings[1]
-    assert warnings[1].endswith("_collision_model.py:180")
+    # The guard's line, then the user's call into the compiled model (this
+    # test's own loop), both whole paths shown relative to the cwd.
+    assert "_collision_model.py:180 (called from " in warnings[1]
+    assert warnings[1].endswith("test_steps.py:57)"), warnings[1]
 
 
 def test_cli_steps_reads_the_records_and_names_step_12(collision_steps, capfd):

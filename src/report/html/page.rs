@@ -7,6 +7,7 @@ use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
 use crate::activation_diff::series::Activations;
+use crate::report::paths::{display, display_site};
 use crate::analysis::{self, cause_of, cause_or_unknown, CulpritGroup, Totals};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use crate::reasons::{classify, Category};
@@ -67,6 +68,13 @@ pub struct Fix {
     pub culprit: String,
     pub source: Option<String>,
     pub code: Option<String>,
+    /// The user's line that called into the compiled code, displayed.
+    pub called_from: Option<String>,
+    pub library_line: Option<String>,
+    /// Every guarded value that changed, one line each.
+    pub changed: Vec<String>,
+    /// "problem" or "expected".
+    pub severity: &'static str,
     pub detail: Option<String>,
     pub advice: String,
     pub frame: String,
@@ -319,7 +327,7 @@ fn fix(run: &Run, g: &CulpritGroup) -> Fix {
         .iter()
         .find(|f| (f.pid, f.rank, f.frame_id) == (g.frame.pid, g.frame.rank, g.frame.frame_id));
     let where_ = match (&g.frame.file, g.frame.line) {
-        (Some(file), Some(line)) => format!(" at {file}:{line}"),
+        (Some(file), Some(line)) => format!(" ({}) at {}:{line}", g.frame.name, display(file)),
         _ => String::new(),
     };
     Fix {
@@ -327,8 +335,15 @@ fn fix(run: &Run, g: &CulpritGroup) -> Fix {
         category_label: g.cause.category.label(),
         color: palette::category(g.cause.category),
         culprit: g.cause.culprit.clone(),
-        source: g.cause.source.clone(),
+        source: g.cause.source.as_deref().map(display_site),
         code: g.cause.code.clone(),
+        called_from: g.cause.called_from.as_deref().map(|s| {
+            let code = g.cause.called_from_code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
+            format!("{}{code}", display_site(s))
+        }),
+        library_line: g.cause.library_line.as_deref().map(display_site),
+        changed: g.cause.changed.iter().map(|c| c.describe()).collect(),
+        severity: g.severity.name(),
         detail: g.cause.detail.clone(),
         advice: g.cause.advice.clone(),
         frame: match frame {
