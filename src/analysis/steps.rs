@@ -25,8 +25,24 @@ pub struct StepsAnalysis {
     pub slowest: Vec<SlowStep>,
     /// Steps at which some ranks recompiled and others did not.
     pub lone_recompiles: Vec<LoneRecompile>,
+    /// Frames that hit the recompile limit, and how long they ran eagerly.
+    pub eager_fallbacks: Vec<EagerFallback>,
     /// Whether a TORCH_TRACE run was joined in.
     pub joined_trace: bool,
+}
+
+/// A frame Dynamo stopped compiling: it runs eagerly, uncompiled, for the
+/// rest of the run, which is slower every step without any further log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EagerFallback {
+    pub rank: Option<u32>,
+    /// The step in which the limit was hit.
+    pub step: u64,
+    pub compile_id: String,
+    pub function: Option<String>,
+    /// Steps the rank recorded after that one: all ran the frame eagerly.
+    pub steps_after: usize,
+    pub last_step: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -154,8 +170,36 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
         compile_in_first_step_s: first,
         slowest,
         lone_recompiles: lone_recompiles(&steps, by_rank.len()),
+        eager_fallbacks: eager_fallbacks(&steps),
         joined_trace: trace.is_some(),
     }
+}
+
+fn eager_fallbacks(steps: &[Step]) -> Vec<EagerFallback> {
+    let mut out = Vec::new();
+    for s in steps {
+        for c in s
+            .compiles
+            .iter()
+            .filter(|c| c.cause.as_ref().is_some_and(|k| k.category == "cache_limit"))
+        {
+            let later: Vec<u64> = steps
+                .iter()
+                .filter(|o| o.rank == s.rank && o.step > s.step)
+                .map(|o| o.step)
+                .collect();
+            out.push(EagerFallback {
+                rank: s.rank,
+                step: s.step,
+                compile_id: c.compile_id.clone(),
+                function: c.function.clone(),
+                steps_after: later.len(),
+                last_step: later.iter().copied().max().unwrap_or(s.step),
+            });
+        }
+    }
+    out.sort_by_key(|e| (e.rank, e.step));
+    out
 }
 
 fn recompiles(s: &Step) -> usize {
@@ -282,5 +326,60 @@ fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
             culprit: c.culprit,
             source: c.source,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Hand-made step records (the shape StepLogger writes): a frame refused
+    // at the recompile limit in step 3 of 5.
+    fn step(n: u64, compiles: Vec<StepCompile>) -> Step {
+        Step {
+            rank: None,
+            step: n,
+            start: n as f64,
+            wall_ms: 10.0,
+            compiles,
+            file: "steps.jsonl".into(),
+            line: n,
+        }
+    }
+
+    #[test]
+    fn a_frame_at_the_limit_runs_eagerly_for_the_steps_after() {
+        let refused = StepCompile {
+            compile_id: "0/8".into(),
+            function: Some("forward".into()),
+            recompile: Some(true),
+            cause: Some(StepCause {
+                category: "cache_limit".into(),
+                label: None,
+                culprit: "self.step".into(),
+                source: None,
+            }),
+            ..StepCompile::default()
+        };
+        let steps: Vec<Step> = (1..=5)
+            .map(|n| step(n, if n == 3 { vec![refused.clone()] } else { vec![] }))
+            .collect();
+        let a = analyse(&steps, None, 3);
+        assert_eq!(
+            a.eager_fallbacks,
+            vec![EagerFallback {
+                rank: None,
+                step: 3,
+                compile_id: "0/8".into(),
+                function: Some("forward".into()),
+                steps_after: 2,
+                last_step: 5,
+            }]
+        );
+        let text = crate::report::steps::render(&a);
+        assert!(
+            text.contains("step 3: 0/8 forward hit the recompile limit; it ran eagerly, uncompiled, for the 2 steps after it (4-5)"),
+            "{text}"
+        );
     }
 }

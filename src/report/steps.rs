@@ -82,6 +82,35 @@ pub fn render(a: &StepsAnalysis) -> String {
         }
     }
 
+    if !a.eager_fallbacks.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nFrames that hit the recompile limit (Dynamo stopped compiling them; they run eagerly from then on):"
+        );
+        for e in &a.eager_fallbacks {
+            let rank = match (several_ranks, e.rank) {
+                (true, Some(r)) => format!("rank {r} "),
+                _ => String::new(),
+            };
+            let after = match e.steps_after {
+                0 => "no step ran after it".to_string(),
+                n => format!(
+                    "it ran eagerly, uncompiled, for the {} after it ({}-{})",
+                    plural(n, "step"),
+                    e.step + 1,
+                    e.last_step
+                ),
+            };
+            let _ = writeln!(
+                out,
+                "  {rank}step {}: {} {} hit the recompile limit; {after}",
+                e.step,
+                e.compile_id,
+                e.function.as_deref().unwrap_or("?")
+            );
+        }
+    }
+
     if !a.lone_recompiles.is_empty() {
         let _ = writeln!(
             out,

@@ -245,7 +245,10 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             g.cause.culprit,
             g.cause.category.name()
         );
-        for (i, part) in wrap_words(&line, opts.width.saturating_sub(6).max(40)).iter().enumerate() {
+        for (i, part) in wrap_words(&line, opts.width.saturating_sub(6).max(40))
+            .iter()
+            .enumerate()
+        {
             writeln!(out, "{}{part}", if i == 0 { "  " } else { "      " })?;
         }
     }

@@ -7,10 +7,10 @@ use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
 use crate::activation_diff::series::Activations;
-use crate::report::paths::{display, display_site};
 use crate::analysis::{self, cause_of, cause_or_unknown, CulpritGroup, Totals};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use crate::reasons::{classify, Category};
+use crate::report::paths::{display, display_site};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -338,7 +338,12 @@ fn fix(run: &Run, g: &CulpritGroup) -> Fix {
         source: g.cause.source.as_deref().map(display_site),
         code: g.cause.code.clone(),
         called_from: g.cause.called_from.as_deref().map(|s| {
-            let code = g.cause.called_from_code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
+            let code = g
+                .cause
+                .called_from_code
+                .as_deref()
+                .map(|c| format!(": {c}"))
+                .unwrap_or_default();
             format!("{}{code}", display_site(s))
         }),
         library_line: g.cause.library_line.as_deref().map(display_site),
