@@ -111,7 +111,7 @@ fn terminal_summary_lists_both_raw_reasons() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     let r1 = lines
         .iter()
-        .find(|l| l.trim_start().starts_with("0/1 "))
+        .find(|l| l.trim_start_matches(['!', ' ']).starts_with("0/1 "))
         .expect("0/1 row");
     assert!(
         r1.contains("0.56 s") && r1.contains("pos_enc_cache']' size mismatch at index 0. expected 0, actual 32"),
@@ -119,7 +119,7 @@ fn terminal_summary_lists_both_raw_reasons() {
     );
     let r2 = lines
         .iter()
-        .find(|l| l.trim_start().starts_with("0/2 "))
+        .find(|l| l.trim_start_matches(['!', ' ']).starts_with("0/2 "))
         .expect("0/2 row");
     assert!(r2.contains("capture_activation_norms == False"), "{r2}");
     assert!(
