@@ -28,6 +28,29 @@ DEFAULT_OUTPUT = os.path.join(tempfile.gettempdir(), "guardscope_trace_<pid>.jso
 _ids = itertools.count()
 
 
+def _own_frame_skipped(hook):
+    """Gives ``hook`` a code object of its own that Dynamo never compiles as a
+    frame, with everything it calls (run there, it records eagerly).
+
+    Inside a compiled forward Dynamo inlines the hook, which is what op mode
+    wants. But a hook that runs outside the traced region (the root module's,
+    called after its compiled forward) would be compiled as a frame of its
+    own, and every hook shares one code object: a frame of hooks that
+    recompiles once per module, each with its own ``module_id``. A private
+    code object per hook keeps any such cache per module; skipping it keeps
+    the frame from existing at all. Returns ``hook``.
+    """
+    hook.__code__ = hook.__code__.replace()
+    try:
+        from torch._C._dynamo.eval_frame import set_code_exec_strategy
+        from torch._dynamo.types import FrameAction, FrameExecStrategy
+
+        set_code_exec_strategy(hook.__code__, FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
+    except Exception:  # an older torch without per-code strategies
+        pass
+    return hook
+
+
 def _op_hook(token, tracer_id, module_id, parts):
     from guardscope import _op
 
@@ -56,7 +79,7 @@ def _op_hook(token, tracer_id, module_id, parts):
             # Eager: the op's body without the ~10 us dispatcher round trip.
             record_output(tracer_id, module_id, output)
 
-    return guardscope_activation_hook
+    return _own_frame_skipped(guardscope_activation_hook)
 
 
 def _disable_hook(tracer_id, module_id):

@@ -5,33 +5,54 @@ import dataclasses
 import torch
 
 _MAX_DEPTH = 16
+_SCALARS = (int, float, bool, str, bytes, complex, type(None))
+
+
+def _assume_constant(fn):
+    # Dynamo calls such a function at trace time and bakes in its result, so
+    # the class introspection below is never traced: torch 2.11 cannot trace
+    # hasattr() on a class (dataclasses.is_dataclass does one).
+    decorate = getattr(getattr(torch, "_dynamo", None), "assume_constant_result", None)
+    return decorate(fn) if decorate is not None else fn
+
+
+@_assume_constant
+def _dataclass_fields(cls):
+    """Field names of a dataclass type, () for any other type."""
+    try:
+        return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
+    except Exception:
+        return ()
 
 
 def walk_outputs(obj, path="out", found=None, depth=0):
     """``(path, tensor)`` for every tensor in a module output.
 
-    Goes through tuples, lists, dicts, named tuples and dataclasses; a path is
-    the Python expression that reaches the tensor from ``out``
-    (``out``, ``out[0]``, ``out['logits']``, ``out.hidden_states``). Other
-    leaves are skipped. Dynamo traces this function, so it sticks to
-    ``isinstance``, attribute reads and constant strings.
+    Goes through tuples, lists, dicts (Hugging Face ``ModelOutput`` is one),
+    named tuples and dataclasses; a path is the Python expression that
+    reaches the tensor from ``out`` (``out``, ``out[0]``, ``out['logits']``,
+    ``out.hidden_states``). Other leaves are skipped. Dynamo traces this
+    function on every supported torch, so it sticks to ``isinstance``,
+    ``type(...) is``, attribute reads of known containers and constant
+    strings; class introspection is a constant computed outside the trace.
     """
     if found is None:
         found = []
     if isinstance(obj, torch.Tensor):
         found.append((path, obj))
-    elif depth >= _MAX_DEPTH:
+    elif isinstance(obj, _SCALARS) or depth >= _MAX_DEPTH:
         pass
-    elif isinstance(obj, tuple) and hasattr(type(obj), "_fields"):
-        for field in type(obj)._fields:
-            walk_outputs(getattr(obj, field), path + "." + field, found, depth + 1)
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for field in dataclasses.fields(obj):
-            walk_outputs(getattr(obj, field.name), path + "." + field.name, found, depth + 1)
-    elif isinstance(obj, (tuple, list)):
-        for i, item in enumerate(obj):
-            walk_outputs(item, path + "[" + str(i) + "]", found, depth + 1)
     elif isinstance(obj, dict):
         for key, item in obj.items():
             walk_outputs(item, path + "[" + repr(key) + "]", found, depth + 1)
+    elif isinstance(obj, tuple) and type(obj) is not tuple:
+        # A named tuple: its fields by name.
+        for field in obj._fields:
+            walk_outputs(getattr(obj, field), path + "." + field, found, depth + 1)
+    elif isinstance(obj, (tuple, list)):
+        for i, item in enumerate(obj):
+            walk_outputs(item, path + "[" + str(i) + "]", found, depth + 1)
+    else:
+        for field in _dataclass_fields(type(obj)):
+            walk_outputs(getattr(obj, field), path + "." + field, found, depth + 1)
     return found
