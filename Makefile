@@ -1,14 +1,26 @@
 # Everything a newcomer runs. `make test` works on a fresh machine: it creates
-# .venv with the Python build and test tools (maturin, pytest, torch, numpy).
+# .venv with the Python build and test tools (maturin, pytest, torch, numpy,
+# transformers for the third-party tests) and .venv-oldest with the oldest
+# supported torch, on which the hook tests run again.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-installed
 
-.PHONY: test test-rust test-python lint browser samples install clean
+# The oldest torch the hooks are tested on (seen in use; Dynamo there cannot
+# trace some of what newer torch can).
+OLDEST_TORCH := 2.11.0
+OLDEST_VENV := .venv-oldest
+OLDEST_PY := $(OLDEST_VENV)/bin/python
+OLDEST_DEPS := $(OLDEST_VENV)/.deps-installed
+# The hook tests that must pass on every supported torch.
+HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_records.py \
+	tests/python/test_hooks_third_party.py
 
-test: lint test-rust test-python
+.PHONY: test test-rust test-python test-python-oldest lint browser samples install clean
+
+test: lint test-rust test-python test-python-oldest
 
 $(DEPS): requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +51,19 @@ install: $(DEPS)
 test-python: install
 	$(PY) -m pytest -q tests/python
 
+$(OLDEST_DEPS): Makefile
+	test -x $(OLDEST_PY) || $(PYTHON) -m venv $(OLDEST_VENV)
+	$(OLDEST_PY) -m pip install --quiet --disable-pip-version-check pytest numpy transformers torch==$(OLDEST_TORCH)
+	touch $(OLDEST_DEPS)
+
+# The hook tests again on the oldest torch, with the package just built for
+# .venv (pure Python plus an abi3 extension) put on the path alone, so that
+# the oldest venv's own torch is the one imported.
+test-python-oldest: install $(OLDEST_DEPS)
+	mkdir -p target/oldest-path
+	ln -sfn "$$($(PY) -c 'import guardscope, os; print(os.path.dirname(guardscope.__file__))')" target/oldest-path/guardscope
+	PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider $(HOOK_TESTS)
+
 # Regenerates samples/traces/ from samples/scripts/ with real torch.
 samples: install
 	$(PY) samples/generate.py
@@ -46,4 +71,4 @@ samples: install
 
 clean:
 	cargo clean
-	rm -rf $(VENV) guardscope-report
+	rm -rf $(VENV) $(OLDEST_VENV) guardscope-report
