@@ -22,7 +22,8 @@ significant bits (one rounding moves a value by up to 0.4%) and reductions add
 a few roundings, while real port bugs move stats by more. For float32 parity
 try --rtol 1e-5 --atol 1e-7. Shapes and dtypes must match exactly. A NaN
 facing a number is a divergence; NaN on both sides, null and \"<error: ...>\"
-are not comparable (counted, never a divergence).
+are not comparable (counted, never a divergence); other strings are
+malformed (counted as problems). A diff that compared no value fails.
 
 Ports whose module paths differ: strip a prefix on one side, and/or rename
 with regex rules (one `REGEX -> REPLACEMENT` per line, applied in order, `#`
@@ -32,8 +33,9 @@ comments; the replacement may use ${1}):
   guardscope diff ref.jsonl port.jsonl --map B=names.txt
       names.txt:  ^layers\\.(\\d+)\\.self_attn$ -> blocks.${1}.attn
 
-Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, or
-records on one side only (unless --allow-missing) · 2 bad usage (e.g. a
+Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, no
+stat value compared (all null, <error> or malformed), or records on one
+side only (unless --allow-missing) · 2 bad usage (e.g. a
 --stats name no aligned record has), unreadable file or a file without
 records · 3 internal error.";
 
@@ -162,7 +164,8 @@ pub fn diff(args: DiffArgs) -> i32 {
     // A closed pipe (`| head`) leaves the verdict standing.
     match (super::output_written(written), result.verdict) {
         (exit::OK, Verdict::Equal) => exit::OK,
-        (exit::OK, Verdict::Divergent) => exit::FOUND_PROBLEM,
+        // No value compared is a failed comparison, not a pass.
+        (exit::OK, Verdict::Divergent | Verdict::NothingCompared) => exit::FOUND_PROBLEM,
         (failed, _) => failed,
     }
 }

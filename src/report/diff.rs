@@ -59,6 +59,11 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
             "DIVERGENT: all {} aligned records are equal, but {missing} records are on one side only.",
             d.compared
         )?,
+        Verdict::NothingCompared => writeln!(
+            out,
+            "NOT COMPARED: {} records aligned, but no stat value could be compared ({} of {} values not comparable: null, NaN on both sides, <error> or malformed); no evidence of parity.",
+            d.compared, d.not_comparable, d.values_compared
+        )?,
     }
     if d.not_comparable > 0 {
         writeln!(

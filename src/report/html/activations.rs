@@ -201,6 +201,13 @@ fn verdict(act: &Activations) -> (&'static str, String) {
                 d.compared
             ),
         ),
+        (Verdict::NothingCompared, _) => (
+            "bad",
+            format!(
+                "No stat value could be compared: {} records aligned, but their values are null, NaN, <error> or malformed.",
+                d.compared
+            ),
+        ),
         (Verdict::Divergent, None) => (
             "bad",
             format!(
