@@ -454,3 +454,30 @@ fn a_diff_that_compared_no_value_fails_instead_of_saying_equal() {
     let problem = d["b"]["problems"][0].as_str().unwrap();
     assert!(problem.contains(":1: malformed stat value for max "), "{problem}");
 }
+
+#[test]
+fn a_trace_read_only_in_part_has_no_verdict_and_exits_2() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(gunzip(BASE).as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = dir.path().join("cut.jsonl.gz");
+    std::fs::write(&cut, &gz[..gz.len() * 2 / 3]).unwrap();
+    let cut = cut.to_str().unwrap();
+    // --allow-missing would excuse the records the cut lost: never a pass.
+    for extra in [&[][..], &["--allow-missing"][..]] {
+        let (code, d) = diff_json(BASE, cut, extra);
+        assert_eq!(code, 2, "{extra:?}: {d}");
+        assert_eq!(d["verdict"], "unreadable");
+        assert_eq!(d["b"]["read_errors"], 1);
+        assert!(d["b"]["records"].as_u64().unwrap() > 0);
+    }
+    let text = guardscope(["diff", BASE, cut, "--allow-missing"]);
+    assert_eq!(text.code, 2);
+    assert!(
+        text.stdout.contains("UNREADABLE: B could not be read to its end"),
+        "{}",
+        text.stdout
+    );
+}

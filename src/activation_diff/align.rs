@@ -426,7 +426,10 @@ impl<'o> Aligner<'o> {
         // Nothing aligned is no evidence of parity, whatever --allow-missing says.
         // Nor is a pairing whose every value was null, `<error>` or junk.
         let numbers_compared = acc.values_compared - acc.not_comparable;
-        let verdict = if acc.divergent > 0 || acc.compared == 0 || (missing > 0 && !self.opts.allow_missing) {
+        let verdict = if a.read_errors + b.read_errors > 0 {
+            // Fail closed: what was not read might have differed.
+            Verdict::Unreadable
+        } else if acc.divergent > 0 || acc.compared == 0 || (missing > 0 && !self.opts.allow_missing) {
             Verdict::Divergent
         } else if numbers_compared == 0 {
             Verdict::NothingCompared

@@ -15,6 +15,9 @@ pub enum Verdict {
     /// numbers (no stats, or all null, NaN on both sides, `<error: ...>` or
     /// malformed): no evidence of parity, so never a pass.
     NothingCompared,
+    /// A side could not be read to its end (a read error, a cut gzip
+    /// stream): what was read is reported, but there is no verdict.
+    Unreadable,
 }
 
 #[derive(Debug, Serialize)]
@@ -66,6 +69,8 @@ pub struct SideSummary {
     pub malformed: u64,
     /// The first of them as `file:line: reason`.
     pub problems: Vec<String>,
+    /// Read errors among them: the rest of the file was not read.
+    pub read_errors: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

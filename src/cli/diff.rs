@@ -36,8 +36,8 @@ comments; the replacement may use ${1}):
 Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, no
 stat value compared (all null, <error> or malformed), or records on one
 side only (unless --allow-missing) · 2 bad usage (e.g. a
---stats name no aligned record has), unreadable file or a file without
-records · 3 internal error.";
+--stats name no aligned record has), unreadable file (also one read only in
+part: verdict `unreadable`) or a file without records · 3 internal error.";
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -166,6 +166,7 @@ pub fn diff(args: DiffArgs) -> i32 {
         (exit::OK, Verdict::Equal) => exit::OK,
         // No value compared is a failed comparison, not a pass.
         (exit::OK, Verdict::Divergent | Verdict::NothingCompared) => exit::FOUND_PROBLEM,
+        (exit::OK, Verdict::Unreadable) => exit::BAD_INPUT,
         (failed, _) => failed,
     }
 }

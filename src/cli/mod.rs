@@ -152,8 +152,14 @@ fn check(args: CheckArgs) -> i32 {
     } else {
         check_report::write_verdict(&mut out, &verdict)
     };
+    // Unread input is exit 2 (the verdict lists it): the gate could not
+    // judge the run, which is not the same as finding recompiles.
     match written {
         Ok(()) | Err(_) if verdict.passed => exit::OK,
+        _ if !verdict.unread_inputs.is_empty() => {
+            eprintln!("guardscope: input not fully read; the check fails closed (the verdict lists what was lost)");
+            exit::BAD_INPUT
+        }
         _ => exit::FOUND_PROBLEM,
     }
 }

@@ -125,6 +125,24 @@ impl Problems {
     pub fn count_of(&self, kind: ProblemKind) -> u64 {
         self.by_kind.get(&kind).copied().unwrap_or(0)
     }
+
+    /// Input that could not be read (a file or directory that cannot be
+    /// opened, a read error, a cut gzip stream), as `file:line: message`,
+    /// with a last line counting those not kept verbatim. Empty when all
+    /// input was read: a gate passes only then (it fails closed).
+    pub fn unread(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .first
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Io)
+            .map(ToString::to_string)
+            .collect();
+        let more = self.count_of(ProblemKind::Io).saturating_sub(out.len() as u64);
+        if more > 0 {
+            out.push(format!("… and {more} more read error(s)"));
+        }
+        out
+    }
 }
 
 /// A short, printable excerpt of raw bytes for a diagnostic message.

@@ -201,6 +201,10 @@ fn verdict(act: &Activations) -> (&'static str, String) {
                 d.compared
             ),
         ),
+        (Verdict::Unreadable, _) => (
+            "bad",
+            "A trace could not be read to its end: no verdict (see `guardscope diff`).".to_string(),
+        ),
         (Verdict::NothingCompared, _) => (
             "bad",
             format!(
