@@ -96,15 +96,15 @@ fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, i32> {
         eprintln!("guardscope: {e}");
         exit::BAD_INPUT
     };
-    let sources = input::discover(paths).map_err(bad)?;
-    let total: u64 = sources.iter().map(|s| s.size).sum();
+    let found = input::discover(paths).map_err(bad)?;
+    let total: u64 = found.sources.iter().map(|s| s.size).sum();
     let bar = progress::Progress::start(total, !input.quiet && io::stderr().is_terminal());
     let opts = LoadOptions {
         parse: parse_options(input),
         threads: None,
         bytes_read: Some(bar.counter()),
     };
-    let run = load::load_sources(&sources, &opts);
+    let run = load::load_discovered(&found, &opts);
     bar.finish();
     let run = run.map_err(bad)?;
     if run.envelope_count() == 0 {

@@ -33,7 +33,11 @@ pub enum ProblemKind {
     /// A known event whose fields have unexpected types or values.
     BadEvent,
     /// A read error or a corrupt gzip stream; the rest of the file is lost.
+    /// Also a file or directory that could not be opened.
     Io,
+    /// An input passed over on purpose: the same file given twice, or a
+    /// symlink loop. Nothing is lost, so it never fails a gate.
+    SkippedInput,
 }
 
 impl ProblemKind {
@@ -50,6 +54,7 @@ impl ProblemKind {
             ProblemKind::UnknownKind => "unknown event kind",
             ProblemKind::BadEvent => "bad event",
             ProblemKind::Io => "read error",
+            ProblemKind::SkippedInput => "input skipped",
         }
     }
 }
