@@ -4,6 +4,7 @@
 use super::exit;
 use crate::activation_diff::{self as ad, NameMap, Tolerance, Verdict};
 use crate::report::diff::write_diff;
+use crate::report::text::{terminal_safe, SafeWriter};
 use clap::Args;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -119,7 +120,7 @@ pub fn diff(args: DiffArgs) -> i32 {
     let [map_a, map_b] = match name_maps(&args.strip_prefix, &args.map) {
         Ok(maps) => maps,
         Err(e) => {
-            eprintln!("guardscope: {e}");
+            eprintln!("guardscope: {}", terminal_safe(&e));
             return exit::BAD_INPUT;
         }
     };
@@ -141,14 +142,14 @@ pub fn diff(args: DiffArgs) -> i32 {
     let result = match ad::diff(inputs, opts, None) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("guardscope: {e}");
+            eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
             return exit::BAD_INPUT;
         }
     };
     if !result.stats_never_compared.is_empty() && result.compared > 0 {
         eprintln!(
             "guardscope: --stats: no aligned record has {} on both sides",
-            result.stats_never_compared.join(", ")
+            terminal_safe(&result.stats_never_compared.join(", "))
         );
         return exit::BAD_INPUT;
     }
@@ -159,7 +160,7 @@ pub fn diff(args: DiffArgs) -> i32 {
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
-        write_diff(&mut out, &result)
+        write_diff(&mut SafeWriter::new(&mut out), &result)
     };
     // A closed pipe (`| head`) leaves the verdict standing.
     match (super::output_written(written), result.verdict) {

@@ -5,6 +5,7 @@ use crate::analysis::steps::analyse;
 use crate::model::Step;
 use crate::records;
 use crate::report::steps as steps_report;
+use crate::report::text::{terminal_safe, SafeWriter};
 use crate::trace::Problems;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -18,14 +19,15 @@ pub(crate) fn read_step_files(paths: &[PathBuf], what: &str) -> Result<(Vec<Step
         match records::read_steps(path, &mut problems) {
             Ok(s) => steps.extend(s),
             Err(e) => {
-                eprintln!("guardscope: {}: {e}", path.display());
+                let why = format!("{}: {e}", path.display());
+                eprintln!("guardscope: {}", terminal_safe(&why));
                 return Err(exit::BAD_INPUT);
             }
         }
     }
     if !paths.is_empty() && steps.is_empty() {
         let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no step records in {what}: {why}");
+        eprintln!("guardscope: no step records in {what}: {}", terminal_safe(&why));
         return Err(exit::BAD_INPUT);
     }
     Ok((steps, problems))
@@ -88,7 +90,7 @@ pub fn steps(args: StepsArgs) -> i32 {
                 text.push_str(&format!("  {p}\n"));
             }
         }
-        out.write_all(text.as_bytes())
+        SafeWriter::new(&mut out).write_all(text.as_bytes())
     };
     match super::output_written(written) {
         exit::OK if !unread.is_empty() => {
