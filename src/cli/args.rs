@@ -12,6 +12,15 @@ process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
 Exit codes: 0 success · 1 a check found a problem · 2 bad usage or unreadable
 input · 3 internal error (please report it).";
 
+/// `summary` never finds "a problem": it has no exit code 1.
+const SUMMARY_HELP: &str = "\
+Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
+(searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
+process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
+
+Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
+(please report it).";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "guardscope",
@@ -27,7 +36,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Summarize the compiles of a run: frames, recompiles and their reasons.
-    #[command(after_help = AFTER_HELP)]
+    #[command(after_help = SUMMARY_HELP)]
     Summary(SummaryArgs),
     /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
     #[command(after_help = CHECK_HELP)]
