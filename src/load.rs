@@ -2,7 +2,7 @@
 //! streaming (files in parallel), fold its events into the model, merge in
 //! input order so the result does not depend on scheduling.
 
-use crate::input::{self, InputError, LogSource};
+use crate::input::{self, Discovery, InputError, LogSource, SkipReason};
 use crate::model::{self, Run, RunBuilder};
 use crate::trace::{ParseOptions, Parser, ProblemKind, Problems};
 use rayon::prelude::*;
@@ -45,14 +45,33 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<A
 }
 
 pub fn load(paths: &[std::path::PathBuf], opts: &ParseOptions) -> Result<Run, InputError> {
-    let sources = input::discover(paths)?;
-    load_sources(
-        &sources,
+    let found = input::discover(paths)?;
+    load_discovered(
+        &found,
         &LoadOptions {
             parse: opts.clone(),
             ..LoadOptions::default()
         },
     )
+}
+
+/// Parses what `discover` found; what it skipped becomes problems of the
+/// run (an unreadable entry an `io` one, so gates fail closed on it).
+pub fn load_discovered(found: &Discovery, opts: &LoadOptions) -> Result<Run, InputError> {
+    let mut run = load_sources(&found.sources, opts)?;
+    let mut skipped = Problems::default();
+    for s in &found.skipped {
+        let kind = match s.why {
+            SkipReason::Unreadable(_) => ProblemKind::Io,
+            SkipReason::Duplicate(_) | SkipReason::Loop(_) => ProblemKind::SkippedInput,
+        };
+        let file: Arc<str> = s.path.display().to_string().into();
+        skipped.push_file_level(&file, kind, s.to_string());
+    }
+    // Ahead of the line diagnostics, as file-level problems always are.
+    skipped.merge(std::mem::take(&mut run.problems));
+    run.problems = skipped;
+    Ok(run)
 }
 
 /// Parses already discovered sources, in parallel across files.

@@ -390,3 +390,94 @@ fn stats_and_tolerance_flags_change_what_counts() {
         out.stderr
     );
 }
+
+/// BASE with every stat of every record replaced by `value` (JSON text),
+/// or with no stats at all when `value` is None.
+fn base_with_stats(value: Option<&str>) -> String {
+    let mut out = String::new();
+    for line in gunzip(BASE).lines() {
+        let mut record: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+        let stats: Vec<String> = record
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "module" | "tensor" | "step" | "call" | "shape" | "dtype"))
+            .cloned()
+            .collect();
+        for k in stats {
+            match value {
+                Some(v) => record.insert(k, serde_json::from_str(v).unwrap()),
+                None => record.remove(&k),
+            };
+        }
+        out.push_str(&format!("{}\n", Value::Object(record)));
+    }
+    out
+}
+
+#[test]
+fn a_diff_that_compared_no_value_fails_instead_of_saying_equal() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, value) in [
+        ("no_stats", None),
+        ("null", Some("null")),
+        ("error", Some("\"<error: meta tensor>\"")),
+        ("strings", Some("\"12.5\"")),
+    ] {
+        let b = write(dir.path(), &format!("{name}.jsonl"), &base_with_stats(value));
+        let b = b.to_str().unwrap();
+        let (code, d) = diff_json(BASE, b, &[]);
+        assert_eq!(code, 1, "{name}: {d}");
+        assert_eq!(d["verdict"], "nothing_compared", "{name}");
+        assert_eq!(d["compared"], 126, "{name}");
+        assert_eq!(d["values_compared"], d["not_comparable"], "{name}");
+        let text = guardscope(["diff", BASE, b]);
+        assert_eq!(text.code, 1, "{name}");
+        assert!(
+            text.stdout
+                .contains("NOT COMPARED: 126 records aligned, but no stat value could be compared"),
+            "{name}: {}",
+            text.stdout
+        );
+        assert!(!text.stdout.contains("EQUAL"), "{name}: {}", text.stdout);
+    }
+    // A string that is not nan/inf/-inf/<error...> is a malformed value:
+    // one problem per record, naming the stats.
+    let b = write(dir.path(), "one_string.jsonl", &{
+        let mut text = gunzip(BASE);
+        let first = text.find("\"max\":").unwrap();
+        let end = first + text[first..].find([',', '}']).unwrap();
+        text.replace_range(first..end, "\"max\":\"12.5\"");
+        text
+    });
+    let (code, d) = diff_json(BASE, b.to_str().unwrap(), &[]);
+    assert_eq!(code, 0, "the other values still compare: {d}");
+    assert_eq!(d["b"]["malformed"], 1);
+    let problem = d["b"]["problems"][0].as_str().unwrap();
+    assert!(problem.contains(":1: malformed stat value for max "), "{problem}");
+}
+
+#[test]
+fn a_trace_read_only_in_part_has_no_verdict_and_exits_2() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(gunzip(BASE).as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = dir.path().join("cut.jsonl.gz");
+    std::fs::write(&cut, &gz[..gz.len() * 2 / 3]).unwrap();
+    let cut = cut.to_str().unwrap();
+    // --allow-missing would excuse the records the cut lost: never a pass.
+    for extra in [&[][..], &["--allow-missing"][..]] {
+        let (code, d) = diff_json(BASE, cut, extra);
+        assert_eq!(code, 2, "{extra:?}: {d}");
+        assert_eq!(d["verdict"], "unreadable");
+        assert_eq!(d["b"]["read_errors"], 1);
+        assert!(d["b"]["records"].as_u64().unwrap() > 0);
+    }
+    let text = guardscope(["diff", BASE, cut, "--allow-missing"]);
+    assert_eq!(text.code, 2);
+    assert!(
+        text.stdout.contains("UNREADABLE: B could not be read to its end"),
+        "{}",
+        text.stdout
+    );
+}

@@ -167,3 +167,91 @@ fn unreadable_inputs_exit_2() {
         "no/such/baseline",
     ]));
 }
+
+/// A directory of two ranks: rank 0 a run without recompiles, rank 1 the
+/// collision run (2 recompiles), which the caller then makes unreadable.
+fn two_rank_dir() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = common::shared_tempdir();
+    let samples = common::root().join("samples/traces");
+    std::fs::copy(
+        samples.join("collision_fixed/dedicated_log_torch_trace.log.gz"),
+        dir.path().join("dedicated_log_torch_trace_rank_0_a.log.gz"),
+    )
+    .unwrap();
+    let rank1 = dir.path().join("dedicated_log_torch_trace_rank_1_b.log.gz");
+    std::fs::copy(samples.join("collision/dedicated_log_torch_trace.log.gz"), &rank1).unwrap();
+    (dir, rank1)
+}
+
+#[test]
+fn a_rank_log_cut_after_its_gzip_header_fails_the_gate_in_text_json_and_junit() {
+    let (dir, rank1) = two_rank_dir();
+    let readable = guardscope(["check".as_ref(), dir.path().as_os_str()]);
+    assert_eq!(readable.code, 1, "both ranks read: rank 1 recompiles");
+    std::fs::copy(common::root().join("tests/hostile/gzip_header_only.log.gz"), &rank1).unwrap();
+    let junit = dir.path().join("junit.xml");
+
+    let text = guardscope([
+        "check".as_ref(),
+        dir.path().as_os_str(),
+        "--junit".as_ref(),
+        junit.as_os_str(),
+    ]);
+    assert_eq!(text.code, 2, "never a silent PASS: {}", text.stdout);
+    assert!(!text.stdout.contains("PASS"), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains("error: input that could not be read (the gate fails closed):"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains(&rank1.display().to_string()), "{}", text.stdout);
+    let last = text.stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("FAIL: input not fully read (1 read error); in what was read, 0 recompiles"),
+        "{last}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"failures="1""#) && xml.contains(r#"type="unreadable_input""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("unreadable input: ") && xml.contains("rank_1_b.log.gz"),
+        "{xml}"
+    );
+
+    let json = guardscope(["check".as_ref(), "--json".as_ref(), dir.path().as_os_str()]);
+    assert_eq!(json.code, 2);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["passed"], false);
+    let unread = v["unread_inputs"].as_array().unwrap();
+    assert_eq!(unread.len(), 1, "{unread:?}");
+    assert!(unread[0].as_str().unwrap().contains("rank_1_b.log.gz"), "{unread:?}");
+
+    // An unreadable baseline cannot excuse anything either.
+    let base = guardscope([
+        "check".as_ref(),
+        "samples/traces/collision_fixed".as_ref(),
+        "--baseline".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(base.code, 2, "{}", base.stdout);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_rank_log_without_read_permission_fails_the_gate() {
+    let (dir, rank1) = two_rank_dir();
+    common::set_mode(&rank1, 0o000);
+    let out = common::guardscope_unprivileged(["check".as_ref(), dir.path().as_os_str()]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("Permission denied"), "{}", out.stdout);
+    assert!(out.stdout.contains("rank_1_b.log.gz"), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().last().unwrap().starts_with("FAIL: "),
+        "{}",
+        out.stdout
+    );
+    common::set_mode(&rank1, 0o644);
+}

@@ -87,4 +87,10 @@ fn every_subcommand_help_states_the_exit_codes() {
     assert!(check.contains("1 check failed"), "{check}");
     let diff = guardscope(["diff", "--help"]).stdout;
     assert!(diff.contains("1 divergent"), "{diff}");
+    // Commands without a verdict promise no exit code 1.
+    for command in ["summary", "report", "steps"] {
+        let help = guardscope([command, "--help"]).stdout;
+        let codes = &help[help.find("Exit codes:").unwrap()..];
+        assert!(!codes.contains(" 1 "), "{command}: {codes}");
+    }
 }

@@ -137,8 +137,11 @@ fn check_file(path: &Path, expect: &Expect) {
 
     let check = guardscope(["check".as_ref(), path.as_os_str()]);
     assert_no_crash(&format!("check {name}"), &check);
+    // A file not read to its end fails the gate closed, whatever was read.
+    let read_error = expect.problems.iter().any(|(kind, _)| *kind == "io");
     let check_code = match (expect.code, expect.recompiles.is_empty()) {
         (2, _) => 2,
+        _ if read_error => 2,
         (_, true) => 0,
         (_, false) => 1,
     };
@@ -241,9 +244,16 @@ fn a_trace_directory_with_symlink_loops_is_walked_once() {
     std::os::unix::fs::symlink(&itself, &itself).unwrap();
     let out = guardscope(["summary".as_ref(), "--json".as_ref(), dir.path().as_os_str()]);
     assert_no_crash("symlink loops", &out);
-    // Symlinks are not followed: the loop is not walked, and the link to
-    // itself (which cannot be opened) is not taken for a log.
+    // Symlinks are followed, but the loop is walked once (and named as a
+    // skipped input), and the link to itself, which cannot be opened, is
+    // named as unreadable rather than taken for a log.
     assert_eq!(out.code, 0, "{}", out.stderr);
     let summary: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(compile_ids(&summary), REAL, "the real log is read once");
+    assert_eq!(
+        summary["problems"]["by_kind"]["skipped_input"], 1,
+        "{}",
+        summary["problems"]
+    );
+    assert_eq!(summary["problems"]["by_kind"]["io"], 1, "{}", summary["problems"]);
 }

@@ -39,7 +39,7 @@ fn eight_rank_dir() -> tempfile::TempDir {
 #[test]
 fn parallel_parse_of_eight_ranks_equals_the_sequential_one() {
     let dir = eight_rank_dir();
-    let sources = input::discover(&[dir.path().to_path_buf()]).unwrap();
+    let sources = input::discover(&[dir.path().to_path_buf()]).unwrap().sources;
     assert_eq!(sources.len(), 8);
     let parse = |threads| {
         let run = load_sources(

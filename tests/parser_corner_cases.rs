@@ -137,3 +137,39 @@ fn skipped_payloads_are_unchecked_by_default_and_verified_with_verify_all() {
     assert_eq!((stats.md5_ok, stats.md5_unchecked), (0, 1));
     assert_eq!(stats.payload_lines, 2);
 }
+
+#[test]
+fn frame_id_without_frame_compile_id_is_a_damaged_line_not_a_compile() {
+    // HAND-MADE: a compile 0/0, then envelopes that lost frame_compile_id
+    // (with and without a payload), as a mutated log would have them.
+    let reason = "0/0: x == 1";
+    let text = format!(
+        "{PREFIX} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}}\n\
+         {PREFIX} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 3, \"attempt\": 0}}\n\
+         {PREFIX} {{\"artifact\": {{\"name\": \"recompile_reasons\", \"encoding\": \"json\"}}, \"frame_id\": 0, \"frame_compile_id\": null, \"has_payload\": \"{}\"}}\n\t{reason}\n",
+        md5_hex(reason)
+    );
+    let (events, problems, stats) = parse(text.as_bytes(), ParseOptions::default());
+    assert_eq!(problems.count_of(ProblemKind::BadEvent), 2, "{:?}", problems.first);
+    assert_eq!(
+        problems.count, 2,
+        "the payload is consumed, not orphaned: {:?}",
+        problems.first
+    );
+    assert_eq!(
+        problems.first[0].to_string(),
+        "snippet.log:2: dynamo_start: frame_id without frame_compile_id; event skipped"
+    );
+    assert_eq!(events.len(), 1, "only 0/0: {events:?}");
+    assert_eq!(events[0].compile.frame_compile_id, Some(0));
+    assert_eq!(stats.envelopes, 3);
+
+    // Through the model: no compile F/? is invented.
+    let run = guardscope::load::load_text("snippet.log", text.as_bytes(), 2025);
+    let ids: Vec<&str> = run
+        .frames
+        .iter()
+        .flat_map(|f| f.compiles.iter().map(|c| c.compile_id.as_str()))
+        .collect();
+    assert_eq!(ids, ["0/0"]);
+}

@@ -212,3 +212,50 @@ fn bad_records_are_reported_with_file_line_and_unreadable_input_exits_2() {
     assert!(out.stderr.contains("no step records"), "{}", out.stderr);
     assert_eq!(guardscope(["steps"]).code, 2);
 }
+
+#[test]
+fn a_steps_file_or_trace_read_only_in_part_is_listed_and_exits_2() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    // The steps file gzipped, then cut: the first records are read, the
+    // rest is lost to a read error.
+    let text = std::fs::read(root().join("samples/steps/collision.jsonl")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = dir.path().join("steps_cut.jsonl.gz");
+    std::fs::write(&cut, &gz[..gz.len() * 2 / 3]).unwrap();
+    let out = guardscope(["steps".as_ref(), cut.as_os_str()]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("error: input that could not be read") && out.stdout.contains("steps_cut.jsonl.gz"),
+        "{}",
+        out.stdout
+    );
+    let json = guardscope(["steps".as_ref(), "--json".as_ref(), cut.as_os_str()]);
+    assert_eq!(json.code, 2);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["unread_inputs"].as_array().unwrap().len(), 1, "{v}");
+
+    // A --trace directory one of whose rank logs cannot be read.
+    let traces = dir.path().join("trace");
+    std::fs::create_dir(&traces).unwrap();
+    std::fs::copy(
+        root().join("samples/traces/collision/dedicated_log_torch_trace.log.gz"),
+        traces.join("dedicated_log_torch_trace_rank_0.log.gz"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("tests/hostile/gzip_header_only.log.gz"),
+        traces.join("dedicated_log_torch_trace_rank_1.log.gz"),
+    )
+    .unwrap();
+    let out = guardscope([
+        "steps".as_ref(),
+        "samples/steps/collision.jsonl".as_ref(),
+        "--trace".as_ref(),
+        traces.as_os_str(),
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(out.stdout.contains("rank_1.log.gz"), "{}", out.stdout);
+}

@@ -424,8 +424,15 @@ impl<'o> Aligner<'o> {
         let hint = prefix_hint(&only_in_a, &only_in_b);
         let missing = acc.one_sided[A] + acc.one_sided[B];
         // Nothing aligned is no evidence of parity, whatever --allow-missing says.
-        let verdict = if acc.divergent > 0 || acc.compared == 0 || (missing > 0 && !self.opts.allow_missing) {
+        // Nor is a pairing whose every value was null, `<error>` or junk.
+        let numbers_compared = acc.values_compared - acc.not_comparable;
+        let verdict = if a.read_errors + b.read_errors > 0 {
+            // Fail closed: what was not read might have differed.
+            Verdict::Unreadable
+        } else if acc.divergent > 0 || acc.compared == 0 || (missing > 0 && !self.opts.allow_missing) {
             Verdict::Divergent
+        } else if numbers_compared == 0 {
+            Verdict::NothingCompared
         } else {
             Verdict::Equal
         };

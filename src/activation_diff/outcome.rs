@@ -11,6 +11,13 @@ pub enum Verdict {
     /// and (unless `--allow-missing`) no record on one side only.
     Equal,
     Divergent,
+    /// Records aligned, none differs, but not one stat value was compared as
+    /// numbers (no stats, or all null, NaN on both sides, `<error: ...>` or
+    /// malformed): no evidence of parity, so never a pass.
+    NothingCompared,
+    /// A side could not be read to its end (a read error, a cut gzip
+    /// stream): what was read is reported, but there is no verdict.
+    Unreadable,
 }
 
 #[derive(Debug, Serialize)]
@@ -27,8 +34,9 @@ pub struct Diff {
     pub compared: u64,
     pub equal: u64,
     pub divergent: u64,
-    /// Stat values compared, and those that could not be (NaN on both
-    /// sides, null, `<error: ...>`): not divergences.
+    /// Stat values present on both sides, and those of them that could not
+    /// be compared (NaN on both sides, null, `<error: ...>`): not
+    /// divergences; when all of them are, the verdict is `nothing_compared`.
     pub values_compared: u64,
     pub not_comparable: u64,
     /// The divergent record that comes first in A's execution order.
@@ -56,10 +64,13 @@ pub struct SideSummary {
     /// Runs in the file: a step lower than the previous one starts a new pass.
     pub passes: u32,
     pub steps: u64,
-    /// Lines that are not records (bad JSON, missing fields, duplicates, ...).
+    /// Lines that are not records (bad JSON, missing fields, duplicates, ...)
+    /// and records with a malformed stat value (such a value is not compared).
     pub malformed: u64,
     /// The first of them as `file:line: reason`.
     pub problems: Vec<String>,
+    /// Read errors among them: the rest of the file was not read.
+    pub read_errors: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -260,11 +260,32 @@ impl SideState {
                 slot.insert(line);
             }
         }
+        // A stat that is not a number, null, "nan", "inf", "-inf" or
+        // "<error...>" (e.g. "12.5") is malformed: left out of the
+        // comparison and counted, so a trace of junk cannot look equal.
+        let mut malformed = Vec::new();
         let stats = raw
             .stats
             .into_iter()
+            .filter(|(name, value)| {
+                let bad = *value == Value::Other;
+                if bad {
+                    malformed.push(excerpt(name.as_bytes()));
+                }
+                !bad
+            })
             .map(|(name, value)| (self.names.intern(&name), value))
             .collect();
+        if !malformed.is_empty() {
+            let why = format!(
+                "malformed stat value{} for {} (not a number, null, \"nan\", \"inf\", \"-inf\" or \"<error...>\"); not compared",
+                if malformed.len() == 1 { "" } else { "s" },
+                malformed.join(", ")
+            );
+            self.summary
+                .problems
+                .push(&self.display, line, ProblemKind::BadEvent, why);
+        }
         let dtype = raw.dtype.map(|d| self.names.intern(&d));
         let seq = self.summary.records;
         self.summary.records += 1;

@@ -4,6 +4,7 @@
 use super::{cause_or_unknown, recompiles, FrameRef, Recompile, Severity};
 use crate::model::{Frame, Run};
 use crate::reasons::{Category, RecompileReason};
+use crate::trace::ProblemKind;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default)]
@@ -61,6 +62,9 @@ pub struct Verdict {
     /// Frames only the candidate has (new graph breaks); baseline mode only.
     pub new_frames: Vec<FrameKey>,
     pub new_frames_failed: bool,
+    /// Input of either run that could not be read (`file:line: why`): the
+    /// gate cannot vouch for what it did not see, so any makes it fail.
+    pub unread_inputs: Vec<String>,
     /// The one-line verdict.
     pub message: String,
 }
@@ -129,15 +133,29 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
     offending.sort_by_key(|o| o.severity);
     let too_many = offending.len() > opts.max_recompiles;
     let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
-    let passed = !too_many && !new_frames_failed;
+    let mut unread_inputs = candidate.problems.unread();
+    let mut unread_count = candidate.problems.count_of(ProblemKind::Io);
+    if let Some(base) = baseline {
+        unread_inputs.extend(base.problems.unread());
+        unread_count += base.problems.count_of(ProblemKind::Io);
+    }
+    let passed = !too_many && !new_frames_failed && unread_inputs.is_empty();
     let what = if mode == "baseline" {
         "new recompile"
     } else {
         "recompile"
     };
     let n = offending.len();
+    let unread = if unread_inputs.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "input not fully read ({unread_count} read error{}); in what was read, ",
+            if unread_count == 1 { "" } else { "s" }
+        )
+    };
     let mut message = format!(
-        "{}: {n} {what}{} (allowed: {}){}",
+        "{}: {unread}{n} {what}{} (allowed: {}){}",
         if passed { "PASS" } else { "FAIL" },
         if n == 1 { "" } else { "s" },
         opts.max_recompiles,
@@ -164,6 +182,7 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
         allowed,
         new_frames,
         new_frames_failed,
+        unread_inputs,
         message,
     }
 }

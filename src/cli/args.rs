@@ -12,6 +12,15 @@ process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
 Exit codes: 0 success · 1 a check found a problem · 2 bad usage or unreadable
 input · 3 internal error (please report it).";
 
+/// `summary` never finds "a problem": it has no exit code 1.
+const SUMMARY_HELP: &str = "\
+Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
+(searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
+process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
+
+Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
+(please report it).";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "guardscope",
@@ -27,7 +36,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Summarize the compiles of a run: frames, recompiles and their reasons.
-    #[command(after_help = AFTER_HELP)]
+    #[command(after_help = SUMMARY_HELP)]
     Summary(SummaryArgs),
     /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
     #[command(after_help = CHECK_HELP)]
@@ -60,7 +69,8 @@ torch._dynamo.reset()); the log's detail (failed guard, attempts, log line)
 is shown, and compiles that a step record does not list but that started
 inside the step are added.
 
-Exit codes: 0 success · 2 bad usage, unreadable input or no step records ·
+Exit codes: 0 success · 2 bad usage, unreadable input (also a steps file or
+trace log read only in part: the output lists it) or no step records ·
 3 internal error.";
 
 #[derive(Args, Debug)]
@@ -132,6 +142,10 @@ Categories for --allow: shape_lazy_buffer shape_input stride dtype device
 requires_grad closure_hook_state closure_state global_var torch_global_state
 nn_module_attr object_id type_change constant_value container_len dict_keys
 hooks_changed cache_limit other
+
+A log that cannot be read completely (a rank's file unreadable, a gzip
+stream cut short) fails the check with exit 2, the problems listed in the
+text, --json and --junit: the gate never passes on input it did not see.
 
 Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
 3 internal error.";

@@ -4,6 +4,7 @@
 use super::exit;
 use crate::activation_diff::{self as ad, NameMap, Tolerance, Verdict};
 use crate::report::diff::write_diff;
+use crate::report::text::{terminal_safe, SafeWriter};
 use clap::Args;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -22,7 +23,8 @@ significant bits (one rounding moves a value by up to 0.4%) and reductions add
 a few roundings, while real port bugs move stats by more. For float32 parity
 try --rtol 1e-5 --atol 1e-7. Shapes and dtypes must match exactly. A NaN
 facing a number is a divergence; NaN on both sides, null and \"<error: ...>\"
-are not comparable (counted, never a divergence).
+are not comparable (counted, never a divergence); other strings are
+malformed (counted as problems). A diff that compared no value fails.
 
 Ports whose module paths differ: strip a prefix on one side, and/or rename
 with regex rules (one `REGEX -> REPLACEMENT` per line, applied in order, `#`
@@ -32,10 +34,11 @@ comments; the replacement may use ${1}):
   guardscope diff ref.jsonl port.jsonl --map B=names.txt
       names.txt:  ^layers\\.(\\d+)\\.self_attn$ -> blocks.${1}.attn
 
-Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, or
-records on one side only (unless --allow-missing) · 2 bad usage (e.g. a
---stats name no aligned record has), unreadable file or a file without
-records · 3 internal error.";
+Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, no
+stat value compared (all null, <error> or malformed), or records on one
+side only (unless --allow-missing) · 2 bad usage (e.g. a
+--stats name no aligned record has), unreadable file (also one read only in
+part: verdict `unreadable`) or a file without records · 3 internal error.";
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -117,7 +120,7 @@ pub fn diff(args: DiffArgs) -> i32 {
     let [map_a, map_b] = match name_maps(&args.strip_prefix, &args.map) {
         Ok(maps) => maps,
         Err(e) => {
-            eprintln!("guardscope: {e}");
+            eprintln!("guardscope: {}", terminal_safe(&e));
             return exit::BAD_INPUT;
         }
     };
@@ -139,14 +142,14 @@ pub fn diff(args: DiffArgs) -> i32 {
     let result = match ad::diff(inputs, opts, None) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("guardscope: {e}");
+            eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
             return exit::BAD_INPUT;
         }
     };
     if !result.stats_never_compared.is_empty() && result.compared > 0 {
         eprintln!(
             "guardscope: --stats: no aligned record has {} on both sides",
-            result.stats_never_compared.join(", ")
+            terminal_safe(&result.stats_never_compared.join(", "))
         );
         return exit::BAD_INPUT;
     }
@@ -157,12 +160,14 @@ pub fn diff(args: DiffArgs) -> i32 {
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
-        write_diff(&mut out, &result)
+        write_diff(&mut SafeWriter::new(&mut out), &result)
     };
     // A closed pipe (`| head`) leaves the verdict standing.
     match (super::output_written(written), result.verdict) {
         (exit::OK, Verdict::Equal) => exit::OK,
-        (exit::OK, Verdict::Divergent) => exit::FOUND_PROBLEM,
+        // No value compared is a failed comparison, not a pass.
+        (exit::OK, Verdict::Divergent | Verdict::NothingCompared) => exit::FOUND_PROBLEM,
+        (exit::OK, Verdict::Unreadable) => exit::BAD_INPUT,
         (failed, _) => failed,
     }
 }

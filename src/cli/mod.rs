@@ -14,6 +14,7 @@ use crate::analysis::{self, check::CheckOptions};
 use crate::input;
 use crate::load::{self, LoadOptions};
 use crate::model::Run;
+use crate::report::text::{terminal_safe, SafeWriter};
 use crate::report::{check as check_report, json, terminal};
 use crate::trace::ParseOptions;
 use clap::Parser;
@@ -93,18 +94,18 @@ fn parse_options(input: &InputArgs) -> ParseOptions {
 /// Loads a run, or prints the one-line reason it cannot and gives exit code 2.
 fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, i32> {
     let bad = |e: input::InputError| {
-        eprintln!("guardscope: {e}");
+        eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
         exit::BAD_INPUT
     };
-    let sources = input::discover(paths).map_err(bad)?;
-    let total: u64 = sources.iter().map(|s| s.size).sum();
+    let found = input::discover(paths).map_err(bad)?;
+    let total: u64 = found.sources.iter().map(|s| s.size).sum();
     let bar = progress::Progress::start(total, !input.quiet && io::stderr().is_terminal());
     let opts = LoadOptions {
         parse: parse_options(input),
         threads: None,
         bytes_read: Some(bar.counter()),
     };
-    let run = load::load_sources(&sources, &opts);
+    let run = load::load_discovered(&found, &opts);
     bar.finish();
     let run = run.map_err(bad)?;
     if run.envelope_count() == 0 {
@@ -112,7 +113,7 @@ fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, i32> {
         let problems = &run.problems.first;
         let why = problems.iter().find(|p| p.line == 0).or(problems.first());
         let why = why.map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no TORCH_TRACE events found: {why}");
+        eprintln!("guardscope: no TORCH_TRACE events found: {}", terminal_safe(&why));
         return Err(exit::BAD_INPUT);
     }
     Ok(run)
@@ -150,10 +151,16 @@ fn check(args: CheckArgs) -> i32 {
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
-        check_report::write_verdict(&mut out, &verdict)
+        check_report::write_verdict(&mut SafeWriter::new(&mut out), &verdict)
     };
+    // Unread input is exit 2 (the verdict lists it): the gate could not
+    // judge the run, which is not the same as finding recompiles.
     match written {
         Ok(()) | Err(_) if verdict.passed => exit::OK,
+        _ if !verdict.unread_inputs.is_empty() => {
+            eprintln!("guardscope: input not fully read; the check fails closed (the verdict lists what was lost)");
+            exit::BAD_INPUT
+        }
         _ => exit::FOUND_PROBLEM,
     }
 }
@@ -174,7 +181,7 @@ fn summary(args: SummaryArgs) -> i32 {
             width: terminal_width(),
             verbose: args.verbose,
         };
-        terminal::write_summary(&mut out, &run, &opts)
+        terminal::write_summary(&mut SafeWriter::new(&mut out), &run, &opts)
     };
     output_written(written)
 }

@@ -5,6 +5,7 @@ use super::args::ReportArgs;
 use super::{exit, load_run, terminal_width};
 use crate::activation_diff;
 use crate::report::output_dir::ReportDir;
+use crate::report::text::{terminal_safe, SafeWriter};
 use crate::report::{self, json, terminal};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -30,7 +31,7 @@ pub fn report(args: ReportArgs) -> i32 {
     let activations = match activations.transpose() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("guardscope: {e}");
+            eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
             return exit::BAD_INPUT;
         }
     };
@@ -76,9 +77,10 @@ pub fn report(args: ReportArgs) -> i32 {
             width: terminal_width(),
             verbose: false,
         };
+        let mut out = SafeWriter::new(&mut out);
         let _ = terminal::write_summary(&mut out, &run, &opts).and_then(|_| writeln!(out));
     }
-    println!("Report: {}", index.display());
+    println!("Report: {}", terminal_safe(&index.display().to_string()));
     if args.open {
         open_in_browser(&index);
     }

@@ -5,6 +5,7 @@ use crate::analysis::steps::analyse;
 use crate::model::Step;
 use crate::records;
 use crate::report::steps as steps_report;
+use crate::report::text::{terminal_safe, SafeWriter};
 use crate::trace::Problems;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -18,14 +19,15 @@ pub(crate) fn read_step_files(paths: &[PathBuf], what: &str) -> Result<(Vec<Step
         match records::read_steps(path, &mut problems) {
             Ok(s) => steps.extend(s),
             Err(e) => {
-                eprintln!("guardscope: {}: {e}", path.display());
+                let why = format!("{}: {e}", path.display());
+                eprintln!("guardscope: {}", terminal_safe(&why));
                 return Err(exit::BAD_INPUT);
             }
         }
     }
     if !paths.is_empty() && steps.is_empty() {
         let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no step records in {what}: {why}");
+        eprintln!("guardscope: no step records in {what}: {}", terminal_safe(&why));
         return Err(exit::BAD_INPUT);
     }
     Ok((steps, problems))
@@ -50,6 +52,12 @@ pub fn steps(args: StepsArgs) -> i32 {
         }
     };
     let analysis = analyse(&steps, trace.as_ref(), args.top);
+    // Input not read to its end (a cut gzip, a rank's log that cannot be
+    // opened) leaves a partial post-mortem: shown, listed, and exit 2.
+    let mut unread = problems.unread();
+    if let Some(run) = &trace {
+        unread.extend(run.problems.unread());
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
@@ -58,10 +66,12 @@ pub fn steps(args: StepsArgs) -> i32 {
             #[serde(flatten)]
             analysis: &'a crate::analysis::steps::StepsAnalysis,
             problems: Vec<String>,
+            unread_inputs: &'a [String],
         }
         let output = Output {
             analysis: &analysis,
             problems: problems.first.iter().map(ToString::to_string).collect(),
+            unread_inputs: &unread,
         };
         serde_json::to_writer_pretty(&mut out, &output)
             .map_err(io::Error::from)
@@ -74,7 +84,22 @@ pub fn steps(args: StepsArgs) -> i32 {
                 text.push_str(&format!("  {p}\n"));
             }
         }
-        out.write_all(text.as_bytes())
+        if !unread.is_empty() {
+            text.push_str("\nerror: input that could not be read (the above covers only what was read):\n");
+            for p in &unread {
+                text.push_str(&format!("  {p}\n"));
+            }
+        }
+        SafeWriter::new(&mut out).write_all(text.as_bytes())
     };
-    super::output_written(written)
+    match super::output_written(written) {
+        exit::OK if !unread.is_empty() => {
+            eprintln!(
+                "guardscope: input not fully read ({} problem(s)); see the list above",
+                unread.len()
+            );
+            exit::BAD_INPUT
+        }
+        code => code,
+    }
 }

@@ -13,6 +13,8 @@ mod readers;
 
 pub use readers::{open, open_counted, read_capped_line, read_to_string};
 
+use std::path::Path;
+
 #[derive(Clone, Debug)]
 pub struct LogSource {
     pub path: PathBuf,
@@ -51,40 +53,125 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// What `discover` found: the logs to parse, and what it passed over.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub sources: Vec<LogSource>,
+    /// Entries not taken, each named so the run can count it.
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Debug)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub why: SkipReason,
+}
+
+#[derive(Debug)]
+pub enum SkipReason {
+    /// A directory or log that could not be read (permission denied, a
+    /// dangling link named like a log): input lost, so a gate cannot pass.
+    Unreadable(io::Error),
+    /// The same file as an earlier input (by canonical path): read once,
+    /// so `summary DIR DIR/FILE` does not count its compiles twice.
+    Duplicate(PathBuf),
+    /// A directory link leading back to an ancestor: walked once already.
+    Loop(PathBuf),
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match &self.why {
+            SkipReason::Unreadable(e) => write!(f, "cannot read: {e}; skipped"),
+            SkipReason::Duplicate(first) => {
+                write!(f, "same file as {}; read once", first.display())
+            }
+            SkipReason::Loop(to) => write!(f, "symlink loop back to {}; not walked again", to.display()),
+        }
+    }
+}
+
 /// Expands the user's paths into the logs to parse, in a stable order.
 /// An explicitly named file is always taken; inside directories only files
-/// named like TORCH_TRACE logs are.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<LogSource>, InputError> {
-    let mut sources = Vec::new();
+/// named like TORCH_TRACE logs are, symlinks followed (gathered per-node
+/// logs often are links). An entry that cannot be read is skipped and
+/// named, not the end of the run; only a path that cannot be read at all,
+/// or a directory without any log, is an error.
+pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
+    let mut out = Discovery::default();
+    // Canonical path -> the path it was first taken as.
+    let mut seen: std::collections::HashMap<PathBuf, PathBuf> = std::collections::HashMap::new();
+    let mut take = |out: &mut Discovery, path: PathBuf, meta: &std::fs::Metadata| {
+        let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        match seen.get(&canonical) {
+            Some(first) => out.skipped.push(Skipped {
+                path,
+                why: SkipReason::Duplicate(first.clone()),
+            }),
+            None => {
+                seen.insert(canonical, path.clone());
+                out.sources.push(source(path, meta));
+            }
+        }
+    };
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => InputError::Missing(path.clone()),
             _ => InputError::Unreadable(path.clone(), e),
         })?;
         if !meta.is_dir() {
-            sources.push(source(path.clone(), &meta));
+            take(&mut out, path.clone(), &meta);
             continue;
         }
-        let mut found = Vec::new();
+        let mut found = 0usize;
         let mut others = 0usize;
-        for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
-            let entry = entry.map_err(|e| {
-                let at = e.path().unwrap_or(path).to_path_buf();
-                InputError::Unreadable(at, e.into())
-            })?;
+        let mut unreadable = Vec::new();
+        for entry in walkdir::WalkDir::new(path).follow_links(true).sort_by_file_name() {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let at = e.path().unwrap_or(path).to_path_buf();
+                    if let Some(to) = e.loop_ancestor() {
+                        let why = SkipReason::Loop(to.to_path_buf());
+                        out.skipped.push(Skipped { path: at, why });
+                    } else if is_stray_link(&at) {
+                        // A dangling link not named like a log: like any other file.
+                        others += 1;
+                    } else {
+                        unreadable.push(Skipped {
+                            path: at,
+                            why: SkipReason::Unreadable(e.into()),
+                        });
+                    }
+                    continue;
+                }
+            };
             if !entry.file_type().is_file() {
                 continue;
             }
-            if is_trace_log_name(&entry.file_name().to_string_lossy()) {
-                let meta = entry
-                    .metadata()
-                    .map_err(|e| InputError::Unreadable(entry.path().to_path_buf(), e.into()))?;
-                found.push(source(entry.into_path(), &meta));
-            } else {
+            if !is_trace_log_name(&entry.file_name().to_string_lossy()) {
                 others += 1;
+                continue;
+            }
+            match entry.metadata() {
+                Ok(meta) => {
+                    found += 1;
+                    take(&mut out, entry.into_path(), &meta);
+                }
+                Err(e) => unreadable.push(Skipped {
+                    path: entry.into_path(),
+                    why: SkipReason::Unreadable(e.into()),
+                }),
             }
         }
-        if found.is_empty() {
+        if found == 0 {
+            // Nothing to analyse here: the first unreadable entry says why.
+            if let Some(first) = unreadable.into_iter().next() {
+                let SkipReason::Unreadable(e) = first.why else {
+                    unreachable!("only unreadable entries are collected here")
+                };
+                return Err(InputError::Unreadable(first.path, e));
+            }
             return Err(if others == 0 {
                 InputError::EmptyDirectory(path.clone())
             } else {
@@ -94,9 +181,17 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<LogSource>, InputError> {
                 }
             });
         }
-        sources.extend(found);
+        out.skipped.extend(unreadable);
     }
-    Ok(sources)
+    Ok(out)
+}
+
+/// A symlink whose target is missing, named unlike a trace log.
+fn is_stray_link(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && std::fs::metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound)
+        && !name.is_some_and(|n| is_trace_log_name(&n))
 }
 
 fn source(path: PathBuf, meta: &std::fs::Metadata) -> LogSource {

@@ -51,6 +51,13 @@ pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
         }
         writeln!(out)?;
     }
+    if !v.unread_inputs.is_empty() {
+        writeln!(out, "error: input that could not be read (the gate fails closed):")?;
+        for p in &v.unread_inputs {
+            writeln!(out, "  {p}")?;
+        }
+        writeln!(out)?;
+    }
     writeln!(out, "{}", v.message)
 }
 
@@ -109,11 +116,19 @@ pub fn junit(v: &Verdict) -> String {
     for k in v.new_frames.iter().filter(|_| v.new_frames_failed) {
         body.push_str(&format!("new frame {}\n", k.function.as_deref().unwrap_or("?")));
     }
+    for p in &v.unread_inputs {
+        body.push_str(&format!("unreadable input: {p}\n"));
+    }
+    let kind = if v.unread_inputs.is_empty() {
+        "recompiles"
+    } else {
+        "unreadable_input"
+    };
     let failure = if v.passed {
         String::new()
     } else {
         format!(
-            "\n      <failure message=\"{}\" type=\"recompiles\">{}</failure>\n    ",
+            "\n      <failure message=\"{}\" type=\"{kind}\">{}</failure>\n    ",
             xml_escape(&v.message),
             xml_escape(&body)
         )

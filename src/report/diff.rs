@@ -59,6 +59,21 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
             "DIVERGENT: all {} aligned records are equal, but {missing} records are on one side only.",
             d.compared
         )?,
+        Verdict::Unreadable => writeln!(
+            out,
+            "UNREADABLE: {} could not be read to its end (read error, listed below); no verdict on the {} records aligned so far.",
+            match (d.a.read_errors > 0, d.b.read_errors > 0) {
+                (true, true) => "A and B",
+                (true, false) => "A",
+                _ => "B",
+            },
+            d.compared
+        )?,
+        Verdict::NothingCompared => writeln!(
+            out,
+            "NOT COMPARED: {} records aligned, but no stat value could be compared ({} of {} values not comparable: null, NaN on both sides, <error> or malformed); no evidence of parity.",
+            d.compared, d.not_comparable, d.values_compared
+        )?,
     }
     if d.not_comparable > 0 {
         writeln!(

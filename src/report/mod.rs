@@ -9,3 +9,4 @@ pub mod output_dir;
 pub mod paths;
 pub mod steps;
 pub mod terminal;
+pub mod text;

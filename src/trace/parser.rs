@@ -303,7 +303,26 @@ impl<'p> Parser<'p> {
                 ),
             );
         }
-        let payload_use = payload_use(&env);
+        // torch writes frame_id and frame_compile_id together (a CompileId);
+        // one without the other is a damaged line, and taking it would
+        // invent a compile `F/?`. Its payload, if any, is consumed unused.
+        let damaged = env.compile.frame_id.is_some() && env.compile.frame_compile_id.is_none();
+        if damaged {
+            self.problems.push(
+                &self.file,
+                number,
+                ProblemKind::BadEvent,
+                format!(
+                    "{}: frame_id without frame_compile_id; event skipped",
+                    excerpt(env.kind.as_bytes())
+                ),
+            );
+        }
+        let (payload_use, compile) = if damaged {
+            (PayloadUse::Ignore, CompileRef::default())
+        } else {
+            (payload_use(&env), env.compile)
+        };
         if let Some(md5) = &env.has_payload {
             // Guard trees are big (a line per guard) and only lend tensor
             // guards a source line, so like skipped payloads they are hashed
@@ -315,7 +334,7 @@ impl<'p> Parser<'p> {
                 time: g.time,
                 pid: g.pid,
                 rank: env.rank,
-                compile: env.compile,
+                compile,
                 expected_md5: md5.to_string(),
                 payload_use,
                 kept: Vec::new(),
@@ -323,6 +342,9 @@ impl<'p> Parser<'p> {
                 lines: 0,
                 blank_run: 0,
             });
+            return None;
+        }
+        if damaged {
             return None;
         }
         let data = self.decode(&env, g.pid, number)?;

@@ -33,7 +33,11 @@ pub enum ProblemKind {
     /// A known event whose fields have unexpected types or values.
     BadEvent,
     /// A read error or a corrupt gzip stream; the rest of the file is lost.
+    /// Also a file or directory that could not be opened.
     Io,
+    /// An input passed over on purpose: the same file given twice, or a
+    /// symlink loop. Nothing is lost, so it never fails a gate.
+    SkippedInput,
 }
 
 impl ProblemKind {
@@ -50,6 +54,7 @@ impl ProblemKind {
             ProblemKind::UnknownKind => "unknown event kind",
             ProblemKind::BadEvent => "bad event",
             ProblemKind::Io => "read error",
+            ProblemKind::SkippedInput => "input skipped",
         }
     }
 }
@@ -124,6 +129,24 @@ impl Problems {
 
     pub fn count_of(&self, kind: ProblemKind) -> u64 {
         self.by_kind.get(&kind).copied().unwrap_or(0)
+    }
+
+    /// Input that could not be read (a file or directory that cannot be
+    /// opened, a read error, a cut gzip stream), as `file:line: message`,
+    /// with a last line counting those not kept verbatim. Empty when all
+    /// input was read: a gate passes only then (it fails closed).
+    pub fn unread(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .first
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Io)
+            .map(ToString::to_string)
+            .collect();
+        let more = self.count_of(ProblemKind::Io).saturating_sub(out.len() as u64);
+        if more > 0 {
+            out.push(format!("… and {more} more read error(s)"));
+        }
+        out
     }
 }
 

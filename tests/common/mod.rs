@@ -42,6 +42,47 @@ where
     }
 }
 
+/// `guardscope ARGS` as a user that mode-000 files keep out: as root (who
+/// reads anything, as in CI containers) the run drops to `nobody`, so its
+/// inputs must sit in a `shared_tempdir`.
+#[cfg(unix)]
+pub fn guardscope_unprivileged<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_guardscope"));
+    command.args(args).current_dir(root()).env("COLUMNS", "200");
+    if std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0) {
+        command.uid(65534).gid(65534);
+    }
+    let out = command.output().expect("guardscope runs");
+    Output {
+        code: out.status.code().expect("exited, not killed by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A temporary directory anyone may enter and write in (see
+/// `guardscope_unprivileged`).
+#[cfg(unix)]
+pub fn shared_tempdir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    dir
+}
+
+/// Sets a file's or directory's mode (0o000: nobody but root may read it).
+#[cfg(unix)]
+pub fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
 /// `guardscope summary --json PATH`, asserting success.
 pub fn summary_json(path: &Path) -> serde_json::Value {
     let out = guardscope([Path::new("summary"), Path::new("--json"), path]);

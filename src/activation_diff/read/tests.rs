@@ -32,7 +32,8 @@ const REFERENCE: &str = r#"{"module": "block.layers.0", "tensor": "out", "step":
 #[test]
 fn reference_format_without_call_numbers_calls_within_each_step() {
     let (names, records, summary) = read_text(REFERENCE, NameMap::default());
-    assert_eq!(summary.problems.count, 0, "{:?}", summary.problems.first);
+    // Only the string stat "note" is malformed (below).
+    assert_eq!(summary.problems.count, 1, "{:?}", summary.problems.first);
     assert_eq!(
         (summary.lines, summary.records, summary.steps, summary.passes),
         (4, 4, 2, 1)
@@ -51,8 +52,16 @@ fn reference_format_without_call_numbers_calls_within_each_step() {
         stat(&names, &records[2], "max"),
         Some(&Value::Number(f64::NEG_INFINITY))
     );
-    // A string that happens to contain "NaN" is left alone by the repair.
-    assert_eq!(stat(&names, &records[2], "note"), Some(&Value::Other));
+    // A string that happens to contain "NaN" is left alone by the repair,
+    // and as a stat it is malformed: counted, and not compared.
+    assert_eq!(stat(&names, &records[2], "note"), None);
+    let problem = &summary.problems.first[0];
+    assert_eq!(problem.line, 3);
+    assert!(
+        problem.message.starts_with("malformed stat value for note "),
+        "{}",
+        problem.message
+    );
     assert_eq!(records.iter().map(|r| r.seq).collect::<Vec<_>>(), [0, 1, 2, 3]);
 }
 

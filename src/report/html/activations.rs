@@ -201,6 +201,17 @@ fn verdict(act: &Activations) -> (&'static str, String) {
                 d.compared
             ),
         ),
+        (Verdict::Unreadable, _) => (
+            "bad",
+            "A trace could not be read to its end: no verdict (see `guardscope diff`).".to_string(),
+        ),
+        (Verdict::NothingCompared, _) => (
+            "bad",
+            format!(
+                "No stat value could be compared: {} records aligned, but their values are null, NaN, <error> or malformed.",
+                d.compared
+            ),
+        ),
         (Verdict::Divergent, None) => (
             "bad",
             format!(

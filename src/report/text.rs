@@ -1,0 +1,124 @@
+//! Text for a terminal that cannot be hijacked by what a log contains.
+//!
+//! Function names, guard texts, file names and step records come from
+//! logs anyone may have written (or mutated). Printed raw, `ESC]0;...BEL`
+//! sets the window title, `ESC[2J` clears the screen, and `CR` or
+//! `ESC[1A` can overwrite the `check` verdict line; bidi overrides make
+//! text read other than it is. Every terminal renderer writes through
+//! `SafeWriter` (the CLI wraps stdout once), so no write site can forget:
+//! control characters other than newline and tab, C1 controls and bidi
+//! controls are shown escaped (`\x1b`, `\u{202e}`). The renderers
+//! themselves never emit such characters. JSON output needs none of this
+//! (JSON escapes control characters itself) and is written unwrapped.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+/// Whether `c` must not reach a terminal as is.
+pub fn is_unsafe(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        // C0 controls (ESC, CR, BEL, backspace, ...), DEL, C1 controls.
+        c if c.is_control() => true,
+        // Bidi embeddings, overrides and isolates, and the marks.
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}' => true,
+        _ => false,
+    }
+}
+
+/// `s` with every unsafe character escaped; borrowed when there is none.
+pub fn terminal_safe(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_unsafe) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if !is_unsafe(c) {
+            out.push(c);
+        } else if (c as u32) < 0x100 {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A writer that escapes unsafe characters in everything written through
+/// it. Writes may split a UTF-8 character; its first bytes wait for the
+/// rest. Invalid UTF-8 (never produced by the renderers) is shown as U+FFFD.
+pub struct SafeWriter<W: Write> {
+    inner: W,
+    /// The start of a character cut by the end of the previous write.
+    pending: Vec<u8>,
+}
+
+impl<W: Write> SafeWriter<W> {
+    pub fn new(inner: W) -> Self {
+        SafeWriter {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for SafeWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let bytes = std::mem::take(&mut self.pending);
+        let (text, rest) = match std::str::from_utf8(&bytes) {
+            Ok(text) => (Cow::Borrowed(text), &[][..]),
+            // Incomplete character at the end: keep it for the next write.
+            Err(e) if e.error_len().is_none() => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                (Cow::Borrowed(std::str::from_utf8(valid).expect("valid prefix")), rest)
+            }
+            Err(_) => (String::from_utf8_lossy(&bytes), &[][..]),
+        };
+        self.inner.write_all(terminal_safe(&text).as_bytes())?;
+        self.pending = rest.to_vec();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            let rest = std::mem::take(&mut self.pending);
+            self.inner.write_all(String::from_utf8_lossy(&rest).as_bytes())?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for SafeWriter<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_and_bidi_are_escaped_and_plain_text_is_borrowed() {
+        assert!(matches!(terminal_safe("forward (a.py:3)\n\tok"), Cow::Borrowed(_)));
+        assert_eq!(
+            terminal_safe("f\u{1b}]0;pwned\u{7}\r\u{1b}[2J\u{9b}x\u{202e}y\u{7f}"),
+            "f\\x1b]0;pwned\\x07\\x0d\\x1b[2J\\x9bx\\u{202e}y\\x7f"
+        );
+    }
+
+    #[test]
+    fn a_character_split_across_writes_is_kept_whole() {
+        let mut out = Vec::new();
+        {
+            let mut w = SafeWriter::new(&mut out);
+            let text = "é\u{202e}\u{1b}";
+            let bytes = text.as_bytes();
+            for b in bytes {
+                w.write_all(std::slice::from_ref(b)).unwrap();
+            }
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), "é\\u{202e}\\x1b");
+    }
+}
