@@ -234,11 +234,12 @@ fn run_everything(text: &[u8]) {
     };
     let stats = Parser::new(source.display.clone(), opts, &mut problems).run(text, &mut |ev| builder.add(ev));
     let run = model::merge(vec![(builder.finish(&source, stats), problems)]);
-    serde_json::to_string(&json::summary(&run)).expect("JSON renders");
+    let findings = guardscope::analysis::analyse(&run);
+    serde_json::to_string(&json::summary(&findings)).expect("JSON renders");
     let mut out = Vec::new();
     terminal::write_summary(
         &mut out,
-        &run,
+        &findings,
         &terminal::TerminalOptions {
             width: 100,
             verbose: true,
@@ -246,7 +247,7 @@ fn run_everything(text: &[u8]) {
     )
     .expect("terminal summary renders");
     html::render(&html::PageInput {
-        run: &run,
+        findings: &findings,
         steps: &[],
         activations: None,
         title: "fuzz".into(),

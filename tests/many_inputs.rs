@@ -50,7 +50,7 @@ fn parallel_parse_of_eight_ranks_equals_the_sequential_one() {
             },
         )
         .unwrap();
-        serde_json::to_value(json::summary(&run)).unwrap()
+        serde_json::to_value(json::summary(&guardscope::analysis::analyse(&run))).unwrap()
     };
     let sequential = parse(1);
     let parallel = parse(2);

@@ -179,8 +179,9 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
         frames,
         ..Run::default()
     };
+    let findings = guardscope::analysis::analyse(&run);
     let html = render(&PageInput {
-        run: &run,
+        findings: &findings,
         steps: &[] as &[Step],
         activations: None,
         title: "scale".into(),

@@ -2,10 +2,10 @@
 //! classified in the frame's context, and the user's line that called in.
 
 use crate::model::{Compile, Frame, StackFrame};
-use crate::reasons::classify::{self, Context};
+use crate::reasons::classify::Context;
 use crate::reasons::culprit::{canonical, strip_locals, subject_of};
 use crate::reasons::paths::{owner, Owner};
-use crate::reasons::{Category, GuardFailure, RecompileReason};
+use crate::reasons::GuardFailure;
 use serde::Serialize;
 
 /// A line of the user's code on the compile's stack.
@@ -86,19 +86,18 @@ pub fn cause_of(compile: &Compile) -> Option<&GuardFailure> {
         .map(|(_, r)| r)
 }
 
-/// Whether another failed entry was as close to the new call as the chosen
-/// one but failed for another reason: the choice of cause is then a guess.
-pub fn is_ambiguous(compile: &Compile) -> bool {
-    let Some(cause) = cause_of(compile) else { return false };
-    let Some(d) = cause.changes.as_ref().map(|_| distance(cause)) else {
-        return false;
-    };
-    compile.recompile_reasons.iter().any(|r| {
-        !std::ptr::eq(r, cause)
-            && r.changes.is_some()
-            && distance(r) == d
-            && classify::classify(r).category != classify::classify(cause).category
-    })
+/// The other failed entries exactly as close to the new call as entry `i`
+/// (empty when the log lacks their guard trees): if one failed for another
+/// kind of reason, the choice of cause is a guess.
+pub(super) fn entry_distance_ties(compile: &Compile, i: usize) -> Vec<usize> {
+    let reasons = &compile.recompile_reasons;
+    if reasons[i].changes.is_none() {
+        return Vec::new();
+    }
+    let d = distance(&reasons[i]);
+    (0..reasons.len())
+        .filter(|&j| j != i && reasons[j].changes.is_some() && distance(&reasons[j]) == d)
+        .collect()
 }
 
 /// Guarded values that differ between an entry and the new compile, not
@@ -149,28 +148,11 @@ fn entry_number(entry: Option<&str>) -> Option<u32> {
     entry?.rsplit('/').next()?.parse().ok()
 }
 
-/// The classified cause of a recompile, or `cache_limit` when Dynamo
-/// refused to compile at all; with the user's call site.
-pub fn classified_cause(frame: &Frame, compile: &Compile) -> Option<RecompileReason> {
-    let cause = cause_of(compile);
-    let ctx = context(frame, compile);
-    let mut reason = if compile.cache_limit {
-        classify::cache_limit(cause, &ctx)
-    } else {
-        classify::classify_in(cause?, &ctx)
-    };
-    if let Some(site) = frame_call_site(frame, compile) {
-        reason.called_from = Some(site.short());
-        reason.called_from_code = site.code;
-    }
-    // The value Dynamo named first, then the others it did not report.
-    if let Some(g) = cause {
-        let subject = failed_subject(&g.guard);
-        reason
-            .changed
-            .sort_by_key(|c| !(c.subject == subject || c.subject.starts_with(&format!("{subject}."))));
-    }
-    Some(reason)
+/// Puts the value Dynamo named first in `changed`, then the others it did
+/// not report.
+pub(super) fn lead_with_failed_subject(changed: &mut [crate::reasons::GuardChange], g: &GuardFailure) {
+    let subject = failed_subject(&g.guard);
+    changed.sort_by_key(|c| !(c.subject == subject || c.subject.starts_with(&format!("{subject}."))));
 }
 
 /// The call site of a compile, or for one without a stack (a compile the
@@ -187,28 +169,7 @@ pub fn frame_call_site(frame: &Frame, compile: &Compile) -> Option<CallSite> {
         .and_then(call_site)
 }
 
-/// The classified cause, or an explicit "unknown" when the log holds no
-/// reason for this recompile (e.g. the payload was lost).
-pub fn cause_or_unknown(frame: &Frame, compile: &Compile) -> RecompileReason {
-    classified_cause(frame, compile).unwrap_or_else(|| {
-        let site = frame_call_site(frame, compile);
-        RecompileReason {
-            category: Category::Other,
-            culprit: "unknown (no recompile_reasons in the log)".to_string(),
-            source: None,
-            code: None,
-            detail: compile.failed.then(|| "the compile failed".to_string()),
-            advice: "The log has no recompile_reasons for this compile; rerun with TORCH_TRACE to capture them."
-                .to_string(),
-            called_from: site.as_ref().map(CallSite::short),
-            called_from_code: site.and_then(|s| s.code),
-            library_line: None,
-            changed: Vec::new(),
-        }
-    })
-}
-
-fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {
+pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {
     let torch_optim = |file: &str| {
         let f = file.replace('\\', "/");
         f.contains("/torch/optim/") || f.starts_with("optim/")
@@ -273,7 +234,7 @@ mod tests {
             ..Compile::default()
         };
         assert_eq!(cause_of(&c).unwrap().guard, "m.on == True");
-        assert!(!is_ambiguous(&c));
+        assert!(entry_distance_ties(&c, 2).is_empty());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The pre-merge gate: does this run recompile (more than a baseline run of
 //! the same program)?
 
-use super::{cause_or_unknown, recompiles, FrameRef, Recompile, Severity};
-use crate::model::{Frame, Run};
+use super::{Finding, Findings, FrameRef, Severity};
+use crate::model::Frame;
 use crate::reasons::{Category, RecompileReason};
 use crate::trace::ProblemKind;
 use serde::Serialize;
@@ -69,18 +69,19 @@ pub struct Verdict {
     pub message: String,
 }
 
-fn offense(r: &Recompile<'_>) -> Offense {
+fn offense(r: &Finding<'_>) -> Offense {
     Offense {
         compile_id: r.compile.compile_id.clone(),
         frame: FrameRef::of(r.frame),
-        cause: cause_or_unknown(r.frame, r.compile),
+        cause: r.cause.clone(),
         duration_s: r.compile.duration_s,
         severity: r.severity,
     }
 }
 
-pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Verdict {
-    let all: Vec<(FrameKey, Offense)> = recompiles(candidate)
+pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &CheckOptions) -> Verdict {
+    let all: Vec<(FrameKey, Offense)> = candidate
+        .recompiles
         .iter()
         .map(|r| (FrameKey::of(r.frame), offense(r)))
         .collect();
@@ -97,12 +98,10 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
         Some(base) => {
             // The baseline's recompiles, as (frame, category, culprit), each
             // excusing one identical recompile of the candidate.
-            let mut known: Vec<(FrameKey, Category, String)> = recompiles(base)
+            let mut known: Vec<(FrameKey, Category, &str)> = base
+                .recompiles
                 .iter()
-                .map(|r| {
-                    let o = offense(r);
-                    (FrameKey::of(r.frame), o.cause.category, o.cause.culprit)
-                })
+                .map(|r| (FrameKey::of(r.frame), r.cause.category, r.cause.culprit.as_str()))
                 .collect();
             let mut new = Vec::new();
             for (key, o) in counted {
@@ -116,8 +115,9 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
                     None => new.push(o),
                 }
             }
-            let base_frames: Vec<FrameKey> = base.frames.iter().map(FrameKey::of).collect();
+            let base_frames: Vec<FrameKey> = base.run.frames.iter().map(FrameKey::of).collect();
             let mut frames: Vec<FrameKey> = candidate
+                .run
                 .frames
                 .iter()
                 .map(FrameKey::of)
@@ -133,11 +133,11 @@ pub fn check(candidate: &Run, baseline: Option<&Run>, opts: &CheckOptions) -> Ve
     offending.sort_by_key(|o| o.severity);
     let too_many = offending.len() > opts.max_recompiles;
     let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
-    let mut unread_inputs = candidate.problems.unread();
-    let mut unread_count = candidate.problems.count_of(ProblemKind::Io);
+    let mut unread_inputs = candidate.run.problems.unread();
+    let mut unread_count = candidate.run.problems.count_of(ProblemKind::Io);
     if let Some(base) = baseline {
-        unread_inputs.extend(base.problems.unread());
-        unread_count += base.problems.count_of(ProblemKind::Io);
+        unread_inputs.extend(base.run.problems.unread());
+        unread_count += base.run.problems.count_of(ProblemKind::Io);
     }
     let passed = !too_many && !new_frames_failed && unread_inputs.is_empty();
     let what = if mode == "baseline" {

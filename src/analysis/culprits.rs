@@ -2,8 +2,8 @@
 //! recompiles of frame 0 caused by collector.capture_activation_norms,
 //! 61.2 s" is worth more than three raw lines.
 
-use super::{cause_or_unknown, recompiles, FrameRef, Severity};
-use crate::model::Run;
+use super::findings::Finding;
+use super::{FrameRef, Severity};
 use crate::reasons::RecompileReason;
 use serde::Serialize;
 
@@ -19,10 +19,10 @@ pub struct CulpritGroup {
     pub severity: Severity,
 }
 
-pub fn group_by_culprit(run: &Run) -> Vec<CulpritGroup> {
+pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
     let mut groups: Vec<CulpritGroup> = Vec::new();
-    for r in recompiles(run) {
-        let cause = cause_or_unknown(r.frame, r.compile);
+    for r in recompiles {
+        let cause = &r.cause;
         let f = r.frame;
         let same = |g: &CulpritGroup| {
             (g.frame.pid, g.frame.rank, g.frame.frame_id) == (f.pid, f.rank, f.frame_id)
@@ -37,7 +37,7 @@ pub fn group_by_culprit(run: &Run) -> Vec<CulpritGroup> {
             }
             None => groups.push(CulpritGroup {
                 frame: FrameRef::of(f),
-                cause,
+                cause: cause.clone(),
                 compile_ids: vec![r.compile.compile_id.clone()],
                 seconds: secs,
                 severity: r.severity,

@@ -4,35 +4,19 @@
 mod cause;
 pub mod check;
 mod culprits;
+mod findings;
 mod ranks;
 mod severity;
 pub mod steps;
 
-pub use cause::{
-    call_site, cause_of, cause_or_unknown, classified_cause, frame_call_site, is_ambiguous, user_calls, CallSite,
-};
-pub use culprits::{group_by_culprit, CulpritGroup};
+pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
+pub use culprits::CulpritGroup;
+pub use findings::{analyse, Finding, Findings};
 pub use ranks::{lone_ranks, LoneRank};
-pub use severity::{frame_severities, Severity};
+pub use severity::Severity;
 
-use crate::model::{Compile, Frame, Run};
-use crate::reasons::GuardFailure;
+use crate::model::{Frame, Run};
 use serde::Serialize;
-
-/// A compile of a frame after its first one (`frame_compile_id > 0`).
-pub struct Recompile<'a> {
-    pub frame: &'a Frame,
-    pub compile: &'a Compile,
-    pub severity: Severity,
-}
-
-impl<'a> Recompile<'a> {
-    /// The reason for this recompile, of all the failed entries' reasons
-    /// (see `cause_of`).
-    pub fn cause(&self) -> Option<&'a GuardFailure> {
-        cause_of(self.compile)
-    }
-}
 
 /// A frame as reports name it: where it runs and which user code it is.
 #[derive(Clone, Debug, Serialize)]
@@ -82,35 +66,6 @@ pub fn frame_name(f: &Frame) -> String {
         Some(class) if !function.starts_with('<') => format!("{class}.{function}"),
         _ => function.to_string(),
     }
-}
-
-/// Every recompile with its severity. A recompile of a rank that
-/// recompiled a frame when most ranks did not is a problem: the other ranks
-/// wait for it at the next collective.
-pub fn recompiles(run: &Run) -> Vec<Recompile<'_>> {
-    let lone = lone_ranks(run);
-    run.frames
-        .iter()
-        .flat_map(|frame| {
-            let alone = lone
-                .iter()
-                .any(|l| Some(l.rank) == frame.rank && l.frame_id == frame.frame_id && l.recompiles > l.majority);
-            let severities = frame_severities(frame)
-                .into_iter()
-                .map(move |s| s.map(|s| if alone { Severity::Problem } else { s }));
-            frame
-                .compiles
-                .iter()
-                .zip(severities)
-                .filter_map(move |(compile, severity)| {
-                    Some(Recompile {
-                        frame,
-                        compile,
-                        severity: severity?,
-                    })
-                })
-        })
-        .collect()
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]

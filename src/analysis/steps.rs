@@ -3,7 +3,6 @@
 //! which rank recompiled alone. Optionally joined with a TORCH_TRACE run of
 //! the same process for the fuller story of each compile.
 
-use super::classified_cause;
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step, StepCause, StepCompile};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -320,12 +319,15 @@ fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
         .or_else(|| compile.backward.as_ref().and_then(|b| b.duration_s));
     sc.failed |= compile.failed;
     if sc.cause.is_none() && sc.recompile == Some(true) {
-        sc.cause = classified_cause(frame, compile).map(|c| StepCause {
-            category: c.category.name().to_string(),
-            label: Some(c.category.label().to_string()),
-            culprit: c.culprit,
-            source: c.source,
-        });
+        let logged = !compile.recompile_reasons.is_empty() || compile.cache_limit;
+        sc.cause = logged
+            .then(|| super::findings::finding(frame, compile).cause)
+            .map(|c| StepCause {
+                category: c.category.name().to_string(),
+                label: Some(c.category.label().to_string()),
+                culprit: c.culprit,
+                source: c.source,
+            });
     }
 }
 

@@ -137,6 +137,8 @@ fn check(args: CheckArgs) -> i32 {
         allow: args.allow,
         max_new_frames: args.max_new_frames,
     };
+    let candidate = analysis::analyse(&candidate);
+    let baseline = baseline.as_ref().map(analysis::analyse);
     let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
     if let Some(path) = &args.junit {
         if let Err(e) = std::fs::write(path, check_report::junit(&verdict)) {
@@ -170,10 +172,11 @@ fn summary(args: SummaryArgs) -> i32 {
         Ok(run) => run,
         Err(code) => return code,
     };
+    let findings = analysis::analyse(&run);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
-        serde_json::to_writer_pretty(&mut out, &json::summary(&run))
+        serde_json::to_writer_pretty(&mut out, &json::summary(&findings))
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
@@ -181,7 +184,7 @@ fn summary(args: SummaryArgs) -> i32 {
             width: terminal_width(),
             verbose: args.verbose,
         };
-        terminal::write_summary(&mut SafeWriter::new(&mut out), &run, &opts)
+        terminal::write_summary(&mut SafeWriter::new(&mut out), &findings, &opts)
     };
     output_written(written)
 }

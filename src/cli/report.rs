@@ -4,6 +4,7 @@
 use super::args::ReportArgs;
 use super::{exit, load_run, terminal_width};
 use crate::activation_diff;
+use crate::analysis;
 use crate::report::output_dir::ReportDir;
 use crate::report::text::{terminal_safe, SafeWriter};
 use crate::report::{self, json, terminal};
@@ -39,8 +40,9 @@ pub fn report(args: ReportArgs) -> i32 {
     run.problems.merge(problems);
 
     let title = report_title(&args.input.paths);
+    let findings = analysis::analyse(&run);
     let html = match report::html::render(&report::html::PageInput {
-        run: &run,
+        findings: &findings,
         steps: &steps,
         activations: activations.as_ref(),
         title,
@@ -57,7 +59,7 @@ pub fn report(args: ReportArgs) -> i32 {
             let fail = |e: io::Error| format!("{}: {e}", args.output.display());
             // Streamed: summary.json of thousands of ranks is tens of MB.
             dir.write_with("summary.json", |w| {
-                serde_json::to_writer_pretty(&mut *w, &json::summary(&run))?;
+                serde_json::to_writer_pretty(&mut *w, &json::summary(&findings))?;
                 writeln!(w)
             })
             .map_err(fail)?;
@@ -78,7 +80,7 @@ pub fn report(args: ReportArgs) -> i32 {
             verbose: false,
         };
         let mut out = SafeWriter::new(&mut out);
-        let _ = terminal::write_summary(&mut out, &run, &opts).and_then(|_| writeln!(out));
+        let _ = terminal::write_summary(&mut out, &findings, &opts).and_then(|_| writeln!(out));
     }
     println!("Report: {}", terminal_safe(&index.display().to_string()));
     if args.open {

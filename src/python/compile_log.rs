@@ -69,7 +69,8 @@ impl PyCompileLog {
         };
         py.detach(|| {
             let run = crate::load::load_text("<in-process trace>", &text, year);
-            let mut events: Vec<_> = compile_events(&run)
+            let findings = crate::analysis::analyse(&run);
+            let mut events: Vec<_> = compile_events(&findings)
                 .into_iter()
                 .filter(|e| e.first_line > after && e.first_line <= upto)
                 .collect();

@@ -7,6 +7,7 @@ use super::rules::{rules, Culprit, Rule, When};
 use super::split::GuardFailure;
 use regex::{Captures, Regex};
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// Category names are part of the JSON output: keep them stable.
@@ -215,6 +216,15 @@ fn table() -> &'static [CompiledRule] {
     })
 }
 
+/// Reasons classified so far in this process: the views of a command share
+/// one analysis, so a command classifies each reason once (a test holds it
+/// to that).
+static CLASSIFIED: AtomicU64 = AtomicU64::new(0);
+
+pub fn classifications() -> u64 {
+    CLASSIFIED.load(Ordering::Relaxed)
+}
+
 pub fn classify(g: &GuardFailure) -> RecompileReason {
     classify_in(g, &Context::default())
 }
@@ -222,6 +232,7 @@ pub fn classify(g: &GuardFailure) -> RecompileReason {
 /// Classifies with what the compile's stack and frame tell (an optimizer
 /// step, a `generate()` call): some rows apply only there.
 pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
+    CLASSIFIED.fetch_add(1, Ordering::Relaxed);
     let guard = culprit::canonical(&g.guard);
     for row in table() {
         let applies = match row.rule.when {
@@ -270,11 +281,10 @@ fn located(g: &GuardFailure) -> RecompileReason {
     }
 }
 
-/// Classifies a compile that Dynamo refused because the recompile limit was
-/// hit: the category is `cache_limit`, the culprit that of the reason that
-/// pushed the frame over the limit.
-pub fn cache_limit(newest: Option<&GuardFailure>, ctx: &Context<'_>) -> RecompileReason {
-    let inner = newest.map(|g| classify_in(g, ctx));
+/// The cause of a compile that Dynamo refused because the recompile limit
+/// was hit: the category is `cache_limit`, the culprit that of the reason
+/// (already classified) that pushed the frame over the limit.
+pub fn cache_limit(inner: Option<RecompileReason>) -> RecompileReason {
     let culprit = inner
         .as_ref()
         .map_or_else(|| "the recompile limit".to_string(), |r| r.culprit.clone());

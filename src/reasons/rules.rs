@@ -144,7 +144,7 @@ pub fn rules() -> Vec<Rule> {
             when: When::Always,
             pattern: leak(tensor(r"size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
             culprit: Culprit::Source("src"),
-            detail: Some("size mismatch at dim {idx}: expected {exp}, actual {act}; automatic dynamic shapes make this dim dynamic from this recompile on"),
+            detail: Some("size mismatch at dim {idx}: expected {exp}, actual {act}"),
             advice: "Mark the varying dimension dynamic before the first call (torch._dynamo.mark_dynamic({$src}, {idx})) or compile with dynamic=True, or pad inputs to a fixed set of sizes.",
         },
         Rule {

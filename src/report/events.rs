@@ -4,9 +4,9 @@
 //! which is organised by frame, each event carries its frame and its
 //! classified cause, so a per-step record needs nothing else to be read.
 
-use crate::analysis;
-use crate::model::{Compile, Frame, Run};
-use crate::reasons::{classify, Category, GuardFailure, RecompileReason};
+use crate::analysis::{Finding, Findings};
+use crate::model::{Compile, Frame};
+use crate::reasons::{Category, GuardFailure, RecompileReason};
 use serde::Serialize;
 
 /// Graph-break texts hold Dynamo's explanation and a user stack; a step
@@ -78,17 +78,18 @@ pub struct Reason {
     pub raw: String,
 }
 
-/// Every compile of `run`, frames first (in frame order), then compiled-autograd graphs' compiles.
-pub fn compile_events(run: &Run) -> Vec<CompileEvent> {
-    run.compiles().map(|(frame, compile)| event(frame, compile)).collect()
+/// Every compile of the run, frames first (in frame order).
+pub fn compile_events(findings: &Findings<'_>) -> Vec<CompileEvent> {
+    findings
+        .run
+        .compiles()
+        .map(|(frame, compile)| event(frame, compile, findings.of(compile)))
+        .collect()
 }
 
-fn event(frame: &Frame, c: &Compile) -> CompileEvent {
+fn event(frame: &Frame, c: &Compile, finding: Option<&Finding<'_>>) -> CompileEvent {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let cause = recompile.then(|| {
-        let guard = analysis::cause_of(c).map(|g| g.guard.clone());
-        cause_view(analysis::cause_or_unknown(frame, c), guard)
-    });
+    let cause = finding.map(|f| cause_view(f.cause.clone(), f.guard().map(|g| g.guard.clone())));
     CompileEvent {
         compile_id: c.compile_id.clone(),
         frame_id: frame.frame_id,
@@ -110,7 +111,10 @@ fn event(frame: &Frame, c: &Compile) -> CompileEvent {
         cache_limit: c.cache_limit,
         graph_breaks: c.graph_breaks.iter().map(|t| graph_break_line(t)).collect(),
         cause,
-        reasons: c.recompile_reasons.iter().map(reason).collect(),
+        reasons: match finding {
+            Some(f) => c.recompile_reasons.iter().zip(&f.reasons).map(reason).collect(),
+            None => Vec::new(),
+        },
         first_line: c.log_line,
         last_line: c.last_log_line,
     }
@@ -131,14 +135,13 @@ fn cause_view(r: RecompileReason, guard: Option<String>) -> Cause {
     }
 }
 
-fn reason(g: &GuardFailure) -> Reason {
-    let c = classify(g);
+fn reason((g, c): (&GuardFailure, &RecompileReason)) -> Reason {
     Reason {
         entry: g.entry.clone(),
         guard: g.guard.clone(),
         category: c.category,
-        culprit: c.culprit,
-        source: c.source,
+        culprit: c.culprit.clone(),
+        source: c.source.clone(),
         raw: g.raw.clone(),
     }
 }

@@ -1,9 +1,9 @@
 //! The `--json` contract. Other tools rely on these field names: extend
 //! them, never rename or remove them (documented in the README).
 
-use crate::analysis::{self, CulpritGroup, Severity, Totals};
-use crate::model::{Breakdown, Run};
-use crate::reasons::{classify, Category, GuardChange, GuardFailure};
+use crate::analysis::{CulpritGroup, Findings, Severity, Totals};
+use crate::model::Breakdown;
+use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
 use crate::trace::ProblemKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -138,10 +138,11 @@ pub struct ProblemsView {
     pub by_kind: BTreeMap<ProblemKind, u64>,
 }
 
-pub fn summary(run: &Run) -> Summary<'_> {
+pub fn summary<'a>(findings: &'a Findings<'a>) -> Summary<'a> {
+    let run = findings.run;
     Summary {
         version: env!("CARGO_PKG_VERSION"),
-        totals: analysis::totals(run),
+        totals: findings.totals.clone(),
         frames: run
             .frames
             .iter()
@@ -156,47 +157,44 @@ pub fn summary(run: &Run) -> Summary<'_> {
                 compiles: f.compiles.iter().map(compile).collect(),
             })
             .collect(),
-        recompiles: analysis::recompiles(run)
+        recompiles: findings
+            .recompiles
             .iter()
             .map(|r| {
-                let cause = r.cause();
-                let classified = analysis::classified_cause(r.frame, r.compile);
-                let called_from = analysis::frame_call_site(r.frame, r.compile).map(|s| s.short());
-                let changed = cause.and_then(|g| g.changes.clone()).unwrap_or_default();
+                let cause = r.guard();
                 RecompileView {
                     rank: r.frame.rank,
                     compile_id: &r.compile.compile_id,
                     frame_id: r.frame.frame_id,
                     duration_s: r.compile.duration_s,
-                    reasons: r.compile.recompile_reasons.iter().map(reason).collect(),
+                    reasons: r.compile.recompile_reasons.iter().zip(&r.reasons).map(reason).collect(),
                     pid: r.frame.pid,
                     function: r.frame.function.as_deref(),
                     failed: r.compile.failed,
                     cache_limit: r.compile.cache_limit,
-                    cause_index: cause
-                        .and_then(|c| r.compile.recompile_reasons.iter().position(|x| std::ptr::eq(x, c))),
-                    cause: classified.map(|c| CauseView {
+                    cause_index: r.cause_index,
+                    cause: r.logged_cause().map(|c| CauseView {
                         category: c.category,
-                        culprit: c.culprit,
-                        source: c.source,
-                        advice: c.advice,
-                        detail: c.detail,
+                        culprit: c.culprit.clone(),
+                        source: c.source.clone(),
+                        advice: c.advice.clone(),
+                        detail: c.detail.clone(),
                         raw: cause.map(|g| g.raw.as_str()),
                         entry: cause.and_then(|g| g.entry.as_deref()),
-                        called_from: c.called_from,
-                        called_from_code: c.called_from_code,
-                        library_line: c.library_line,
-                        changed: c.changed,
+                        called_from: c.called_from.clone(),
+                        called_from_code: c.called_from_code.clone(),
+                        library_line: c.library_line.clone(),
+                        changed: c.changed.clone(),
                     }),
-                    called_from,
-                    user_calls: analysis::user_calls(r.compile).iter().map(|s| s.short()).collect(),
+                    called_from: r.called_from.as_ref().map(|s| s.short()),
+                    user_calls: r.user_calls.iter().map(|s| s.short()).collect(),
                     severity: r.severity,
-                    changed,
-                    cause_ambiguous: analysis::is_ambiguous(r.compile),
+                    changed: cause.and_then(|g| g.changes.clone()).unwrap_or_default(),
+                    cause_ambiguous: r.ambiguous,
                 }
             })
             .collect(),
-        culprits: analysis::group_by_culprit(run),
+        culprits: findings.culprits.clone(),
         compiled_autograd: run.compiled_autograd.iter().map(compile).collect(),
         inputs: run
             .inputs
@@ -243,13 +241,12 @@ fn compile(c: &crate::model::Compile) -> CompileView<'_> {
     }
 }
 
-fn reason(g: &GuardFailure) -> ReasonView<'_> {
-    let c = classify(g);
+fn reason<'a>((g, c): (&'a GuardFailure, &RecompileReason)) -> ReasonView<'a> {
     ReasonView {
         category: c.category,
-        culprit: c.culprit,
-        advice: c.advice,
-        detail: c.detail,
+        culprit: c.culprit.clone(),
+        advice: c.advice.clone(),
+        detail: c.detail.clone(),
         entry: g.entry.as_deref(),
         raw: &g.raw,
         guard: &g.guard,

@@ -1,7 +1,7 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
 use super::paths::{display, display_site};
-use crate::analysis::{self, CulpritGroup, Recompile, Severity};
+use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
 use std::io::{self, Write};
 
@@ -12,8 +12,9 @@ pub struct TerminalOptions {
     pub verbose: bool,
 }
 
-pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
-    let t = analysis::totals(run);
+pub fn write_summary(out: &mut dyn Write, findings: &Findings<'_>, opts: &TerminalOptions) -> io::Result<()> {
+    let run = findings.run;
+    let t = &findings.totals;
     let files = run.inputs.len();
     let who = if t.ranks > 1 {
         format!("{} ranks, {} processes", t.ranks, t.processes)
@@ -55,7 +56,7 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
             c.compile_id
         )?;
     }
-    for lone in analysis::lone_ranks(run) {
+    for lone in &findings.lone_ranks {
         writeln!(out, "{}", lone.sentence())?;
     }
 
@@ -63,9 +64,8 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
         writeln!(out)?;
         write_frames(out, run, opts)?;
     }
-    let groups = analysis::group_by_culprit(run);
     let (problems, expected): (Vec<&CulpritGroup>, Vec<&CulpritGroup>) =
-        groups.iter().partition(|g| g.severity == Severity::Problem);
+        findings.culprits.iter().partition(|g| g.severity == Severity::Problem);
     if !problems.is_empty() {
         writeln!(out)?;
         writeln!(
@@ -80,14 +80,14 @@ pub fn write_summary(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> 
         writeln!(out)?;
         write_expected(out, &expected, opts)?;
     }
-    let recompiles = analysis::recompiles(run);
+    let recompiles = &findings.recompiles;
     if !recompiles.is_empty() {
         writeln!(out)?;
         writeln!(
             out,
             "Recompiles (cause = the failed cache entry closest to the new call; ! = problem):"
         )?;
-        for r in &recompiles {
+        for r in recompiles.iter() {
             write_recompile(out, r, opts)?;
         }
     }
@@ -307,7 +307,7 @@ fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOptions) -> io::Result<()> {
+fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
     let rank = r
@@ -316,11 +316,11 @@ fn write_recompile(out: &mut dyn Write, r: &Recompile<'_>, opts: &TerminalOption
         .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
         .map(|x| format!("r{x} "))
         .unwrap_or_default();
-    let category = analysis::classified_cause(r.frame, c).map_or("other", |r| r.category.name());
+    let category = r.cause.category.name();
     let mark = if r.severity == Severity::Problem { "!" } else { " " };
     let head = format!("{mark} {rank}{:<6} {secs}  [{category}] ", c.compile_id);
     let room = opts.width.saturating_sub(head.chars().count()).max(30);
-    let text = match r.cause() {
+    let text = match r.guard() {
         Some(g) => {
             // Truncate only the guard: the source and the count must stay readable.
             let mut suffix = String::new();

@@ -7,9 +7,9 @@ use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
 use crate::activation_diff::series::Activations;
-use crate::analysis::{self, cause_of, cause_or_unknown, CulpritGroup, Totals};
+use crate::analysis::{CulpritGroup, Finding, Findings, Totals};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
-use crate::reasons::{classify, Category};
+use crate::reasons::Category;
 use crate::report::paths::{display, display_site};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -149,7 +149,8 @@ pub struct ProblemsSection {
 }
 
 pub struct PageInput<'a> {
-    pub run: &'a Run,
+    /// The run, analysed once (`analysis::analyse`).
+    pub findings: &'a Findings<'a>,
     pub steps: &'a [Step],
     /// What `--activations` gave: one trace, or two and their diff.
     pub activations: Option<&'a Activations>,
@@ -157,12 +158,12 @@ pub struct PageInput<'a> {
 }
 
 pub fn build(input: &PageInput<'_>) -> Page {
-    let run = input.run;
-    let totals = analysis::totals(run);
-    let groups = analysis::group_by_culprit(run);
-    let timeline = timeline::build(run, input.steps);
+    let findings = input.findings;
+    let run = findings.run;
+    let groups = &findings.culprits;
+    let timeline = timeline::build(findings, input.steps);
     let origin = run.compiles().filter_map(|(_, c)| c.start).reduce(f64::min);
-    let (frames, more_frames) = frame_sections(run, origin);
+    let (frames, more_frames) = frame_sections(findings, origin);
     Page {
         title: input.title.clone(),
         version: env!("CARGO_PKG_VERSION"),
@@ -176,7 +177,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
                 events: i.stats.envelopes,
             })
             .collect(),
-        verdict: verdict(run, &totals),
+        verdict: verdict(findings),
         more_fixes: groups.len().saturating_sub(MAX_FIXES),
         fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g)).collect(),
         legend: legend(&timeline, !input.steps.is_empty()),
@@ -206,7 +207,8 @@ pub fn build(input: &PageInput<'_>) -> Page {
     }
 }
 
-fn verdict(run: &Run, t: &Totals) -> Verdict {
+fn verdict(findings: &Findings<'_>) -> Verdict {
+    let (run, t) = (findings.run, &findings.totals);
     let stats = vec![
         stat("frames", t.frames.to_string(), "plain"),
         stat("compiles", t.compiles.to_string(), "plain"),
@@ -262,7 +264,7 @@ fn verdict(run: &Run, t: &Totals) -> Verdict {
         }
         ("ok", s)
     } else {
-        ("bad", recompile_sentence(run, t))
+        ("bad", recompile_sentence(findings, t))
     };
     Verdict {
         tone,
@@ -274,11 +276,11 @@ fn verdict(run: &Run, t: &Totals) -> Verdict {
 
 /// "3 recompiles cost 61 s; 2 are caused by forward-hook closure state, 1 by
 /// lazily grown buffers: see below."
-fn recompile_sentence(run: &Run, t: &Totals) -> String {
+fn recompile_sentence(findings: &Findings<'_>, t: &Totals) -> String {
     // None: the log holds no reason for the recompile (e.g. a lost payload).
     let mut by_category: BTreeMap<Option<Category>, (usize, f64)> = BTreeMap::new();
-    for r in analysis::recompiles(run) {
-        let category = analysis::classified_cause(r.frame, r.compile).map(|c| c.category);
+    for r in &findings.recompiles {
+        let category = r.logged_cause().map(|c| c.category);
         let e = by_category.entry(category).or_default();
         e.0 += 1;
         e.1 += r.compile.duration_s.unwrap_or(0.0);
@@ -406,7 +408,8 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
 
 /// Frames that recompiled or failed come first and open; the rest follow
 /// closed, longest compile first, up to `MAX_FRAMES`.
-fn frame_sections(run: &Run, origin: Option<f64>) -> (Vec<FrameSection>, Option<String>) {
+fn frame_sections(findings: &Findings<'_>, origin: Option<f64>) -> (Vec<FrameSection>, Option<String>) {
+    let run = findings.run;
     let multi_rank = run.has_several_ranks();
     let notable = |f: &Frame| f.compiles.len() > 1 || f.compiles.iter().any(|c| c.failed || !c.finished);
     let mut order: Vec<&Frame> = run.frames.iter().collect();
@@ -420,7 +423,7 @@ fn frame_sections(run: &Run, origin: Option<f64>) -> (Vec<FrameSection>, Option<
         .iter()
         .take(MAX_FRAMES)
         .enumerate()
-        .map(|(i, f)| frame_section(f, multi_rank, origin, notable(f) && i < open_budget))
+        .map(|(i, f)| frame_section(findings, f, multi_rank, origin, notable(f) && i < open_budget))
         .collect();
     let hidden = &order[order.len().min(MAX_FRAMES)..];
     let more = (!hidden.is_empty()).then(|| {
@@ -434,7 +437,13 @@ fn frame_sections(run: &Run, origin: Option<f64>) -> (Vec<FrameSection>, Option<
     (sections, more)
 }
 
-fn frame_section(f: &Frame, multi_rank: bool, origin: Option<f64>, open: bool) -> FrameSection {
+fn frame_section(
+    findings: &Findings<'_>,
+    f: &Frame,
+    multi_rank: bool,
+    origin: Option<f64>,
+    open: bool,
+) -> FrameSection {
     let recompiles = f
         .compiles
         .iter()
@@ -473,15 +482,24 @@ fn frame_section(f: &Frame, multi_rank: bool, origin: Option<f64>, open: bool) -
         open,
         headline,
         tone,
-        compiles: f.compiles.iter().map(|c| compile_row(f, c, origin)).collect(),
-        reasons: f.compiles.iter().flat_map(reason_blocks).collect(),
+        compiles: f
+            .compiles
+            .iter()
+            .map(|c| compile_row(findings.of(c), c, origin))
+            .collect(),
+        reasons: f
+            .compiles
+            .iter()
+            .filter_map(|c| findings.of(c))
+            .flat_map(reason_blocks)
+            .collect(),
         graph_breaks,
     }
 }
 
-fn compile_row(f: &Frame, c: &Compile, origin: Option<f64>) -> CompileRow {
+fn compile_row(finding: Option<&Finding<'_>>, c: &Compile, origin: Option<f64>) -> CompileRow {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let cause = recompile.then(|| cause_or_unknown(f, c));
+    let cause = finding.map(|f| &f.cause);
     let opt_secs = |v: Option<f64>| v.map_or_else(|| "–".to_string(), secs);
     let b = &c.breakdown;
     let breakdown: Vec<String> = [
@@ -530,21 +548,20 @@ fn compile_row(f: &Frame, c: &Compile, origin: Option<f64>) -> CompileRow {
     }
 }
 
-fn reason_blocks(c: &Compile) -> Vec<ReasonBlock> {
-    let cause = cause_of(c);
+fn reason_blocks(finding: &Finding<'_>) -> Vec<ReasonBlock> {
+    let c = finding.compile;
     c.recompile_reasons
         .iter()
-        .map(|g| {
-            let r = classify(g);
-            ReasonBlock {
-                compile_id: c.compile_id.clone(),
-                entry: g.entry.clone(),
-                category: r.category.name(),
-                color: palette::category(r.category),
-                culprit: r.culprit,
-                raw: g.raw.clone(),
-                is_cause: cause.is_some_and(|x| std::ptr::eq(x, g)),
-            }
+        .zip(&finding.reasons)
+        .enumerate()
+        .map(|(i, (g, r))| ReasonBlock {
+            compile_id: c.compile_id.clone(),
+            entry: g.entry.clone(),
+            category: r.category.name(),
+            color: palette::category(r.category),
+            culprit: r.culprit.clone(),
+            raw: g.raw.clone(),
+            is_cause: finding.cause_index == Some(i),
         })
         .collect()
 }

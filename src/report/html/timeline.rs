@@ -4,7 +4,7 @@
 
 use super::format::{millis, secs};
 use super::palette;
-use crate::analysis::cause_or_unknown;
+use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use serde::Serialize;
 
@@ -114,7 +114,8 @@ pub fn frame_label(f: &Frame, multi_rank: bool) -> String {
     label
 }
 
-pub fn build(run: &Run, steps: &[Step]) -> Timeline {
+pub fn build(findings: &Findings<'_>, steps: &[Step]) -> Timeline {
+    let run = findings.run;
     let multi_rank = run.has_several_ranks();
     let (shown, hidden) = choose_lanes(run);
     let untimed = run.compiles().filter(|(_, c)| c.start.is_none()).count();
@@ -169,7 +170,13 @@ pub fn build(run: &Run, steps: &[Step]) -> Timeline {
             stripe: i % 2 == 1,
         });
         for c in &f.compiles {
-            bars.extend(compile_bars(f, c, lane_y + (LANE_H - BAR_H) / 2.0, &x_of));
+            bars.extend(compile_bars(
+                f,
+                findings.of(c),
+                c,
+                lane_y + (LANE_H - BAR_H) / 2.0,
+                &x_of,
+            ));
         }
     }
     let height = lanes_top + shown.len() as f64 * LANE_H + 8.0;
@@ -238,11 +245,11 @@ fn choose_lanes(run: &Run) -> (Vec<&Frame>, Option<String>) {
     (order.into_iter().map(|(_, f)| f).collect(), Some(note))
 }
 
-fn compile_bars(f: &Frame, c: &Compile, y: f64, x_of: &dyn Fn(f64) -> f64) -> Vec<Bar> {
+fn compile_bars(f: &Frame, finding: Option<&Finding<'_>>, c: &Compile, y: f64, x_of: &dyn Fn(f64) -> f64) -> Vec<Bar> {
     let Some(start) = c.start else { return Vec::new() };
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let (kind, color, why) = if recompile {
-        let cause = cause_or_unknown(f, c);
+    let (kind, color, why) = if let Some(finding) = finding.filter(|_| recompile) {
+        let cause = &finding.cause;
         let mut why = format!("{}: {}", cause.category.name(), cause.culprit);
         if let Some(src) = &cause.source {
             why.push_str(&format!("\n{src}"));

@@ -1,0 +1,182 @@
+//! Everything the views say about a run, analysed once per command. The
+//! terminal summary, `--json`, the HTML page, `check` and the Python
+//! compile events all borrow one `Findings`: every recompile with each
+//! failed entry's reason classified once, the cause picked among them, its
+//! severity, call site and guard diff; culprit groups, counts by category,
+//! lone ranks and totals. Renderers read it; they do not classify.
+
+use super::cause::{cause_of, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
+use super::culprits::{group, CulpritGroup};
+use super::ranks::{lone_ranks, LoneRank};
+use super::severity::{severities, Severity};
+use super::{totals, Totals};
+use crate::model::{Compile, Frame, Run};
+use crate::reasons::classify::{self, classify_in};
+use crate::reasons::{Category, GuardFailure, RecompileReason};
+use std::collections::{BTreeMap, HashMap};
+
+pub struct Findings<'r> {
+    pub run: &'r Run,
+    pub totals: Totals,
+    /// Every recompile, frames in run order, compiles in id order.
+    pub recompiles: Vec<Finding<'r>>,
+    /// Recompiles grouped by frame and culprit: problems first, then by cost.
+    pub culprits: Vec<CulpritGroup>,
+    /// Recompiles per cause category, most first (ties by category order).
+    pub by_category: Vec<(Category, usize)>,
+    pub lone_ranks: Vec<LoneRank>,
+    /// Compile (by address) -> index into `recompiles`.
+    index: HashMap<*const Compile, usize>,
+}
+
+/// One recompile and what caused it.
+pub struct Finding<'r> {
+    pub frame: &'r Frame,
+    pub compile: &'r Compile,
+    /// Each failed entry's reason classified, in log (cache) order.
+    pub reasons: Vec<RecompileReason>,
+    /// Index into `reasons` (and the compile's `recompile_reasons`) of the
+    /// entry that caused the recompile: the one closest to the new call.
+    pub cause_index: Option<usize>,
+    /// The cause: that entry's reason, `cache_limit` for a compile Dynamo
+    /// refused, "unknown" when the log has no reason; with the call site.
+    pub cause: RecompileReason,
+    pub severity: Severity,
+    /// Another entry was as close to the new call but failed for another
+    /// kind of reason: the cause is then a best guess.
+    pub ambiguous: bool,
+    pub called_from: Option<CallSite>,
+    /// Every user frame of the compile's stack, outermost first.
+    pub user_calls: Vec<CallSite>,
+}
+
+impl<'r> Finding<'r> {
+    /// The raw guard failure of the cause, when the log has one.
+    pub fn guard(&self) -> Option<&'r GuardFailure> {
+        self.cause_index.map(|i| &self.compile.recompile_reasons[i])
+    }
+
+    /// The cause as the log states it: None when the log holds no reason
+    /// (the `--json` contract's `cause: null`), where `cause` says "unknown".
+    pub fn logged_cause(&self) -> Option<&RecompileReason> {
+        (self.cause_index.is_some() || self.compile.cache_limit).then_some(&self.cause)
+    }
+}
+
+impl<'r> Findings<'r> {
+    /// The finding of one compile, if it is a recompile.
+    pub fn of(&self, compile: &Compile) -> Option<&Finding<'r>> {
+        self.index
+            .get(&(compile as *const Compile))
+            .map(|&i| &self.recompiles[i])
+    }
+}
+
+pub fn analyse(run: &Run) -> Findings<'_> {
+    let lone = lone_ranks(run);
+    let mut recompiles = Vec::new();
+    for frame in &run.frames {
+        let start = recompiles.len();
+        for compile in frame
+            .compiles
+            .iter()
+            .filter(|c| c.frame_compile_id.is_some_and(|n| n > 0))
+        {
+            recompiles.push(finding(frame, compile));
+        }
+        let alone = lone
+            .iter()
+            .any(|l| Some(l.rank) == frame.rank && l.frame_id == frame.frame_id && l.recompiles > l.majority);
+        let of_frame = &mut recompiles[start..];
+        let causes: Vec<(Category, &str)> = of_frame
+            .iter()
+            .map(|f| (f.cause.category, f.cause.culprit.as_str()))
+            .collect();
+        let computed = severities(&causes);
+        for (f, severity) in of_frame.iter_mut().zip(computed) {
+            // A rank recompiling when most do not stalls the others at the
+            // next collective, whatever the cause.
+            f.severity = if alone { Severity::Problem } else { severity };
+        }
+    }
+    let mut counts: BTreeMap<Category, usize> = BTreeMap::new();
+    for f in &recompiles {
+        *counts.entry(f.cause.category).or_default() += 1;
+    }
+    let mut by_category: Vec<(Category, usize)> = counts.into_iter().collect();
+    by_category.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let index = recompiles
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.compile as *const Compile, i))
+        .collect();
+    Findings {
+        run,
+        totals: totals(run),
+        culprits: group(&recompiles),
+        recompiles,
+        by_category,
+        lone_ranks: lone,
+        index,
+    }
+}
+
+pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r> {
+    let ctx = context(frame, compile);
+    let reasons: Vec<RecompileReason> = compile.recompile_reasons.iter().map(|g| classify_in(g, &ctx)).collect();
+    let cause_index = cause_of(compile).map(|g| {
+        compile
+            .recompile_reasons
+            .iter()
+            .position(|r| std::ptr::eq(r, g))
+            .expect("the cause is one of the compile's reasons")
+    });
+    let chosen = cause_index.map(|i| reasons[i].clone());
+    let mut cause = if compile.cache_limit {
+        classify::cache_limit(chosen)
+    } else {
+        chosen.unwrap_or_else(|| unknown(compile))
+    };
+    let called_from = frame_call_site(frame, compile);
+    if let Some(site) = &called_from {
+        cause.called_from = Some(site.short());
+        cause.called_from_code = site.code.clone();
+    }
+    if let Some(g) = cause_index.map(|i| &compile.recompile_reasons[i]) {
+        super::cause::lead_with_failed_subject(&mut cause.changed, g);
+    }
+    let ambiguous = cause_index.is_some_and(|i| {
+        entry_distance_ties(compile, i)
+            .into_iter()
+            .any(|j| reasons[j].category != reasons[i].category)
+    });
+    Finding {
+        frame,
+        compile,
+        cause_index,
+        cause,
+        severity: Severity::Expected,
+        ambiguous,
+        called_from,
+        user_calls: user_calls(compile),
+        reasons,
+    }
+}
+
+/// An explicit "unknown" when the log holds no reason for a recompile
+/// (e.g. the payload was lost).
+fn unknown(compile: &Compile) -> RecompileReason {
+    RecompileReason {
+        category: Category::Other,
+        culprit: "unknown (no recompile_reasons in the log)".to_string(),
+        source: None,
+        code: None,
+        detail: compile.failed.then(|| "the compile failed".to_string()),
+        advice: "The log has no recompile_reasons for this compile; rerun with TORCH_TRACE to capture them."
+            .to_string(),
+        called_from: None,
+        called_from_code: None,
+        library_line: None,
+        changed: Vec::new(),
+    }
+}
