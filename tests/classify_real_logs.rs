@@ -310,7 +310,7 @@ fn every_category_the_cpu_can_produce_is_covered() {
     // program tried on torch 2.11 or 2.15 fails one (a new nn.Module or
     // plain object per call does not recompile).
     let without_real_log = ["other", "object_id"];
-    for name in guardscope::reasons::Category::ALL.map(|c| c.name()) {
+    for name in guardscope::reasons::Category::ALL.iter().map(|c| c.name()) {
         if !without_real_log.contains(&name) {
             assert!(covered.contains(name), "no real-log test for {name}");
         }

@@ -1,6 +1,7 @@
 //! Recompile reasons: splitting Dynamo's guard-failure text into its parts,
 //! and classifying it (category, culprit, source, detail, advice).
 
+pub mod category;
 pub mod classify;
 pub mod culprit;
 pub mod guard_tree;

@@ -375,7 +375,7 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
     }];
     let mut seen = Vec::new();
     for c in Category::ALL {
-        let color = palette::category(c);
+        let color = palette::category(*c);
         if t.bars
             .iter()
             .any(|b| b.class.starts_with("recompile") && b.color == color)
