@@ -56,7 +56,7 @@ fn cases() -> Vec<Case> {
             "shape_input",
             "argument x",
             src("samples/scripts/reasons/shape_input.py:8"),
-            "expected 4, actual 5; automatic dynamic",
+            "expected 4, actual 5; automatic_dynamic_shapes is off in this compile's config",
         ),
         case(
             "reasons/shape_input_dynamic",
