@@ -1,8 +1,8 @@
 //! The files `guardscope report` writes: temporaries are created
 //! exclusively and renamed (a link planted at a temporary name is never
 //! followed: the unit test `a_link_planted_at_a_temporary_name_is_not_followed`
-//! in src/report/output_dir.rs), and temporaries of a killed run are
-//! removed by the next run.
+//! in src/report/output_dir.rs), temporaries of a killed run are removed by
+//! the next run, and `-o` naming a link to nothing is a clear error.
 
 mod common;
 
@@ -66,4 +66,25 @@ fn a_report_removes_temporaries_of_a_killed_run_and_nothing_else() {
     assert!(fs::read_to_string(out_dir.join("index.html"))
         .unwrap()
         .contains("</html>"));
+}
+
+#[cfg(unix)]
+#[test]
+fn o_at_a_dangling_symlink_is_a_clear_error_not_file_exists() {
+    let root = tempfile::tempdir().unwrap();
+    let gone = root.path().join("gone");
+    for link in [root.path().join("report"), root.path().join("parent")] {
+        std::os::unix::fs::symlink(&gone, &link).unwrap();
+    }
+    for out_dir in [root.path().join("report"), root.path().join("parent/report")] {
+        let out = report(&out_dir);
+        common::assert_clean_failure(&out);
+        assert!(
+            out.stderr.contains("is a symbolic link to") && out.stderr.contains("which does not exist"),
+            "{}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("File exists"), "{}", out.stderr);
+    }
+    assert!(!gone.exists(), "nothing is created through the link");
 }

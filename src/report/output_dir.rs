@@ -27,6 +27,8 @@ pub struct ReportDir {
 pub enum ReportDirError {
     NotEmpty(PathBuf),
     NotADirectory(PathBuf),
+    /// A symbolic link (the path or a directory above it) to nothing.
+    DanglingLink(PathBuf, PathBuf),
     Io(PathBuf, io::Error),
 }
 
@@ -39,6 +41,12 @@ impl fmt::Display for ReportDirError {
                 p.display()
             ),
             ReportDirError::NotADirectory(p) => write!(f, "{}: exists and is not a directory", p.display()),
+            ReportDirError::DanglingLink(p, to) => write!(
+                f,
+                "{}: is a symbolic link to {}, which does not exist; create it or choose another -o DIR",
+                p.display(),
+                to.display()
+            ),
             ReportDirError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }
     }
@@ -60,7 +68,12 @@ impl ReportDir {
                     return Err(ReportDirError::NotEmpty(path.to_path_buf()));
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => fs::create_dir_all(path).map_err(io_err)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Some((link, to)) = dangling_link(path) {
+                    return Err(ReportDirError::DanglingLink(link, to));
+                }
+                fs::create_dir_all(path).map_err(io_err)?
+            }
             Err(e) => return Err(io_err(e)),
         }
         let dir = ReportDir {
@@ -172,6 +185,17 @@ fn process_alive(pid: u32, file: &Path) -> bool {
         .ok()
         .and_then(|t| t.elapsed().ok());
     pid == std::process::id() || age.is_none_or(|a| a < std::time::Duration::from_secs(3600))
+}
+
+/// The first of `path` and the directories above it that is a symbolic
+/// link to nothing, with where it points: `create_dir_all` would only say
+/// "File exists".
+fn dangling_link(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    path.ancestors().filter(|p| !p.as_os_str().is_empty()).find_map(|p| {
+        let is_link = fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+        let dangling = is_link && fs::metadata(p).is_err_and(|e| e.kind() == io::ErrorKind::NotFound);
+        dangling.then(|| (p.to_path_buf(), fs::read_link(p).unwrap_or_default()))
+    })
 }
 
 #[cfg(test)]
