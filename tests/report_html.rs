@@ -145,6 +145,61 @@ fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
     assert!(html.contains(&format!("{}:17: not a step record", steps.display()).replace('/', "&#x2F;")));
 }
 
+/// Before, `start` -1e18 put the axis in the year -292275055 and squeezed
+/// every bar into a pixel, `wall_ms` 1e308 printed 309 digits, and a step
+/// recorded twice was drawn twice.
+#[test]
+fn step_records_out_of_range_are_problems_and_kept_off_the_time_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
+    let bad = [
+        r#"{"step": 17, "start": -1e18, "wall_ms": 5}"#,
+        r#"{"step": 18, "start": 1795275800.0, "wall_ms": 1e308}"#,
+        r#"{"step": 19, "start": 1000000000.0, "wall_ms": 5}"#,
+        r#"{"step": 5, "start": 1795275700.0, "wall_ms": 5}"#,
+    ];
+    for line in bad {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(&steps, text).unwrap();
+    let out_dir = dir.path().join("r");
+    let steps_arg = steps.to_str().unwrap();
+    let out = report(&[
+        "samples/steps/collision_trace",
+        "--steps",
+        steps_arg,
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert_eq!(
+        html.matches("<rect class=\"step").count(),
+        16,
+        "only the 16 real steps are drawn"
+    );
+    // The axis spans the run's ~10 s, in seconds.
+    let ticks: Vec<&str> = html.split("<text class=\"tick\"").skip(1).collect();
+    assert!(!ticks.is_empty());
+    for t in ticks {
+        let label = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+        assert!(label.ends_with(" s") && label.len() < 8, "tick {label}");
+    }
+    assert!(!html.contains("1000000000000000000"), "no 19-digit number on the page");
+    let at = |line: usize, what: &str| format!("{steps_arg}:{line}: {what}").replace('/', "&#x2F;");
+    for (line, what) in [
+        (17, "step 17: &#x27;start&#x27; -1e18 is not a time"),
+        (18, "step 18: &#x27;wall_ms&#x27; 1e308 is longer"),
+        (19, "step 19: &#x27;start&#x27; is 9205 days before the trace"),
+        (20, "step 5 recorded again (first at "),
+    ] {
+        assert!(html.contains(&at(line, what)), "{}", at(line, what));
+    }
+}
+
 fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
     Frame {
         rank: Some(rank),
