@@ -200,6 +200,95 @@ fn step_records_out_of_range_are_problems_and_kept_off_the_time_axis() {
     }
 }
 
+/// HAND-MADE: frame 0 compiles twice; the recompile's guard compares a
+/// global with a 1 MB string, and the first compile logs a 1 MB graph break.
+/// Frame 1 fails with a 1 MB error.
+fn megabyte_strings_log() -> (String, [String; 3]) {
+    const P: &str = "V1121 11:35:10.000000 2524 torch/_dynamo/convert_frame.py:1]";
+    let md5 = |s: &str| {
+        use md5::{Digest, Md5};
+        Md5::digest(s.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let reason = format!("0/0: G['MODE'] == '{}'", "m".repeat(1 << 20));
+    let graph_break = format!(
+        "Graph break in user code at model.py:3\nReason: {}",
+        "b".repeat(1 << 20)
+    );
+    let metrics = |id: u32, start: f64| {
+        let m = serde_json::json!({"compilation_metrics": {
+            "co_name": "forward", "co_filename": "model.py", "co_firstlineno": 3,
+            "start_time": start, "entire_frame_compile_time_s": 0.5},
+            "frame_id": 0, "frame_compile_id": id, "attempt": 0});
+        format!("{P} {m}\n")
+    };
+    let start = |id: u32| {
+        format!("{P} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 0, \"frame_compile_id\": {id}, \"attempt\": 0}}\n")
+    };
+    let artifact = |name: &str, encoding: &str, id: u32, payload: &str| {
+        let lines: String = payload.split('\n').map(|l| format!("\t{l}\n")).collect();
+        format!(
+            "{P} {{\"artifact\": {{\"name\": \"{name}\", \"encoding\": \"{encoding}\"}}, \"frame_id\": 0, \"frame_compile_id\": {id}, \"attempt\": 0, \"has_payload\": \"{}\"}}\n{lines}",
+            md5(payload)
+        )
+    };
+    let reasons = serde_json::to_string(&[&reason]).unwrap();
+    // Frame 1 fails with a 1 MB error: the bar's tooltip and the status.
+    let error = format!("shape mismatch: {}", "e".repeat(1 << 20));
+    let failed = serde_json::json!({"compilation_metrics": {
+        "co_name": "loss", "co_filename": "model.py", "co_firstlineno": 9,
+        "start_time": 1_795_257_303.0, "entire_frame_compile_time_s": 0.1,
+        "fail_type": "RuntimeError", "fail_reason": error},
+        "frame_id": 1, "frame_compile_id": 0, "attempt": 0});
+    let log = [
+        start(0),
+        artifact("dynamo_graph_break_reason", "string", 0, &graph_break),
+        metrics(0, 1_795_257_300.0),
+        start(1),
+        artifact("recompile_reasons", "json", 1, &reasons),
+        metrics(1, 1_795_257_302.0),
+        format!(
+            "{P} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 1, \"frame_compile_id\": 0, \"attempt\": 0}}\n"
+        ),
+        format!("{P} {failed}\n"),
+    ]
+    .concat();
+    (log, [reason, graph_break, error])
+}
+
+/// Before, each 1 MB text was on the page whole (an 11 MB page took 8 s to
+/// open); summary.json keeps them whole.
+#[test]
+fn megabyte_log_texts_are_cut_on_the_page_and_whole_in_summary_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, texts) = megabyte_strings_log();
+    let trace = dir.path().join("dedicated_log_torch_trace.log");
+    std::fs::write(&trace, log).unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&[trace.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    // Five places show a text: reason, graph break, status, two tooltips.
+    assert!(html.len() < 300_000, "page of {} bytes", html.len());
+    // The guard is cut after 20,000 of its 1,048,596 characters, and says so.
+    assert!(html.contains("mmm… 1028596 more characters; full text in summary.json"));
+    // The cut texts start as the log's do.
+    assert!(html.contains("G[&#x27;MODE&#x27;] == &#x27;mmmm"));
+    assert!(html.contains("Reason: bbbb"));
+    assert!(html.contains("shape mismatch: eeee"));
+    // summary.json counts graph breaks; their text is in the log.
+    assert!(html.contains("more characters; full text in the TORCH_TRACE log"));
+    let summary = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
+    for whole in [&texts[0], &texts[2]] {
+        assert!(
+            summary.contains(&serde_json::to_string(whole).unwrap()),
+            "whole in summary.json"
+        );
+    }
+}
+
 fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
     Frame {
         rank: Some(rank),
