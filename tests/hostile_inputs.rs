@@ -150,3 +150,36 @@ fn usage_errors_exit_2_and_help_teaches() {
     assert!(help.stdout.contains("TORCH_TRACE=/tmp/trace python train.py"));
     assert!(help.stdout.contains("Exit codes: 0 success"));
 }
+
+/// Before, a file whose lines end in a lone CR (old Mac tools) read as one
+/// line: one TORCH_TRACE line too long to parse, one step record.
+#[test]
+fn cr_only_line_ends_read_as_lines_in_logs_and_step_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dedicated_log_torch_trace.log");
+    std::fs::write(&log, collision_log().replace('\n', "\r")).unwrap();
+    let original = summary_json(&root().join("samples/traces/collision"));
+    let cr = summary_json(&log);
+    assert_eq!(cr["problems"], original["problems"]);
+    assert_eq!(cr["recompiles"], original["recompiles"]);
+    assert_eq!(cr["recompiles"].as_array().unwrap().len(), 2);
+
+    let steps = dir.path().join("steps.jsonl");
+    let text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
+    std::fs::write(&steps, text.replace('\n', "\r")).unwrap();
+    let json = |path: &std::path::Path| {
+        let out = guardscope(["steps".as_ref(), "--json".as_ref(), path.as_os_str()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    // Each step with its line number: the same lines as the original.
+    let rows = |v: &serde_json::Value| -> Vec<(u64, String)> {
+        let slowest = v["slowest"].as_array().unwrap().iter();
+        let line = |s: &serde_json::Value| s["record"].as_str().unwrap().rsplit(':').next().unwrap().to_owned();
+        slowest.map(|s| (s["step"].as_u64().unwrap(), line(s))).collect()
+    };
+    let (original, cr) = (json(&root().join("samples/steps/collision.jsonl")), json(&steps));
+    assert_eq!(rows(&cr), rows(&original));
+    assert_eq!(rows(&cr).len(), 10);
+    assert_eq!(cr["problems"], original["problems"]);
+}

@@ -145,6 +145,150 @@ fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
     assert!(html.contains(&format!("{}:17: not a step record", steps.display()).replace('/', "&#x2F;")));
 }
 
+/// Before, `start` -1e18 put the axis in the year -292275055 and squeezed
+/// every bar into a pixel, `wall_ms` 1e308 printed 309 digits, and a step
+/// recorded twice was drawn twice.
+#[test]
+fn step_records_out_of_range_are_problems_and_kept_off_the_time_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = dir.path().join("steps.jsonl");
+    let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
+    let bad = [
+        r#"{"step": 17, "start": -1e18, "wall_ms": 5}"#,
+        r#"{"step": 18, "start": 1795275800.0, "wall_ms": 1e308}"#,
+        r#"{"step": 19, "start": 1000000000.0, "wall_ms": 5}"#,
+        r#"{"step": 5, "start": 1795275700.0, "wall_ms": 5}"#,
+    ];
+    for line in bad {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(&steps, text).unwrap();
+    let out_dir = dir.path().join("r");
+    let steps_arg = steps.to_str().unwrap();
+    let out = report(&[
+        "samples/steps/collision_trace",
+        "--steps",
+        steps_arg,
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert_eq!(
+        html.matches("<rect class=\"step").count(),
+        16,
+        "only the 16 real steps are drawn"
+    );
+    // The axis spans the run's ~10 s, in seconds.
+    let ticks: Vec<&str> = html.split("<text class=\"tick\"").skip(1).collect();
+    assert!(!ticks.is_empty());
+    for t in ticks {
+        let label = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+        assert!(label.ends_with(" s") && label.len() < 8, "tick {label}");
+    }
+    assert!(!html.contains("1000000000000000000"), "no 19-digit number on the page");
+    let at = |line: usize, what: &str| format!("{steps_arg}:{line}: {what}").replace('/', "&#x2F;");
+    for (line, what) in [
+        (17, "step 17: &#x27;start&#x27; -1e18 is not a time"),
+        (18, "step 18: &#x27;wall_ms&#x27; 1e308 is longer"),
+        (19, "step 19: &#x27;start&#x27; is 9205 days before the trace"),
+        (20, "step 5 recorded again (first at "),
+    ] {
+        assert!(html.contains(&at(line, what)), "{}", at(line, what));
+    }
+}
+
+/// HAND-MADE: frame 0 compiles twice; the recompile's guard compares a
+/// global with a 1 MB string, and the first compile logs a 1 MB graph break.
+/// Frame 1 fails with a 1 MB error.
+fn megabyte_strings_log() -> (String, [String; 3]) {
+    const P: &str = "V1121 11:35:10.000000 2524 torch/_dynamo/convert_frame.py:1]";
+    let md5 = |s: &str| {
+        use md5::{Digest, Md5};
+        Md5::digest(s.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let reason = format!("0/0: G['MODE'] == '{}'", "m".repeat(1 << 20));
+    let graph_break = format!(
+        "Graph break in user code at model.py:3\nReason: {}",
+        "b".repeat(1 << 20)
+    );
+    let metrics = |id: u32, start: f64| {
+        let m = serde_json::json!({"compilation_metrics": {
+            "co_name": "forward", "co_filename": "model.py", "co_firstlineno": 3,
+            "start_time": start, "entire_frame_compile_time_s": 0.5},
+            "frame_id": 0, "frame_compile_id": id, "attempt": 0});
+        format!("{P} {m}\n")
+    };
+    let start = |id: u32| {
+        format!("{P} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 0, \"frame_compile_id\": {id}, \"attempt\": 0}}\n")
+    };
+    let artifact = |name: &str, encoding: &str, id: u32, payload: &str| {
+        let lines: String = payload.split('\n').map(|l| format!("\t{l}\n")).collect();
+        format!(
+            "{P} {{\"artifact\": {{\"name\": \"{name}\", \"encoding\": \"{encoding}\"}}, \"frame_id\": 0, \"frame_compile_id\": {id}, \"attempt\": 0, \"has_payload\": \"{}\"}}\n{lines}",
+            md5(payload)
+        )
+    };
+    let reasons = serde_json::to_string(&[&reason]).unwrap();
+    // Frame 1 fails with a 1 MB error: the bar's tooltip and the status.
+    let error = format!("shape mismatch: {}", "e".repeat(1 << 20));
+    let failed = serde_json::json!({"compilation_metrics": {
+        "co_name": "loss", "co_filename": "model.py", "co_firstlineno": 9,
+        "start_time": 1_795_257_303.0, "entire_frame_compile_time_s": 0.1,
+        "fail_type": "RuntimeError", "fail_reason": error},
+        "frame_id": 1, "frame_compile_id": 0, "attempt": 0});
+    let log = [
+        start(0),
+        artifact("dynamo_graph_break_reason", "string", 0, &graph_break),
+        metrics(0, 1_795_257_300.0),
+        start(1),
+        artifact("recompile_reasons", "json", 1, &reasons),
+        metrics(1, 1_795_257_302.0),
+        format!(
+            "{P} {{\"dynamo_start\": {{\"stack\": []}}, \"frame_id\": 1, \"frame_compile_id\": 0, \"attempt\": 0}}\n"
+        ),
+        format!("{P} {failed}\n"),
+    ]
+    .concat();
+    (log, [reason, graph_break, error])
+}
+
+/// Before, each 1 MB text was on the page whole (an 11 MB page took 8 s to
+/// open); summary.json keeps them whole.
+#[test]
+fn megabyte_log_texts_are_cut_on_the_page_and_whole_in_summary_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, texts) = megabyte_strings_log();
+    let trace = dir.path().join("dedicated_log_torch_trace.log");
+    std::fs::write(&trace, log).unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&[trace.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    // Five places show a text: reason, graph break, status, two tooltips.
+    assert!(html.len() < 300_000, "page of {} bytes", html.len());
+    // The guard is cut after 20,000 of its 1,048,596 characters, and says so.
+    assert!(html.contains("mmm… 1028596 more characters; full text in summary.json"));
+    // The cut texts start as the log's do.
+    assert!(html.contains("G[&#x27;MODE&#x27;] == &#x27;mmmm"));
+    assert!(html.contains("Reason: bbbb"));
+    assert!(html.contains("shape mismatch: eeee"));
+    // summary.json counts graph breaks; their text is in the log.
+    assert!(html.contains("more characters; full text in the TORCH_TRACE log"));
+    let summary = std::fs::read_to_string(out_dir.join("summary.json")).unwrap();
+    for whole in [&texts[0], &texts[2]] {
+        assert!(
+            summary.contains(&serde_json::to_string(whole).unwrap()),
+            "whole in summary.json"
+        );
+    }
+}
+
 fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
     Frame {
         rank: Some(rank),

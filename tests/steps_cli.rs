@@ -259,3 +259,41 @@ fn a_steps_file_or_trace_read_only_in_part_is_listed_and_exits_2() {
     assert_eq!(out.code, 2, "{}", out.stdout);
     assert!(out.stdout.contains("rank_1.log.gz"), "{}", out.stdout);
 }
+
+/// Before, a duplicate step was counted twice and a step of another year
+/// was analysed like the others.
+#[test]
+fn repeated_and_far_off_step_records_are_problems_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("steps.jsonl");
+    let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
+    text.push_str("{\"step\": 3, \"start\": 1795275700.0, \"wall_ms\": 9000}\n");
+    text.push_str("{\"step\": 40, \"start\": 1.0e9, \"wall_ms\": 9000}\n");
+    std::fs::write(&path, text).unwrap();
+    for trace in [None, Some("samples/steps/collision_trace")] {
+        let mut args = vec![path.to_str().unwrap()];
+        args.extend(trace.map(|t| ["--trace", t]).into_iter().flatten());
+        let a = steps_json(&args);
+        assert_eq!(a["steps"], 16, "{trace:?}");
+        let problems: Vec<&str> = a["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].ends_with(&format!(
+            "steps.jsonl:17: step 3 recorded again (first at {}:3); left out",
+            path.display()
+        )));
+        assert!(
+            problems[1].contains("steps.jsonl:18: step 40: 'start' is "),
+            "{problems:?}"
+        );
+        // The 9 s records are not among the slowest.
+        assert!(a["slowest"][0]["wall_ms"].as_f64().unwrap() < 2000.0);
+    }
+    let text = guardscope(["steps", path.to_str().unwrap()]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("2 bad step record(s) skipped:"), "{}", text.stdout);
+}

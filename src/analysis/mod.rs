@@ -12,7 +12,7 @@ pub mod steps;
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
 pub use culprits::CulpritGroup;
 pub use findings::{analyse, Finding, Findings};
-pub use ranks::{lone_ranks, LoneRank};
+pub use ranks::{lone_ranks, mode as rank_mode, LoneRank};
 pub use severity::Severity;
 
 use crate::model::{Frame, Run};

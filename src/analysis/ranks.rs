@@ -74,7 +74,7 @@ pub fn lone_ranks(run: &Run) -> Vec<LoneRank> {
 }
 
 /// The most common value; ties go to the smaller count.
-fn mode(values: &[usize]) -> usize {
+pub fn mode(values: &[usize]) -> usize {
     let mut freq: BTreeMap<usize, usize> = BTreeMap::new();
     for v in values {
         *freq.entry(*v).or_default() += 1;

@@ -37,6 +37,9 @@ pub fn report(args: ReportArgs) -> i32 {
         }
     };
     let mut run = run;
+    let mut problems = problems;
+    // Steps whose time cannot be right stay off the page's time axis.
+    let steps = crate::analysis::steps::screen(steps, Some(&run), &mut problems);
     run.problems.merge(problems);
 
     let title = report_title(&args.input.paths);

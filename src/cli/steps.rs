@@ -1,7 +1,7 @@
 //! `guardscope steps`: the slow-step post-mortem from StepLogger records.
 
 use super::{exit, load_run, InputArgs, StepsArgs};
-use crate::analysis::steps::analyse;
+use crate::analysis::steps::{analyse, screen};
 use crate::model::Step;
 use crate::records;
 use crate::report::steps as steps_report;
@@ -51,6 +51,8 @@ pub fn steps(args: StepsArgs) -> i32 {
             Err(code) => return code,
         }
     };
+    let mut problems = problems;
+    let steps = screen(steps, trace.as_ref(), &mut problems);
     let analysis = analyse(&steps, trace.as_ref(), args.top);
     // Input not read to its end (a cut gzip, a rank's log that cannot be
     // opened) leaves a partial post-mortem: shown, listed, and exit 2.

@@ -16,6 +16,12 @@ use std::sync::Arc;
 /// Longest record kept; longer lines are reported and skipped.
 const MAX_RECORD: usize = 4 << 20;
 
+/// Unix seconds of 3000-01-01: a later `start` is not a time.
+const LATEST_START: f64 = 32_503_680_000.0;
+
+/// 11.6 days: a longer step is a broken record, not a slow step.
+const MAX_WALL_MS: f64 = 1e9;
+
 #[derive(Deserialize)]
 struct StepRecord {
     step: Option<serde_json::Value>,
@@ -87,10 +93,19 @@ fn parse_record(text: &str) -> Result<Step, (ProblemKind, String)> {
         .start
         .filter(|s| s.is_finite())
         .ok_or((ProblemKind::BadEvent, format!("step {step}: no numeric 'start'")))?;
+    // Debug formatting: 1e308 stays `1e308`, not 309 digits.
+    if !(0.0..=LATEST_START).contains(&start) {
+        let why = format!("step {step}: 'start' {start:?} is not a time between 1970 and the year 3000");
+        return Err((ProblemKind::BadEvent, why));
+    }
     let wall_ms = r
         .wall_ms
         .filter(|w| w.is_finite() && *w >= 0.0)
         .ok_or((ProblemKind::BadEvent, format!("step {step}: no non-negative 'wall_ms'")))?;
+    if wall_ms > MAX_WALL_MS {
+        let why = format!("step {step}: 'wall_ms' {wall_ms:?} is longer than {MAX_WALL_MS:?} ms (11.6 days)");
+        return Err((ProblemKind::BadEvent, why));
+    }
     Ok(Step {
         rank: r.rank,
         step,
@@ -163,6 +178,31 @@ mod tests {
         let lines: Vec<u64> = problems.first.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 4]);
         assert!(problems.first[1].message.contains("wall_ms"), "{}", problems.first[1]);
+    }
+
+    /// Before, these were read as steps: `start` -1e18 put the page's axis
+    /// in the year -292275055, `wall_ms` 1e308 printed 309 digits.
+    #[test]
+    fn absurd_starts_and_durations_are_problems() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps.jsonl");
+        let lines = [
+            r#"{"step": 1, "start": 1795257301.0, "wall_ms": 10}"#,
+            r#"{"step": 2, "start": -1e18, "wall_ms": 10}"#,
+            r#"{"step": 3, "start": 4e10, "wall_ms": 10}"#,
+            r#"{"step": 4, "start": 1795257302.0, "wall_ms": 1e308}"#,
+            r#"{"step": 5, "start": 1795257303.0, "wall_ms": -1}"#,
+            r#"{"step": 6, "start": 1795257304.0, "wall_ms": 2e9}"#,
+        ];
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let mut problems = Problems::default();
+        let steps = read_steps(&path, &mut problems).unwrap();
+        assert_eq!(steps.iter().map(|s| s.step).collect::<Vec<_>>(), [1]);
+        let lines: Vec<u64> = problems.first.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5, 6]);
+        let messages: Vec<&str> = problems.first.iter().map(|p| p.message.as_str()).collect();
+        assert!(messages[0].contains("'start' -1e18 is not a time"), "{messages:?}");
+        assert!(messages[2].contains("'wall_ms' 1e308 is longer"), "{messages:?}");
     }
 
     #[test]

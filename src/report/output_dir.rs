@@ -1,6 +1,9 @@
 //! The report directory: created by guardscope and marked as such, never a
 //! directory of the user's that happens to be named like `-o`; files are
 //! written to a temporary name and renamed, so a crash leaves no half page.
+//! A temporary is created exclusively (`O_CREAT|O_EXCL`), so a link planted
+//! at its name is never followed, and temporaries left by a killed run are
+//! removed by the next one.
 
 use std::fmt;
 use std::fs;
@@ -11,6 +14,11 @@ use std::path::{Path, PathBuf};
 /// command may overwrite its own output.
 const MARKER: &str = ".guardscope-report";
 
+/// Every name guardscope writes into a report directory. Its temporaries
+/// are `.NAME.tmp-PID.XXXXXX` (`.NAME.tmp-PID` before they were random), and
+/// only those are ever removed as stale.
+const WRITTEN: [&str; 3] = [MARKER, "summary.json", "index.html"];
+
 pub struct ReportDir {
     path: PathBuf,
 }
@@ -19,6 +27,8 @@ pub struct ReportDir {
 pub enum ReportDirError {
     NotEmpty(PathBuf),
     NotADirectory(PathBuf),
+    /// A symbolic link (the path or a directory above it) to nothing.
+    DanglingLink(PathBuf, PathBuf),
     Io(PathBuf, io::Error),
 }
 
@@ -31,6 +41,12 @@ impl fmt::Display for ReportDirError {
                 p.display()
             ),
             ReportDirError::NotADirectory(p) => write!(f, "{}: exists and is not a directory", p.display()),
+            ReportDirError::DanglingLink(p, to) => write!(
+                f,
+                "{}: is a symbolic link to {}, which does not exist; create it or choose another -o DIR",
+                p.display(),
+                to.display()
+            ),
             ReportDirError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }
     }
@@ -52,12 +68,18 @@ impl ReportDir {
                     return Err(ReportDirError::NotEmpty(path.to_path_buf()));
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => fs::create_dir_all(path).map_err(io_err)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Some((link, to)) = dangling_link(path) {
+                    return Err(ReportDirError::DanglingLink(link, to));
+                }
+                fs::create_dir_all(path).map_err(io_err)?
+            }
             Err(e) => return Err(io_err(e)),
         }
         let dir = ReportDir {
             path: path.to_path_buf(),
         };
+        dir.remove_stale_temporaries();
         dir.write(
             MARKER,
             b"This directory was written by guardscope report; guardscope may overwrite it.\n",
@@ -74,20 +96,106 @@ impl ReportDir {
 
     /// Like `write`, for content produced by a writer function.
     pub fn write_with(&self, name: &str, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<PathBuf> {
+        debug_assert!(WRITTEN.contains(&name), "{name}: add it to WRITTEN");
         let target = self.path.join(name);
-        let tmp = self.path.join(format!(".{name}.tmp-{}", std::process::id()));
-        let result = (|| {
-            let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
-            fill(&mut f)?;
-            let f = f.into_inner().map_err(|e| e.into_error())?;
-            f.sync_all()?;
-            fs::rename(&tmp, &target)
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
+        // O_CREAT|O_EXCL under a fresh random name: never opens what is
+        // already there, a planted link included. Mode 0666 less the umask,
+        // as a plain create would give (tempfile's default is 0600).
+        let prefix = format!(".{name}.tmp-{}.", std::process::id());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).rand_bytes(6);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o666));
         }
-        result.map(|()| target)
+        // Dropped on any error below, the temporary is removed.
+        let mut tmp = builder.tempfile_in(&self.path)?;
+        {
+            let mut w = io::BufWriter::new(tmp.as_file_mut());
+            fill(&mut w)?;
+            w.flush()?;
+        }
+        tmp.as_file().sync_all()?;
+        tmp.persist(&target).map_err(|e| e.error)?;
+        Ok(target)
     }
+
+    /// Removes the temporaries of runs that were killed before renaming
+    /// them: guardscope's own names only (see `WRITTEN`), whose process is
+    /// gone. Failures are ignored; a leftover is harmless.
+    fn remove_stale_temporaries(&self) {
+        let Ok(entries) = fs::read_dir(&self.path) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(temporary_pid) else {
+                continue;
+            };
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if !is_dir && !process_alive(pid, &entry.path()) {
+                // Removes a link itself, never what it points to.
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The process id in the name of one of guardscope's temporaries:
+/// `.NAME.tmp-PID.XXXXXX` or `.NAME.tmp-PID` for a NAME it writes.
+fn temporary_pid(file: &str) -> Option<u32> {
+    let rest = WRITTEN
+        .iter()
+        .find_map(|n| file.strip_prefix('.')?.strip_prefix(n)?.strip_prefix(".tmp-"))?;
+    let (pid, random) = rest.split_once('.').unwrap_or((rest, ""));
+    let random_ok = random.is_empty() || (random.len() == 6 && random.bytes().all(|b| b.is_ascii_alphanumeric()));
+    let pid_ok = !pid.is_empty() && pid.len() <= 10 && pid.bytes().all(|b| b.is_ascii_digit());
+    if random_ok && pid_ok {
+        pid.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Whether the run that made a temporary may still be writing it. Our own
+/// process counts as alive (a thread may be writing).
+#[cfg(unix)]
+fn process_alive(pid: u32, _file: &Path) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    // 0 and ids past i32::MAX would name process groups: no such process.
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    alive || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Without a cheap process check: a temporary untouched for an hour is stale.
+#[cfg(not(unix))]
+fn process_alive(pid: u32, file: &Path) -> bool {
+    let age = fs::symlink_metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    pid == std::process::id() || age.is_none_or(|a| a < std::time::Duration::from_secs(3600))
+}
+
+/// The first of `path` and the directories above it that is a symbolic
+/// link to nothing, with where it points: `create_dir_all` would only say
+/// "File exists".
+fn dangling_link(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    path.ancestors().filter(|p| !p.as_os_str().is_empty()).find_map(|p| {
+        let is_link = fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+        let dangling = is_link && fs::metadata(p).is_err_and(|e| e.kind() == io::ErrorKind::NotFound);
+        dangling.then(|| (p.to_path_buf(), fs::read_link(p).unwrap_or_default()))
+    })
 }
 
 #[cfg(test)]
@@ -130,5 +238,44 @@ mod tests {
             ReportDir::prepare(&file, true),
             Err(ReportDirError::NotADirectory(_))
         ));
+    }
+
+    /// Before temporaries were exclusive, `.index.html.tmp-PID` was opened
+    /// with a plain create: a link planted there made the run overwrite
+    /// the file it pointed to.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_at_a_temporary_name_is_not_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let victim = root.path().join("victim.txt");
+        fs::write(&victim, "precious").unwrap();
+        let report = root.path().join("report");
+        let dir = ReportDir::prepare(&report, false).unwrap();
+        let pid = std::process::id();
+        for planted in [format!(".index.html.tmp-{pid}"), format!(".index.html.tmp-{pid}.")] {
+            std::os::unix::fs::symlink(&victim, report.join(planted)).unwrap();
+        }
+        dir.write("index.html", b"page").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        let index = fs::symlink_metadata(report.join("index.html")).unwrap();
+        assert!(index.file_type().is_file());
+        assert_eq!(fs::read_to_string(report.join("index.html")).unwrap(), "page");
+    }
+
+    #[test]
+    fn only_guardscopes_own_temporary_names_are_recognised() {
+        assert_eq!(temporary_pid(".index.html.tmp-123"), Some(123));
+        assert_eq!(temporary_pid(".summary.json.tmp-7.aB3xY9"), Some(7));
+        assert_eq!(temporary_pid("..guardscope-report.tmp-7.aB3xY9"), Some(7));
+        for other in [
+            ".notes.txt.tmp-123",
+            "index.html.tmp-123",
+            ".index.html.tmp-",
+            ".index.html.tmp-12a",
+            ".index.html.tmp-7.toolong1",
+            ".index.html.tmp-99999999999",
+        ] {
+            assert_eq!(temporary_pid(other), None, "{other}");
+        }
     }
 }

@@ -4,7 +4,8 @@
 //! not need, and hostile inputs may contain gigabytes without a newline. The
 //! reader therefore never buffers more than `cap` bytes of one line, and lines
 //! the caller wants skipped are streamed straight from the `BufRead` buffer
-//! into a sink (the md5 hasher) without being copied.
+//! into a sink (the md5 hasher) without being copied. A line ends at `\n`,
+//! `\r\n` or a lone `\r` (logs saved by old Mac tools).
 
 use std::io::{self, BufRead};
 
@@ -28,7 +29,7 @@ pub struct Line<'a> {
     pub truncated: bool,
     /// True when this was a payload line streamed into the sink.
     pub skipped: bool,
-    /// True when the line ended at end of file rather than at a newline.
+    /// True when the line ended at end of file rather than at a line end.
     pub unterminated: bool,
 }
 
@@ -38,6 +39,9 @@ pub struct LineReader<R> {
     number: u64,
     cap: usize,
     bytes_read: u64,
+    /// The last line ended with a `\r` at the end of a buffer: a `\n` that
+    /// starts the next one belongs to it.
+    after_cr: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -48,6 +52,7 @@ impl<R: BufRead> LineReader<R> {
             number: 0,
             cap,
             bytes_read: 0,
+            after_cr: false,
         }
     }
 
@@ -76,8 +81,21 @@ impl<R: BufRead> LineReader<R> {
                 self.number += 1;
                 return Ok(Some(self.finish(len, truncated, skipping, true)));
             }
+            if std::mem::take(&mut self.after_cr) && chunk[0] == b'\n' {
+                self.bytes_read += 1;
+                self.inner.consume(1);
+                continue;
+            }
             let skip = *skipping.get_or_insert(payload == PayloadLine::Skip && chunk[0] == b'\t');
-            let (content, consumed, done) = match memchr::memchr(b'\n', chunk) {
+            let (content, consumed, done) = match memchr::memchr2(b'\n', b'\r', chunk) {
+                Some(i) if chunk[i] == b'\r' => match chunk.get(i + 1) {
+                    Some(b'\n') => (&chunk[..i], i + 2, true),
+                    Some(_) => (&chunk[..i], i + 1, true),
+                    None => {
+                        self.after_cr = true;
+                        (&chunk[..i], i + 1, true)
+                    }
+                },
                 Some(i) => (&chunk[..i], i + 1, true),
                 None => (chunk, chunk.len(), false),
             };
@@ -103,13 +121,8 @@ impl<R: BufRead> LineReader<R> {
     }
 
     fn finish(&mut self, len: u64, truncated: bool, skipping: Option<bool>, eof: bool) -> Line<'_> {
-        let mut bytes = &self.buf[..];
-        // Tolerate CRLF line endings from logs copied through Windows tools.
-        if let [rest @ .., b'\r'] = bytes {
-            bytes = rest;
-        }
         Line {
-            bytes,
+            bytes: &self.buf,
             number: self.number,
             len,
             truncated,
@@ -141,6 +154,23 @@ mod tests {
         let (lines, _) = collect(b"abc\r\ndefgh\nlast", 100, PayloadLine::Keep);
         let texts: Vec<_> = lines.iter().map(|l| l.0.clone()).collect();
         assert_eq!(texts, vec![b"abc".to_vec(), b"defgh".to_vec(), b"last".to_vec()]);
+    }
+
+    /// Before, a file with CR-only line ends was one long line.
+    #[test]
+    fn cr_crlf_and_lf_all_end_lines_even_split_across_buffers() {
+        for size in 1..8 {
+            let input = b"a\rbc\r\nd\n\re\r\r\nf\r";
+            let mut r = LineReader::new(io::BufReader::with_capacity(size, &input[..]), 100);
+            let mut lines = Vec::new();
+            while let Some(l) = r.next_line(PayloadLine::Keep, &mut |_| {}).unwrap() {
+                lines.push((String::from_utf8(l.bytes.to_vec()).unwrap(), l.number));
+            }
+            let want = ["a", "bc", "d", "", "e", "", "f"];
+            let want: Vec<_> = want.iter().zip(1..).map(|(t, n)| (t.to_string(), n)).collect();
+            assert_eq!(lines, want, "buffer of {size}");
+            assert_eq!(r.bytes_read(), input.len() as u64);
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! Strings are final (formatted, not yet escaped); the template escapes them.
 
 use super::activations;
-use super::format::{plural, secs, utc};
+use super::format::{cut, plural, secs, shown, utc};
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
@@ -200,7 +200,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
                 .first
                 .iter()
                 .take(MAX_PROBLEMS)
-                .map(ToString::to_string)
+                .map(|p| shown(p.to_string()))
                 .collect(),
             more: run.problems.count.saturating_sub(MAX_PROBLEMS as u64),
         },
@@ -336,9 +336,9 @@ fn fix(run: &Run, g: &CulpritGroup) -> Fix {
         category: g.cause.category.name(),
         category_label: g.cause.category.label(),
         color: palette::category(g.cause.category),
-        culprit: g.cause.culprit.clone(),
-        source: g.cause.source.as_deref().map(display_site),
-        code: g.cause.code.clone(),
+        culprit: shown(g.cause.culprit.clone()),
+        source: g.cause.source.as_deref().map(display_site).map(shown),
+        code: g.cause.code.clone().map(shown),
         called_from: g.cause.called_from.as_deref().map(|s| {
             let code = g
                 .cause
@@ -346,12 +346,12 @@ fn fix(run: &Run, g: &CulpritGroup) -> Fix {
                 .as_deref()
                 .map(|c| format!(": {c}"))
                 .unwrap_or_default();
-            format!("{}{code}", display_site(s))
+            shown(format!("{}{code}", display_site(s)))
         }),
-        library_line: g.cause.library_line.as_deref().map(display_site),
-        changed: g.cause.changed.iter().map(|c| c.describe()).collect(),
+        library_line: g.cause.library_line.as_deref().map(display_site).map(shown),
+        changed: g.cause.changed.iter().map(|c| shown(c.describe())).collect(),
         severity: g.severity.name(),
-        detail: g.cause.detail.clone(),
+        detail: g.cause.detail.clone().map(shown),
         advice: g.cause.advice.clone(),
         frame: match frame {
             Some(f) => format!("frame {}{where_}", frame_label(f, multi_rank)),
@@ -471,6 +471,10 @@ fn frame_section(
     let mut graph_breaks: Vec<String> = f.compiles.iter().flat_map(|c| c.graph_breaks.iter().cloned()).collect();
     graph_breaks.sort();
     graph_breaks.dedup();
+    let graph_breaks = graph_breaks
+        .into_iter()
+        .map(|t| cut(t, "the TORCH_TRACE log"))
+        .collect();
     FrameSection {
         anchor: frame_anchor(f),
         label: format!("frame {}", frame_label(f, multi_rank)),
@@ -530,7 +534,7 @@ fn compile_row(finding: Option<&Finding<'_>>, c: &Compile, origin: Option<f64>) 
         color: cause
             .as_ref()
             .map_or(palette::FIRST_COMPILE, |r| palette::category(r.category)),
-        cause: cause.map(|r| format!("{}: {}", r.category.name(), r.culprit)),
+        cause: cause.map(|r| shown(format!("{}: {}", r.category.name(), r.culprit))),
         started: match (c.start, origin) {
             (Some(s), Some(o)) => format!("+{}", secs(s - o)),
             _ => "–".to_string(),
@@ -542,8 +546,8 @@ fn compile_row(finding: Option<&Finding<'_>>, c: &Compile, origin: Option<f64>) 
         guards: c.guard_count.map_or_else(|| "–".to_string(), |n| n.to_string()),
         ops: c.graph_op_count.map_or_else(|| "–".to_string(), |n| n.to_string()),
         attempts: c.attempts.len().max(1),
-        restarts: c.restart_reasons.clone(),
-        status,
+        restarts: c.restart_reasons.iter().cloned().map(shown).collect(),
+        status: shown(status),
         status_tone,
     }
 }
@@ -559,8 +563,8 @@ fn reason_blocks(finding: &Finding<'_>) -> Vec<ReasonBlock> {
             entry: g.entry.clone(),
             category: r.category.name(),
             color: palette::category(r.category),
-            culprit: r.culprit.clone(),
-            raw: g.raw.clone(),
+            culprit: shown(r.culprit.clone()),
+            raw: shown(g.raw.clone()),
             is_cause: finding.cause_index == Some(i),
         })
         .collect()

@@ -2,6 +2,7 @@
 //! the others do not stalls all of them at the next collective, so cells
 //! that differ from the majority of ranks are what this view is for.
 
+use crate::analysis::rank_mode as mode;
 use crate::model::Run;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -145,17 +146,6 @@ pub fn build(run: &Run) -> Option<RankMatrix> {
         hidden_columns,
         hidden_rows,
     })
-}
-
-/// The most common value; ties go to the smaller count.
-fn mode(values: &[usize]) -> usize {
-    let mut freq: BTreeMap<usize, usize> = BTreeMap::new();
-    for v in values {
-        *freq.entry(*v).or_default() += 1;
-    }
-    freq.iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map_or(0, |(v, _)| *v)
 }
 
 #[cfg(test)]

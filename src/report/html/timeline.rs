@@ -298,12 +298,12 @@ fn compile_bars(f: &Frame, finding: Option<&Finding<'_>>, c: &Compile, y: f64, x
                 class: class.clone(),
                 color,
                 compile_id: c.compile_id.clone(),
-                tip: format!(
+                tip: super::format::shown(format!(
                     "{} · {} · {duration}{attempt}\n{}\n{why}{status}",
                     c.compile_id,
                     if recompile { "recompile" } else { "compile" },
                     f.function.as_deref().unwrap_or("?"),
-                ),
+                )),
                 anchor: frame_anchor(f),
             }
         })
