@@ -9,6 +9,7 @@ mod page;
 mod palette;
 mod ranks;
 mod timeline;
+mod verdict;
 
 pub use page::{Page, PageInput, MAX_FRAMES};
 pub use timeline::MAX_LANES;

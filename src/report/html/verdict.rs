@@ -1,0 +1,210 @@
+//! The page's verdict (the headline sentence and stats) and its fix cards:
+//! what the reader sees first, from the findings.
+
+use super::format::{plural, secs, shown};
+use super::palette;
+use super::timeline::{frame_anchor, frame_label};
+use crate::analysis::{CulpritGroup, Findings, Totals};
+use crate::model::Run;
+use crate::reasons::Category;
+use crate::report::paths::{display, display_site};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+pub struct Verdict {
+    pub tone: &'static str,
+    pub sentence: String,
+    pub stats: Vec<Stat>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct Stat {
+    pub label: &'static str,
+    pub value: String,
+    pub tone: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct Fix {
+    pub category: &'static str,
+    pub category_label: &'static str,
+    pub color: &'static str,
+    pub culprit: String,
+    pub source: Option<String>,
+    pub code: Option<String>,
+    /// The user's line that called into the compiled code, displayed.
+    pub called_from: Option<String>,
+    pub library_line: Option<String>,
+    /// Every guarded value that changed, one line each.
+    pub changed: Vec<String>,
+    /// "problem" or "expected".
+    pub severity: &'static str,
+    pub detail: Option<String>,
+    pub advice: String,
+    pub frame: String,
+    pub frame_anchor: String,
+    pub compile_ids: Vec<String>,
+    pub cost: String,
+}
+
+pub fn verdict(findings: &Findings<'_>) -> Verdict {
+    let (run, t) = (findings.run, &findings.totals);
+    let stats = vec![
+        stat("frames", t.frames.to_string(), "plain"),
+        stat("compiles", t.compiles.to_string(), "plain"),
+        stat(
+            "recompiles",
+            t.recompiles.to_string(),
+            if t.recompiles > 0 { "bad" } else { "ok" },
+        ),
+        stat(
+            "failed compiles",
+            t.failed_compiles.to_string(),
+            if t.failed_compiles > 0 { "warn" } else { "ok" },
+        ),
+        stat(
+            "graph breaks",
+            t.graph_breaks.to_string(),
+            if t.graph_breaks > 0 { "warn" } else { "ok" },
+        ),
+        stat("compiling", secs(t.compile_seconds), "plain"),
+    ];
+    let mut notes = Vec::new();
+    if t.cache_limit_hits > 0 {
+        notes.push(format!(
+            "{} hit the recompile limit: that code now runs eagerly, uncompiled.",
+            plural(t.cache_limit_hits, "compile", "compiles")
+        ));
+    }
+    if t.unfinished_compiles > 0 {
+        notes.push(format!(
+            "{} unfinished: the log ends mid-compile (was the process killed?).",
+            plural(t.unfinished_compiles, "compile is", "compiles are")
+        ));
+    }
+    if run.problems.count > 0 {
+        notes.push(format!(
+            "{} in the input; see Parse problems.",
+            plural(run.problems.count as usize, "problem", "problems")
+        ));
+    }
+    let (tone, sentence) = if t.compiles == 0 {
+        ("warn", "The log holds no compiles.".to_string())
+    } else if t.recompiles == 0 {
+        let mut s = format!(
+            "No recompiles: {} compiled once each, {} in all.",
+            plural(t.frames, "frame", "frames"),
+            secs(t.compile_seconds)
+        );
+        if t.failed_compiles > 0 {
+            s.push_str(&format!(
+                " {} failed (see Frames).",
+                plural(t.failed_compiles, "compile", "compiles")
+            ));
+        }
+        ("ok", s)
+    } else {
+        ("bad", recompile_sentence(findings, t))
+    };
+    Verdict {
+        tone,
+        sentence,
+        stats,
+        notes,
+    }
+}
+
+/// "3 recompiles cost 61 s; 2 are caused by forward-hook closure state, 1 by
+/// lazily grown buffers: see below."
+fn recompile_sentence(findings: &Findings<'_>, t: &Totals) -> String {
+    // None: the log holds no reason for the recompile (e.g. a lost payload).
+    let mut by_category: BTreeMap<Option<Category>, (usize, f64)> = BTreeMap::new();
+    for r in &findings.recompiles {
+        let category = r.logged_cause().map(|c| c.category);
+        let e = by_category.entry(category).or_default();
+        e.0 += 1;
+        e.1 += r.compile.duration_s.unwrap_or(0.0);
+    }
+    let label = |c: Option<Category>| c.map_or("a reason missing from the log", Category::label);
+    let mut ranked: Vec<(Option<Category>, usize, f64)> =
+        by_category.into_iter().map(|(c, (n, s))| (c, n, s)).collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
+    let head = format!(
+        "{} cost {}",
+        plural(t.recompiles, "recompile", "recompiles"),
+        secs(t.recompile_seconds)
+    );
+    if ranked.len() == 1 {
+        let all = if t.recompiles == 1 {
+            "caused by"
+        } else {
+            "all caused by"
+        };
+        return format!("{head}, {all} {}: see below.", label(ranked[0].0));
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for (i, (category, n, _)) in ranked.iter().take(3).enumerate() {
+        let verb = match (i, *n) {
+            (0, 1) => "is caused by",
+            (0, _) => "are caused by",
+            _ => "by",
+        };
+        parts.push(format!("{n} {verb} {}", label(*category)));
+    }
+    let rest: usize = ranked.iter().skip(3).map(|r| r.1).sum();
+    if rest > 0 {
+        parts.push(format!("{rest} by other causes"));
+    }
+    format!("{head}; {}: see below.", parts.join(", "))
+}
+
+fn stat(label: &'static str, value: String, tone: &'static str) -> Stat {
+    Stat { label, value, tone }
+}
+
+pub fn fix(run: &Run, g: &CulpritGroup) -> Fix {
+    let multi_rank = run.has_several_ranks();
+    let frame = run
+        .frames
+        .iter()
+        .find(|f| (f.pid, f.rank, f.frame_id) == (g.frame.pid, g.frame.rank, g.frame.frame_id));
+    let where_ = match (&g.frame.file, g.frame.line) {
+        (Some(file), Some(line)) => format!(" ({}) at {}:{line}", g.frame.name, display(file)),
+        _ => String::new(),
+    };
+    Fix {
+        category: g.cause.category.name(),
+        category_label: g.cause.category.label(),
+        color: palette::category(g.cause.category),
+        culprit: shown(g.cause.culprit.clone()),
+        source: g.cause.source.as_deref().map(display_site).map(shown),
+        code: g.cause.code.clone().map(shown),
+        called_from: g.cause.called_from.as_deref().map(|s| {
+            let code = g
+                .cause
+                .called_from_code
+                .as_deref()
+                .map(|c| format!(": {c}"))
+                .unwrap_or_default();
+            shown(format!("{}{code}", display_site(s)))
+        }),
+        library_line: g.cause.library_line.as_deref().map(display_site).map(shown),
+        changed: g.cause.changed.iter().map(|c| shown(c.describe())).collect(),
+        severity: g.severity.name(),
+        detail: g.cause.detail.clone().map(shown),
+        advice: g.cause.advice.clone(),
+        frame: match frame {
+            Some(f) => format!("frame {}{where_}", frame_label(f, multi_rank)),
+            None => format!("frame {}{where_}", g.frame.frame_id),
+        },
+        frame_anchor: frame.map(frame_anchor).unwrap_or_default(),
+        cost: format!(
+            "{} · {}",
+            plural(g.compile_ids.len(), "recompile", "recompiles"),
+            secs(g.seconds)
+        ),
+        compile_ids: g.compile_ids.clone(),
+    }
+}
