@@ -6,6 +6,7 @@ pub mod glog;
 pub mod kinds;
 pub mod lines;
 pub mod parser;
+mod payload;
 pub mod problems;
 
 pub use envelope::CompileRef;

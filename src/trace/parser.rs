@@ -3,9 +3,10 @@
 
 use super::envelope::{self, CompileRef, Envelope};
 use super::event::{decode_recompile_reasons, BwdCompilationMetrics, CompilationMetrics, Event, EventData, StackFrame};
-use super::glog::{self, LogTime};
+use super::glog;
 use super::kinds::is_known_kind;
 use super::lines::{LineReader, PayloadLine};
+use super::payload::{hex, is_kept_guard_line, payload_use, PayloadUse, Pending, KEPT_PAYLOAD_CAP};
 use super::problems::{excerpt, ProblemKind, Problems};
 use md5::{Digest, Md5};
 use serde::Serialize;
@@ -47,55 +48,6 @@ pub struct ParseStats {
     pub md5_unchecked: u64,
     pub pids: Vec<u64>,
 }
-
-/// What a pending payload is for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PayloadUse {
-    Ignore,
-    RecompileReasons,
-    GraphBreak,
-    GuardTree,
-}
-
-struct Pending {
-    line: u64,
-    time: LogTime,
-    pid: u64,
-    rank: Option<u32>,
-    compile: CompileRef,
-    expected_md5: String,
-    payload_use: PayloadUse,
-    kept: Vec<u8>,
-    hasher: Option<Md5>,
-    lines: u64,
-    blank_run: u64,
-}
-
-impl Pending {
-    /// Starts the next payload line: blank lines held back turn out to be
-    /// payload after all, then the newline that joins lines.
-    fn start_line(&mut self) {
-        for _ in 0..std::mem::take(&mut self.blank_run) {
-            self.feed_separator();
-        }
-        self.feed_separator();
-    }
-
-    fn feed_separator(&mut self) {
-        if self.lines > 0 {
-            if let Some(h) = self.hasher.as_mut() {
-                h.update(b"\n");
-            }
-            if matches!(self.payload_use, PayloadUse::RecompileReasons | PayloadUse::GraphBreak) {
-                self.kept.push(b'\n');
-            }
-        }
-        self.lines += 1;
-    }
-}
-
-/// Payload kept in memory for one event; anything longer is cut.
-const KEPT_PAYLOAD_CAP: usize = 16 << 20;
 
 pub struct Parser<'p> {
     file: Arc<str>,
@@ -497,58 +449,4 @@ impl<'p> Parser<'p> {
             data,
         })
     }
-}
-
-fn payload_use(env: &Envelope<'_>) -> PayloadUse {
-    match env.kind.as_ref() {
-        "artifact" => {
-            #[derive(serde::Deserialize)]
-            struct Artifact<'a> {
-                #[serde(borrow)]
-                name: Option<std::borrow::Cow<'a, str>>,
-            }
-            match serde_json::from_str::<Artifact>(env.body.get())
-                .ok()
-                .and_then(|a| a.name)
-            {
-                Some(n) if n == "recompile_reasons" => PayloadUse::RecompileReasons,
-                Some(n) if n == "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
-                _ => PayloadUse::Ignore,
-            }
-        }
-        "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
-        "dynamo_cpp_guards_str" => PayloadUse::GuardTree,
-        _ => PayloadUse::Ignore,
-    }
-}
-
-/// A guard tree line worth keeping: a guard (`+- NAME: ...`), or the
-/// manager of a root local (`source=L['self'], ...`), which names its type.
-fn is_kept_guard_line(line: &[u8]) -> bool {
-    let Some(at) = memchr::memmem::find(line, b"+- ") else {
-        return false;
-    };
-    let rest = &line[at + 3..];
-    if let Some(manager) = rest.strip_prefix(b"GuardManager: source=") {
-        // Only a root local (`L['self'], accessed_by=...`) or a wrapper's
-        // first argument (`L['args'][0]`), whose type names what was
-        // compiled; managers of paths into them are half the tree.
-        if manager.starts_with(b"L['args'][0], ") {
-            return true;
-        }
-        return manager.starts_with(b"L['")
-            && memchr::memmem::find(manager, b"'], ")
-                .is_some_and(|end| !manager[3..end].iter().any(|b| matches!(b, b'[' | b'.' | b'\'')));
-    }
-    rest.first().is_some_and(u8::is_ascii_uppercase)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
-    }
-    s
 }
