@@ -57,6 +57,7 @@ def _op_hook(token, tracer_id, module_id, parts):
     op = torch.ops.guardscope.record_activations
     stats_op = torch.ops.guardscope.record_stats
     reduce_in_graph = _stats.reduce_in_graph
+    for_graph = _stats.for_graph
     record_output = _op.record_output
     sep = _op.SEP
     is_compiling = torch.compiler.is_compiling if hasattr(torch, "compiler") else torch._dynamo.is_compiling
@@ -67,10 +68,10 @@ def _op_hook(token, tracer_id, module_id, parts):
             # graph reduces the outputs itself, which the compiler fuses into
             # the kernels producing them, and gets one opaque op call that
             # records the few numbers, run with live values every step.
-            found = walk_outputs(output)
+            found, whole = for_graph(walk_outputs(output), tracer_id)
             if not found:
                 return
-            reduced = reduce_in_graph(found, parts, sep)
+            reduced = None if whole else reduce_in_graph(found, parts, sep)
             if reduced is not None:
                 stats_op(token, reduced[0], reduced[1], tracer_id, module_id, reduced[2])
             else:
