@@ -1,9 +1,11 @@
-"""Hard cases for the hooks: outputs they cannot reduce (complex, meta,
-sparse, a dict key whose repr raises) and a trace file deleted mid-run. The
-hooks never break the user's compile, never raise into forward, and say once
-what they cannot do.
+"""Outputs the hooks cannot reduce, a trace file deleted mid-run, and CUDA
+graphs (torch.compile mode="reduce-overhead"): the hooks never break the
+user's compile, never raise into forward, and say once what they cannot do.
 
-Real torch and real torch.compile on CPU throughout.
+Real torch and real torch.compile on CPU throughout. Under reduce-overhead on
+CPU inductor skips the CUDA graphs themselves, but the request is what the
+hooks see when they are traced (the same on a GPU), so the refusal of op
+mode is tested here; what a GPU replay records is not.
 """
 
 import logging
@@ -156,3 +158,73 @@ def test_a_trace_file_deleted_mid_run_is_created_again_with_one_warning(tmp_path
     steps = [r["step"] for r in read_jsonl(path)]
     assert sorted(set(steps)) == [2, 3, 4], "the records from the deletion on are in the file at the path"
     assert steps.count(2) == steps.count(4) > 0
+
+
+class Steps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+@pytest.mark.parametrize(
+    "compile_kwargs",
+    [{"mode": "reduce-overhead"}, {"options": {"triton.cudagraphs": True}}],
+    ids=["reduce-overhead", "triton.cudagraphs"],
+)
+def test_cuda_graphs_refuse_op_mode_with_one_warning_and_every_step_is_recorded(tmp_path, caplog, compile_kwargs):
+    model = Steps()
+    xs = [torch.randn(3, 4) for _ in range(4)]
+    with guardscope.trace_activations(model, layers=".", stats=ALL_STATS, output=tmp_path / "eager.jsonl") as t:
+        expected = []
+        for step, x in enumerate(xs):
+            t.set_step(step)
+            expected.append(model(x))
+    logs = {}
+    with caplog.at_level(logging.WARNING, logger="guardscope"):
+        for mode in ("disable", "op"):
+            caplog.clear()
+            output = tmp_path / f"{mode}.jsonl"
+            with guardscope.trace_activations(model, layers=".", stats=ALL_STATS, output=output, mode=mode) as trace:
+                with compile_log() as logs[mode]:
+                    compiled = torch.compile(model, **compile_kwargs)
+                    for step, x in enumerate(xs):
+                        trace.set_step(step)
+                        torch.testing.assert_close(compiled(x), expected[step])
+    [warning] = guardscope_warnings(caplog)
+    assert "cannot record under CUDA graphs" in warning and "mode='disable'" in warning, warning
+    # Op mode falls back to what mode="disable" does, and costs no compile more
+    # (disable mode's one recompile here is Linear.forward, a frame of its own
+    # between graph breaks, called with and without requires_grad inputs).
+    op, disable = logs["op"], logs["disable"]
+    assert (op.compile_ids, op.graph_break_count) == (disable.compile_ids, disable.graph_break_count)
+    assert op.graph_break_count > 0, "recorded through graph breaks"
+    eager, compiled_records = read_jsonl(tmp_path / "eager.jsonl"), read_jsonl(tmp_path / "op.jsonl")
+    assert [(r["step"], r["module"]) for r in compiled_records] == [(r["step"], r["module"]) for r in eager]
+    assert len(eager) == 2 * len(xs), "every step recorded"
+    for e, c in zip(eager, compiled_records):
+        for stat in ALL_STATS:
+            assert math.isclose(c[stat], e[stat], rel_tol=1e-5, abs_tol=1e-6), (stat, e, c)
+
+
+def test_cuda_graphs_with_fullgraph_never_break_the_compile_and_say_nothing_is_recorded_inside(tmp_path, caplog):
+    model = Steps()
+    xs = [torch.randn(3, 4) for _ in range(3)]
+    expected = [model(x) for x in xs]
+    with caplog.at_level(logging.WARNING, logger="guardscope"):
+        with guardscope.trace_activations(model, output=tmp_path / "t.jsonl", mode="op") as trace:
+            with compile_log() as log:
+                compiled = torch.compile(model, mode="reduce-overhead", fullgraph=True)
+                for step, x in enumerate(xs):
+                    trace.set_step(step)
+                    torch.testing.assert_close(compiled(x), expected[step])
+    [warning] = guardscope_warnings(caplog)
+    assert "cannot record under CUDA graphs" in warning and "fullgraph=True" in warning, warning
+    assert log.recompiles == [] and log.graph_break_count == 0
+    # Inside the graph (a, b) nothing is recorded; the root's hook runs
+    # after the compiled forward, eagerly, and records every step.
+    records = read_jsonl(tmp_path / "t.jsonl")
+    assert [(r["step"], r["module"]) for r in records] == [(step, "") for step in range(len(xs))]
