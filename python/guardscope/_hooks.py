@@ -18,7 +18,7 @@ import tempfile
 import torch
 
 from guardscope import _native, _paths, _process, _stats
-from guardscope._walk import walk_outputs
+from guardscope._walk import _assume_constant, walk_outputs
 
 logger = logging.getLogger("guardscope")
 
@@ -51,13 +51,94 @@ def _own_frame_skipped(hook):
     return hook
 
 
+#: What op-mode hooks do in a graph compiled for CUDA graphs.
+_RECORD_IN_GRAPH, _RECORD_BY_GRAPH_BREAK, _RECORD_NOTHING = 0, 1, 2
+
+
+def _wants_cudagraphs(compiler_fn):
+    """Whether the backend Dynamo hands graphs to captures them in CUDA graphs:
+    ``torch.compile(mode="reduce-overhead")`` (and "max-autotune"), the
+    ``triton.cudagraphs`` option or global config of inductor, or the
+    ``cudagraphs`` backend. Follows the wrappers torch puts around it
+    (``WrapBackendDebug._torchdynamo_orig_backend``), torch 2.11 to 2.15."""
+    fn, inductor = compiler_fn, False
+    for _ in range(8):
+        if fn is None:
+            break
+        name = getattr(fn, "compiler_name", None) or getattr(fn, "__name__", None)
+        if name == "cudagraphs":
+            return True
+        config = getattr(fn, "config", None)
+        if name == "inductor":
+            inductor = True
+            if isinstance(config, dict) and "triton.cudagraphs" in config:
+                return bool(config["triton.cudagraphs"])
+        fn = getattr(fn, "_torchdynamo_orig_backend", None)
+    if inductor:
+        from torch._inductor import config
+
+        return bool(config.triton.cudagraphs)
+    return False
+
+
+@_assume_constant
+def _under_cudagraphs(tracer_id):
+    """What an op-mode hook traced now must do about CUDA graphs.
+
+    Run by Dynamo at trace time, its result baked in (no guard, no graph
+    break). A CUDA graph replay runs no Python, so the op's body, which
+    records, would run at the warm-up and capture only (the capture even
+    fails on its device-to-host copy): op mode records step 0 and nothing
+    after. The hooks then record as ``mode="disable"`` does, through a graph
+    break per hooked module (the pieces between are still captured), or,
+    where a graph break would fail the user's compile (``fullgraph=True``,
+    ``error_on_graph_break``), record nothing in that graph. Inductor decides
+    later, per graph, whether it really captures (not for CPU tensors, for
+    one); the hook cannot know that here, so the request alone decides.
+    """
+    try:
+        from torch._dynamo.symbolic_convert import InstructionTranslator
+
+        tx = InstructionTranslator.current_tx()
+        if not _wants_cudagraphs(tx.output.compiler_fn):
+            return _RECORD_IN_GRAPH
+        strict = bool(getattr(tx, "one_graph", False) or getattr(tx, "error_on_graph_break", False))
+    except Exception:  # a torch whose internals moved: keep op mode
+        return _RECORD_IN_GRAPH
+    from guardscope import _op
+
+    native = _op.TRACERS.get(tracer_id)
+    if native is not None:
+        key = (id(native), "cudagraphs")
+        if key not in _stats._WARNED:
+            _stats._WARNED.add(key)
+            if strict:
+                logger.warning(
+                    "guardscope activation trace: mode='op' cannot record under CUDA graphs "
+                    "(torch.compile mode='reduce-overhead', or triton.cudagraphs): a replayed graph runs no "
+                    "Python. With fullgraph=True no mode can (mode='disable' needs graph breaks), so these "
+                    "hooks record nothing inside this compiled graph; calls outside it are recorded. Compile "
+                    "without fullgraph=True to record through graph breaks, or without CUDA graphs."
+                )
+            else:
+                logger.warning(
+                    "guardscope activation trace: mode='op' cannot record under CUDA graphs "
+                    "(torch.compile mode='reduce-overhead', or triton.cudagraphs): a replayed graph runs no "
+                    "Python. The hooks record as mode='disable' does instead: one graph break per hooked "
+                    "module, every step recorded."
+                )
+    return _RECORD_NOTHING if strict else _RECORD_BY_GRAPH_BREAK
+
+
 def _op_hook(token, tracer_id, module_id, parts):
     from guardscope import _op
 
     op = torch.ops.guardscope.record_activations
     stats_op = torch.ops.guardscope.record_stats
     reduce_in_graph = _stats.reduce_in_graph
+    for_graph = _stats.for_graph
     record_output = _op.record_output
+    record_by_graph_break = torch._dynamo.disable(record_output)
     sep = _op.SEP
     is_compiling = torch.compiler.is_compiling if hasattr(torch, "compiler") else torch._dynamo.is_compiling
 
@@ -67,10 +148,16 @@ def _op_hook(token, tracer_id, module_id, parts):
             # graph reduces the outputs itself, which the compiler fuses into
             # the kernels producing them, and gets one opaque op call that
             # records the few numbers, run with live values every step.
-            found = walk_outputs(output)
+            under_cudagraphs = _under_cudagraphs(tracer_id)
+            if under_cudagraphs == _RECORD_BY_GRAPH_BREAK:
+                record_by_graph_break(tracer_id, module_id, output)
+                return
+            if under_cudagraphs == _RECORD_NOTHING:
+                return
+            found, whole = for_graph(walk_outputs(output), tracer_id)
             if not found:
                 return
-            reduced = reduce_in_graph(found, parts, sep)
+            reduced = None if whole else reduce_in_graph(found, parts, sep)
             if reduced is not None:
                 stats_op(token, reduced[0], reduced[1], tracer_id, module_id, reduced[2])
             else:
@@ -260,7 +347,9 @@ def trace_activations(model, layers=None, stats=DEFAULT_STATS, steps=None, outpu
     substituted, parent created; an unwritable path raises here.
     ``mode``: "op" (a custom op: no graph break, works with
     ``fullgraph=True``) or "disable" (``torch._dynamo.disable``: one graph
-    break per hooked module). Attach before the first compiled call.
+    break per hooked module); under CUDA graphs (``mode="reduce-overhead"``)
+    op-mode hooks warn once and record as "disable" does (README: "The two
+    modes"). Attach before the first compiled call.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")

@@ -40,7 +40,12 @@ def record_call(tracer_id, module_id, names, tensors):
     """The op's body: record one module call (``names`` joined by SEP)."""
     native = TRACERS.get(tracer_id)
     if native is not None:
-        _stats.record_call(native, module_id, names.split(SEP), tensors)
+        try:
+            names, tensors = _stats.from_graph(names.split(SEP), tensors)
+        except Exception as exc:  # the op's body never raises into the graph
+            _stats.warn_once(native, "recording", exc)
+            return
+        _stats.record_call(native, module_id, names, tensors)
 
 
 def record_output(tracer_id, module_id, output):

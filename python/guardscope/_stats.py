@@ -28,6 +28,8 @@ import math
 
 import torch
 
+from guardscope._walk import _assume_constant
+
 try:
     from torch.fx.experimental.symbolic_shapes import statically_known_true
 except ImportError:  # older torch: only plain ints are "known"
@@ -84,6 +86,78 @@ _FLOAT64 = torch.float64
 
 #: Separates the fields of one tensor in the stats op's layout string.
 FIELD_SEP = "\x1e"
+
+
+#: Ends the name of a complex tensor handed to ``record_activations`` as its
+#: ``view_as_real`` (the op's body views it as complex again).
+COMPLEX_MARK = "\x1d"
+
+
+@_assume_constant
+def _skipped_in_graph(tracer_id, what):
+    """Warns (once per trace) that a compiled graph leaves some tensors out.
+
+    Dynamo runs this at trace time and bakes in its result (so the logging
+    call is neither traced nor a graph break); it runs again only when the
+    hook is traced again."""
+    from guardscope import _op
+
+    native = _op.TRACERS.get(tracer_id)
+    if native is not None:
+        key = (id(native), "skipped in graph")
+        if key not in _WARNED:
+            _WARNED.add(key)
+            logger.warning(
+                "guardscope activation trace: %s output tensors are not recorded inside compiled graphs "
+                "(nothing there can reduce them; eager calls record them); the model and its compile are "
+                "unaffected",
+                what,
+            )
+    return 0
+
+
+def for_graph(found, tracer_id):
+    """The ``(name, tensor)`` pairs a compiled graph can hand on, and whether
+    they need the whole-tensor op.
+
+    Traced by Dynamo, never run eagerly. Tensors without values (meta),
+    other layouts (sparse...) and quantized ones are left out, with one
+    warning per trace: passing them into the graph's op makes backends fail
+    the user's compile (inductor: ``auto_functionalized_v2 was not
+    removed``). A complex tensor goes to the whole-tensor op as its
+    ``view_as_real`` (a real view inductor handles), its name marked, so
+    that the op's body records it with torch's complex semantics as eager
+    does. Reads only what the graph is specialized on (device, layout,
+    dtype): no guard, no recompile.
+    """
+    kept, whole = [], False
+    for name, t in found:
+        if t.device.type == "meta":
+            _skipped_in_graph(tracer_id, "meta-device")
+        elif t.layout != _STRIDED:
+            _skipped_in_graph(tracer_id, "non-strided (e.g. sparse)")
+        elif t.is_quantized:
+            _skipped_in_graph(tracer_id, "quantized")
+        elif t.is_complex():
+            kept.append((name + COMPLEX_MARK, torch.view_as_real(t.detach())))
+            whole = True
+        else:
+            kept.append((name, t))
+    return kept, whole
+
+
+def from_graph(names, tensors):
+    """Undoes ``for_graph``'s marks in the op's body: complex tensors again."""
+    if not any(name.endswith(COMPLEX_MARK) for name in names):
+        return names, tensors
+    out_names, out_tensors = [], []
+    for name, t in zip(names, tensors):
+        if name.endswith(COMPLEX_MARK):
+            name = name[: -len(COMPLEX_MARK)]
+            t = torch.view_as_complex(t if t.stride(-1) == 1 else t.contiguous())
+        out_names.append(name)
+        out_tensors.append(t)
+    return out_names, out_tensors
 
 
 def reduce_in_graph(found, parts, sep):
@@ -155,7 +229,7 @@ def _record_tensors(native, module_id, call, names, tensors):
     # Records are written in output order. Tensors off the CPU are summarized
     # first, together, so that they cost one device-to-host copy.
     try:
-        all_cpu = all(t.is_cpu and t.layout is _STRIDED for t in tensors)
+        all_cpu = all(t.is_cpu and t.layout is _STRIDED and not t.is_complex() for t in tensors)
     except Exception:
         all_cpu = False
     if not all_cpu:
@@ -182,7 +256,10 @@ def _record_mixed(native, module_id, call, names, tensors):
     items = []
     for name, t in zip(names, tensors):
         try:
-            items.append((name, t, tuple(t.shape), _dtype_name(t.dtype), t.is_cpu and t.layout is _STRIDED))
+            # Complex tensors take the careful route (torch's complex
+            # semantics); the others off the CPU the one-transfer route.
+            fast = None if t.is_complex() else t.is_cpu and t.layout is _STRIDED
+            items.append((name, t, tuple(t.shape), _dtype_name(t.dtype), fast))
         except Exception:
             items.append((name, t, (), "unknown", None))
     on_device = [item for item in items if item[4] is False]
@@ -236,7 +313,9 @@ def _record_each_stat(native, module_id, name, call, t, shape, dtype):
     """The careful route: every stat on its own, a failure recorded in its place."""
     values = []
     try:
-        x = t.detach().float()
+        # `float()` of a complex tensor keeps the real part (and warns):
+        # complex tensors are reduced as they are, with torch's semantics.
+        x = t.detach() if t.is_complex() else t.detach().float()
     except Exception as exc:
         x, failure = None, _error_text(exc)
     for stat in native.stats:
@@ -251,6 +330,8 @@ def _record_each_stat(native, module_id, name, call, t, shape, dtype):
 
 
 def _one_stat(x, stat):
+    if x.is_complex():
+        return _one_complex_stat(x, stat)
     n = x.numel()
     if stat == "sum":
         return float(x.sum(dtype=torch.float64))
@@ -264,4 +345,21 @@ def _one_stat(x, stat):
         return float(x.max()) if n else None
     if stat == "std":
         return float(x.double().std()) if n > 1 else math.nan
+    raise ValueError(f"unknown stat {stat!r}")
+
+
+def _one_complex_stat(x, stat):
+    """A stat of a complex tensor as torch defines it, or an error where its
+    value is not a real number (sum, mean) or torch refuses (min, max)."""
+    n = x.numel()
+    if stat in ("sum", "mean"):
+        raise ValueError(f"the {stat} of a complex tensor is complex, not a real number")
+    if stat == "abs_mean":  # the mean of |z|
+        return float(x.abs().sum(dtype=torch.float64)) / n if n else math.nan
+    if stat == "min":
+        return float(x.min())  # torch raises: complex numbers are not ordered
+    if stat == "max":
+        return float(x.max())
+    if stat == "std":  # torch's: real, from |z - mean|
+        return float(x.to(torch.complex128).std()) if n > 1 else math.nan
     raise ValueError(f"unknown stat {stat!r}")

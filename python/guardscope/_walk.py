@@ -25,6 +25,20 @@ def _dataclass_fields(cls):
         return ()
 
 
+def _key_text(key):
+    """``repr(key)``, or ``<TypeName>`` when that raises.
+
+    A dict key's ``repr`` is user code: under ``torch.compile`` an exception
+    escaping it fails the trace (with ``fullgraph=True`` the user's compile),
+    in eager it would lose the whole output. Dynamo traces the ``try`` on
+    every supported torch (2.11 and later).
+    """
+    try:
+        return repr(key)
+    except Exception:
+        return "<" + type(key).__name__ + ">"
+
+
 def walk_outputs(obj, path="out", found=None, depth=0):
     """``(path, tensor)`` for every tensor in a module output.
 
@@ -44,7 +58,7 @@ def walk_outputs(obj, path="out", found=None, depth=0):
         pass
     elif isinstance(obj, dict):
         for key, item in obj.items():
-            walk_outputs(item, path + "[" + repr(key) + "]", found, depth + 1)
+            walk_outputs(item, path + "[" + _key_text(key) + "]", found, depth + 1)
     elif isinstance(obj, tuple) and type(obj) is not tuple:
         # A named tuple: its fields by name.
         for field in obj._fields:

@@ -12,6 +12,10 @@
 //! flush that fails (disk full, file gone bad) is handed, once, to the caller
 //! that hit it, to be reported; from then on the sink drops everything and
 //! never touches the file again. Training must go on when tracing cannot.
+//!
+//! A file deleted (or replaced) at its path while the sink writes it is
+//! noticed at the next flush (once a step): the sink opens the path again and
+//! writes on there, and that flush tells its caller, once, to warn.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
@@ -28,7 +32,7 @@ pub struct Sink {
     /// The fork generation that opened it; in any other process it is inert.
     generation: u64,
     /// `None` once a write failed.
-    writer: Mutex<Option<BufWriter<File>>>,
+    writer: Mutex<Option<Open>>,
     /// Why writing stopped, once it has.
     failure: OnceLock<String>,
 }
@@ -41,6 +45,39 @@ impl std::fmt::Display for SinkFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The open file, and which file it is (to notice when the path no longer
+/// leads to it).
+struct Open {
+    file: BufWriter<File>,
+    id: Option<FileId>,
+}
+
+impl Open {
+    fn new(file: File) -> Open {
+        let id = file.metadata().ok().and_then(|m| file_id(&m));
+        Open {
+            file: BufWriter::with_capacity(BUFFER_BYTES, file),
+            id,
+        }
+    }
+}
+
+/// Device and inode: the same pair at the path means the same file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+#[cfg(unix)]
+fn file_id(meta: &fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileId(meta.dev(), meta.ino()))
+}
+
+/// Elsewhere the check is off: the file is never reopened.
+#[cfg(not(unix))]
+fn file_id(_meta: &fs::Metadata) -> Option<FileId> {
+    None
 }
 
 type Registry = HashMap<PathBuf, (u64, Weak<Sink>)>;
@@ -98,7 +135,7 @@ impl Sink {
         let sink = Arc::new(Sink {
             path: key.clone(),
             generation,
-            writer: Mutex::new(Some(BufWriter::with_capacity(BUFFER_BYTES, file))),
+            writer: Mutex::new(Some(Open::new(file))),
             failure: OnceLock::new(),
         });
         open.insert(key, (generation, Arc::downgrade(&sink)));
@@ -127,14 +164,62 @@ impl Sink {
     /// Appends whole lines; lines from concurrent writers never interleave.
     /// `Ok(false)` when the sink dropped them (failed earlier, or inherited).
     pub fn write(&self, lines: &[u8]) -> Result<bool, SinkFailed> {
-        self.with_writer(|w| w.write_all(lines)).map(|done| done.is_some())
+        self.with_writer(|w| w.file.write_all(lines)).map(|done| done.is_some())
     }
 
-    pub fn flush(&self) -> Result<(), SinkFailed> {
-        self.with_writer(|w| w.flush()).map(drop)
+    /// Writes out what is buffered. `Ok(Some(message))` when the file had
+    /// been deleted or replaced at its path and was opened again: a warning
+    /// for the caller to log (once; the next flush finds the new file).
+    pub fn flush(&self) -> Result<Option<String>, SinkFailed> {
+        let mut notice = None;
+        self.with_writer(|w| {
+            notice = self.reopen_if_gone(w)?;
+            w.file.flush()
+        })?;
+        Ok(notice)
     }
 
-    fn with_writer(&self, op: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>) -> Result<Option<()>, SinkFailed> {
+    /// Opens the path again when it no longer leads to the open file, and
+    /// moves what is buffered there.
+    ///
+    /// Records written to a deleted file are lost when it is closed, and
+    /// nothing says so: the user sees no file, or a different one. Stopping
+    /// would lose the rest of the run as silently. A new file at the same
+    /// path is what a user wants: the default path is in the temporary
+    /// directory, where cleaners delete the files of long runs, and a user
+    /// who deletes the file mid-run wants the records from then on. The
+    /// records flushed before are gone with the deleted file (the warning
+    /// says so). One `stat` per flush, i.e. per step: about a microsecond.
+    fn reopen_if_gone(&self, open: &mut Open) -> io::Result<Option<String>> {
+        let Some(id) = open.id else {
+            return Ok(None);
+        };
+        let gone = match fs::metadata(&self.path) {
+            Ok(meta) => file_id(&meta) != Some(id),
+            Err(err) => err.kind() == io::ErrorKind::NotFound,
+        };
+        if !gone {
+            return Ok(None);
+        }
+        if let Some(parent) = self.path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let file = OpenOptions::new().append(true).create(true).open(&self.path)?;
+        let old = std::mem::replace(open, Open::new(file));
+        let (_deleted, unwritten) = old.file.into_parts();
+        // A panic inside an earlier write lost its bytes whichever file
+        // they were going to; the rest of the buffer still moves over.
+        if let Ok(bytes) = unwritten {
+            open.file.write_all(&bytes)?;
+        }
+        Ok(Some(format!(
+            "{} was deleted or replaced while the trace was writing it; it was created again and \
+             the records from now on go there (those written before went with the deleted file)",
+            self.path.display()
+        )))
+    }
+
+    fn with_writer(&self, op: impl FnOnce(&mut Open) -> io::Result<()>) -> Result<Option<()>, SinkFailed> {
         // Checked before locking: in a forked child the mutex may be held
         // forever by a parent thread that does not exist there.
         if !self.live() {
@@ -158,9 +243,9 @@ impl Sink {
 
 /// Lets go of a writer without flushing it (`BufWriter`'s drop would write
 /// the buffered bytes: to a failed file, or the parent's records from a child).
-fn discard(writer: Option<BufWriter<File>>) {
+fn discard(writer: Option<Open>) {
     if let Some(writer) = writer {
-        let (_file, _unwritten) = writer.into_parts();
+        let (_file, _unwritten) = writer.file.into_parts();
     }
 }
 
@@ -170,7 +255,7 @@ impl Drop for Sink {
         let writer = self.writer.get_mut().unwrap_or_else(|p| p.into_inner()).take();
         match writer {
             Some(mut w) if self.live() => {
-                let _ = w.flush();
+                let _ = w.file.flush();
                 discard(Some(w));
             }
             other => discard(other),
@@ -221,7 +306,11 @@ mod tests {
         assert_eq!(sink.write(b"buffered\n"), Ok(true), "fits in the buffer");
         let err = sink.flush().unwrap_err();
         assert!(err.0.contains("/dev/full") && err.0.contains("No space left"), "{err}");
-        assert_eq!((sink.write(b"x\n"), sink.flush()), (Ok(false), Ok(())), "reported once");
+        assert_eq!(
+            (sink.write(b"x\n"), sink.flush()),
+            (Ok(false), Ok(None)),
+            "reported once"
+        );
         assert!(!sink.live() && sink.failure() == Some(err.0.as_str()));
         let again = Sink::open(Path::new("/dev/full")).unwrap();
         assert!(!Arc::ptr_eq(&sink, &again) && again.live());
@@ -239,7 +328,7 @@ mod tests {
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
-            let inert = sink.write(b"child\n") == Ok(false) && sink.flush() == Ok(()) && !sink.live();
+            let inert = sink.write(b"child\n") == Ok(false) && sink.flush() == Ok(None) && !sink.live();
             drop(sink); // the last reference in the child: Drop must not flush
             unsafe { libc::_exit(if inert { 0 } else { 1 }) };
         }
@@ -253,6 +342,42 @@ mod tests {
             "parent\n",
             "the parent still writes its own"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_deleted_mid_run_is_created_again_at_the_next_flush_which_says_so_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trace.jsonl");
+        let sink = Sink::open(&path).unwrap();
+        sink.write(b"step 0\n").unwrap();
+        assert_eq!(sink.flush(), Ok(None));
+        fs::remove_file(&path).unwrap();
+        sink.write(b"step 1\n").unwrap();
+        let notice = sink.flush().unwrap().expect("the deletion is reported");
+        assert!(notice.contains("trace.jsonl") && notice.contains("deleted"), "{notice}");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "step 1\n",
+            "what was buffered moved over"
+        );
+        sink.write(b"step 2\n").unwrap();
+        assert_eq!(sink.flush(), Ok(None), "reported once: the new file is the open one");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "step 1\nstep 2\n");
+        assert!(sink.live());
+
+        // Replaced by another file (moved over it): that one is written on.
+        fs::rename(&path, dir.path().join("moved.jsonl")).unwrap();
+        fs::write(&path, "other\n").unwrap();
+        sink.write(b"step 3\n").unwrap();
+        assert!(sink.flush().unwrap().is_some());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "other\nstep 3\n");
+
+        // The directory gone too: created again.
+        fs::remove_dir_all(dir.path()).unwrap();
+        sink.write(b"step 4\n").unwrap();
+        assert!(sink.flush().unwrap().is_some());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "step 4\n");
     }
 
     #[test]

@@ -157,14 +157,14 @@ impl Tracer {
 
     /// Moves to `step`. A change restarts the call counters and flushes what
     /// the previous step wrote, so a crash loses at most the current step.
-    pub fn set_step(&self, step: i64) -> Result<(), SinkFailed> {
+    pub fn set_step(&self, step: i64) -> Result<Option<String>, SinkFailed> {
         if !self.in_own_process() {
-            return Ok(());
+            return Ok(None);
         }
         {
             let mut calls = lock(&self.calls);
             if self.step.swap(step, Ordering::Relaxed) == step {
-                return Ok(());
+                return Ok(None);
             }
             calls.iter_mut().for_each(|c| *c = 0);
         }
@@ -251,22 +251,24 @@ impl Tracer {
         self.records.load(Ordering::Relaxed)
     }
 
-    pub fn flush(&self) -> Result<(), SinkFailed> {
+    /// Writes out what is buffered; `Ok(Some(warning))` when the file had
+    /// been deleted and was created again (see `Sink::flush`).
+    pub fn flush(&self) -> Result<Option<String>, SinkFailed> {
         if !self.in_own_process() {
-            return Ok(());
+            return Ok(None);
         }
         let sink = lock(&self.sink).clone();
-        sink.map_or(Ok(()), |s| s.flush())
+        sink.map_or(Ok(None), |s| s.flush())
     }
 
     /// Flushes and lets go of the file; later calls record nothing.
-    pub fn close(&self) -> Result<(), SinkFailed> {
+    pub fn close(&self) -> Result<Option<String>, SinkFailed> {
         self.closed.store(true, Ordering::Relaxed);
         if !self.in_own_process() {
-            return Ok(());
+            return Ok(None);
         }
         let Some(sink) = lock(&self.sink).take() else {
-            return Ok(());
+            return Ok(None);
         };
         let flushed = sink.flush();
         if let Some(failure) = sink.failure() {

@@ -30,21 +30,32 @@ pub enum ValueArg {
 /// Logs the failure that stopped a sink. Only the call that hit it gets
 /// here, so this happens once per file, whichever trace or thread wrote.
 fn report(py: Python<'_>, failed: SinkFailed) {
-    let message = format!(
-        "guardscope activation trace: {failed}; activation tracing to this file is off from now on \
-         (the model and training are unaffected)"
+    warn(
+        py,
+        &format!(
+            "guardscope activation trace: {failed}; activation tracing to this file is off from now on \
+             (the model and training are unaffected)"
+        ),
     );
+}
+
+/// Logs `message` as a warning on the `guardscope` logger; a broken logging
+/// setup must not break the forward pass either.
+fn warn(py: Python<'_>, message: &str) {
     let logged = py
         .import("logging")
         .and_then(|logging| logging.call_method1("getLogger", ("guardscope",)))
         .and_then(|logger| logger.call_method1("warning", ("%s", message)));
-    // A broken logging setup must not break the forward pass either.
     drop(logged);
 }
 
-fn sink_result(py: Python<'_>, result: Result<(), SinkFailed>) {
-    if let Err(failed) = result {
-        report(py, failed);
+/// Reports what a flush says: the failure that stopped the file, or that the
+/// file was deleted and created again (tracing goes on).
+fn sink_result(py: Python<'_>, result: Result<Option<String>, SinkFailed>) {
+    match result {
+        Ok(None) => {}
+        Ok(Some(notice)) => warn(py, &format!("guardscope activation trace: {notice}")),
+        Err(failed) => report(py, failed),
     }
 }
 
