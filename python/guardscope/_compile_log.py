@@ -28,6 +28,7 @@ from guardscope import _native
 logger = logging.getLogger("guardscope")
 
 _KEEP_ARTIFACTS = frozenset({"recompile_reasons", "dynamo_graph_break_reason"})
+_STATIC_KINDS = ("DIMENSION_DYNAMIC_MARKING_GUARD", "OBJECT_ALIASING", "NO_TENSOR_ALIASING")
 
 
 def _kept_guard_line(line):
@@ -43,6 +44,9 @@ def _kept_guard_line(line):
         return source == "L['args'][0]" or (
             source.startswith("L['") and source.endswith("']") and not any(c in source[3:-2] for c in "[.'")
         )
+    # As the Rust parser: guards that hold no value a user changes.
+    if rest.startswith(_STATIC_KINDS) or (rest.startswith("DICT_CONTAINS") and ".__dict__" in rest):
+        return False
     return rest[:1].isupper()
 
 

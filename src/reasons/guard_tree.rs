@@ -14,11 +14,9 @@
 //! ```
 
 use super::culprit::{canonical, python_name, strip_locals};
-use super::tensor_site::{tensor_guard_sites, TensorGuardSite};
-use regex::Regex;
+use super::tensor_site::{self, TensorGuardSite};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 /// The guards of one compile that carry a value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -83,13 +81,13 @@ impl GuardChange {
 
 impl GuardSet {
     pub fn parse(tree: &str) -> GuardSet {
-        let mut set = GuardSet {
-            tensor_sites: tensor_guard_sites(tree),
-            ..GuardSet::default()
-        };
+        let mut set = GuardSet::default();
         for line in tree.lines() {
             let Some(at) = line.find("+- ") else { continue };
             let guard = &line[at + 3..];
+            if guard.starts_with("TENSOR_MATCH: ") {
+                set.tensor_sites.extend(tensor_site::parse_line(line));
+            }
             if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
                 set.add_root_type(manager);
                 continue;
@@ -214,13 +212,26 @@ impl GuardSet {
     /// `___check_obj_id(SRC, 1403...)`: the id itself means nothing to a
     /// user, but that it changed does (a new optimizer, a new lambda).
     fn add_identity(&mut self, kind: &str, body: &str) {
-        static ID: OnceLock<Regex> = OnceLock::new();
-        let re = ID
-            .get_or_init(|| Regex::new(r"^___check_(?:obj|type)_id\((?P<src>.+), (?P<id>\d+)\)").expect("valid regex"));
-        let Some(c) = re.captures(body) else { return };
-        let what = if kind == "ID_MATCH" { "id" } else { "type id" };
-        let src = strip_locals(&c["src"]);
-        self.insert(format!("{what}({src})"), c["id"].to_string());
+        let Some(args) = body
+            .strip_prefix("___check_obj_id(")
+            .or_else(|| body.strip_prefix("___check_type_id("))
+        else {
+            return;
+        };
+        // The source may hold parentheses and commas; the id is the first
+        // `, DIGITS)` after it.
+        let mut from = 0;
+        while let Some(p) = args[from..].find(", ") {
+            let start = from + p + 2;
+            let digits = args[start..].bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 && args[start + digits..].starts_with(')') {
+                let what = if kind == "ID_MATCH" { "id" } else { "type id" };
+                let src = strip_locals(&args[..from + p]);
+                self.insert(format!("{what}({src})"), args[start..start + digits].to_string());
+                return;
+            }
+            from = start;
+        }
     }
 
     /// `EXPR == VALUE`, `len(X) == N`, `not ___dict_contains('k', D)`.

@@ -28,10 +28,17 @@ pub fn tensor_guard_sites(guard_tree: &str) -> Vec<TensorGuardSite> {
     guard_tree.lines().filter_map(parse_line).collect()
 }
 
-fn parse_line(line: &str) -> Option<TensorGuardSite> {
+pub(super) fn parse_line(line: &str) -> Option<TensorGuardSite> {
     let at = line.find(MARKER)?;
     let rest = &line[at + MARKER.len()..];
     let tensor = &rest[..rest.find(", ")?];
+    // Most tensor guards (a model's parameters) are installed inside torch:
+    // tell from the comment's last part before splitting the line in full.
+    let last = line.rsplit("  # ").next().unwrap_or("");
+    let file = last.trim_start_matches('(').split(':').next().unwrap_or("");
+    if owner(file) == Owner::Torch {
+        return None;
+    }
     let g = split(&line[at..]);
     let location = g.location.filter(|l| owner(&l.file) != Owner::Torch)?;
     Some(TensorGuardSite {

@@ -81,7 +81,9 @@ pub(super) fn payload_use(env: &Envelope<'_>) -> PayloadUse {
 /// A guard tree line worth keeping: a guard (`+- NAME: ...`), or the
 /// manager of a root local (`source=L['self'], ...`), which names its type.
 pub(super) fn is_kept_guard_line(line: &[u8]) -> bool {
-    let Some(at) = memchr::memmem::find(line, b"+- ") else {
+    static BRANCH: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    let branch = BRANCH.get_or_init(|| memchr::memmem::Finder::new(b"+- "));
+    let Some(at) = branch.find(line) else {
         return false;
     };
     let rest = &line[at + 3..];
@@ -95,6 +97,20 @@ pub(super) fn is_kept_guard_line(line: &[u8]) -> bool {
         return manager.starts_with(b"L['")
             && memchr::memmem::find(manager, b"'], ")
                 .is_some_and(|end| !manager[3..end].iter().any(|b| matches!(b, b'[' | b'.' | b'\'')));
+    }
+    // Guards that hold no value a user changes (dynamic-dim markers,
+    // aliasing checks, which methods a module's __dict__ overrides) are a
+    // third of a tree; leaving them out keeps the copy and the parse small.
+    const STATIC_KINDS: [&[u8]; 3] = [
+        b"DIMENSION_DYNAMIC_MARKING_GUARD",
+        b"OBJECT_ALIASING",
+        b"NO_TENSOR_ALIASING",
+    ];
+    if STATIC_KINDS.iter().any(|k| rest.starts_with(k)) {
+        return false;
+    }
+    if rest.starts_with(b"DICT_CONTAINS") && memchr::memmem::find(rest, b".__dict__").is_some() {
+        return false;
     }
     rest.first().is_some_and(u8::is_ascii_uppercase)
 }
