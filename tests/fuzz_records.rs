@@ -14,6 +14,9 @@
 //! `make test` runs 256 cases of each; for a long run:
 //! `PROPTEST_CASES=200000 cargo test --release --test fuzz_records`.
 
+mod common;
+
+use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, occurrences, pos, retype_at, Edit};
 use flate2::write::GzEncoder;
 use guardscope::activation_diff::{self as ad, Diff, DiffError, NameMap, Verdict};
 use guardscope::analysis::steps::{analyse, screen};
@@ -162,13 +165,7 @@ const VALUES: &[&str] = &[
 
 #[derive(Clone, Debug)]
 enum Mutation {
-    Truncate(f64),
-    FlipBytes(Vec<(f64, u8)>),
-    Insert(f64, Vec<u8>),
-    DuplicateLines(f64, usize),
-    DeleteLines(f64, usize),
-    SwapLines(f64, f64),
-    GiantLine(f64, usize),
+    Edit(Edit),
     /// The `n`-th occurrence of field `f` gets value `v`.
     Retype(usize, usize, usize),
     /// Every stat of every record gets value `v`: the way to a B side whose
@@ -177,93 +174,20 @@ enum Mutation {
 }
 
 fn mutation(fields: usize) -> impl Strategy<Value = Mutation> {
-    let at = 0.0..1.0f64;
+    let mut junk = common_junk();
+    junk.push(b"{\"step\": 3}\n".to_vec());
+    junk.push(b"{\"module\":\"m\",\"tensor\":\"out\",\"step\":0,\"mean\":null}\n".to_vec());
     prop_oneof![
-        at.clone().prop_map(Mutation::Truncate),
-        prop::collection::vec((at.clone(), any::<u8>()), 1..16).prop_map(Mutation::FlipBytes),
-        (
-            at.clone(),
-            prop_oneof![
-                prop::collection::vec(any::<u8>(), 1..64),
-                Just(vec![0u8; 32]),
-                Just(b"\xff\xfe\xc3(\xa0\xa1\xe2\x28\xa1".to_vec()),
-                Just(b"\n\t\t\t\n\t".to_vec()),
-                Just(b"\r\r\n\r".to_vec()),
-                Just(b"{\"step\": 3}\n".to_vec()),
-                Just(b"{\"module\":\"m\",\"tensor\":\"out\",\"step\":0,\"mean\":null}\n".to_vec()),
-            ]
-        )
-            .prop_map(|(a, b)| Mutation::Insert(a, b)),
-        (at.clone(), 1..40usize).prop_map(|(a, n)| Mutation::DuplicateLines(a, n)),
-        (at.clone(), 1..40usize).prop_map(|(a, n)| Mutation::DeleteLines(a, n)),
-        (at.clone(), at.clone()).prop_map(|(a, b)| Mutation::SwapLines(a, b)),
-        // Under and over the readers' 4 MiB record cap.
-        (at, prop_oneof![Just(1usize << 20), Just(5usize << 20)]).prop_map(|(a, n)| Mutation::GiantLine(a, n)),
-        (0..1000usize, 0..fields, 0..VALUES.len()).prop_map(|(n, f, v)| Mutation::Retype(n, f, v)),
-        (0..VALUES.len()).prop_map(Mutation::RetypeEveryStat),
+        // Giant lines under and over the readers' 4 MiB record cap.
+        7 => edit(junk, [1 << 20, 5 << 20]).prop_map(Mutation::Edit),
+        1 => (0..1000usize, 0..fields, 0..VALUES.len()).prop_map(|(n, f, v)| Mutation::Retype(n, f, v)),
+        1 => (0..VALUES.len()).prop_map(Mutation::RetypeEveryStat),
     ]
 }
 
-fn pos(len: usize, at: f64) -> usize {
-    ((len as f64 * at) as usize).min(len)
-}
-
-fn line_starts(text: &[u8]) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
-        .filter(|&i| i < text.len())
-        .collect()
-}
-
 fn apply(text: &mut Vec<u8>, m: &Mutation, fields: &[&str]) {
-    let lines = line_starts(text);
-    let line_at = |at: f64| -> (usize, usize) {
-        let i = pos(lines.len().saturating_sub(1), at);
-        let start = lines.get(i).copied().unwrap_or(0);
-        let end = lines.get(i + 1).copied().unwrap_or(text.len());
-        (start, end)
-    };
     match m {
-        Mutation::Truncate(at) => text.truncate(pos(text.len(), *at)),
-        Mutation::FlipBytes(flips) => {
-            for (at, b) in flips {
-                let i = pos(text.len(), *at);
-                if i < text.len() {
-                    text[i] = *b;
-                }
-            }
-        }
-        Mutation::Insert(at, bytes) => {
-            let i = pos(text.len(), *at);
-            text.splice(i..i, bytes.iter().copied());
-        }
-        Mutation::DuplicateLines(at, n) => {
-            let (start, _) = line_at(*at);
-            let end = line_at_nth(&lines, start, *n, text.len());
-            let copy = text[start..end].to_vec();
-            text.splice(end..end, copy);
-        }
-        Mutation::DeleteLines(at, n) => {
-            let (start, _) = line_at(*at);
-            let end = line_at_nth(&lines, start, *n, text.len());
-            text.drain(start..end);
-        }
-        Mutation::SwapLines(a, b) => {
-            let (a, b) = (line_at(*a), line_at(*b));
-            let (first, second) = if a.0 <= b.0 { (a, b) } else { (b, a) };
-            if first.1 <= second.0 {
-                let x = text[first.0..first.1].to_vec();
-                let y = text[second.0..second.1].to_vec();
-                text.splice(second.0..second.1, x);
-                text.splice(first.0..first.1, y);
-            }
-        }
-        Mutation::GiantLine(at, n) => {
-            let (start, _) = line_at(*at);
-            let mut giant = vec![b'{'; *n];
-            giant.push(b'\n');
-            text.splice(start..start, giant);
-        }
+        Mutation::Edit(e) => apply_edit(text, e),
         Mutation::Retype(n, f, v) => {
             let key = fields[*f].as_bytes();
             if let Some(hit) = nth_occurrence(text, key, *n) {
@@ -280,32 +204,6 @@ fn apply(text: &mut Vec<u8>, m: &Mutation, fields: &[&str]) {
             }
         }
     }
-}
-
-/// Replaces the value starting at `from` (up to `,`, `}` or the line end).
-fn retype_at(text: &mut Vec<u8>, from: usize, value: &str) {
-    let to = text[from..]
-        .iter()
-        .position(|b| matches!(b, b',' | b'}' | b'\n'))
-        .map_or(text.len(), |p| from + p);
-    text.splice(from..to, value.bytes());
-}
-
-/// memchr, not `windows`: a giant line makes the text megabytes long, and
-/// a byte-by-byte scan of it dominates a case in debug builds.
-fn occurrences(text: &[u8], key: &[u8]) -> Vec<usize> {
-    memchr::memmem::find_iter(text, key).collect()
-}
-
-/// Where the `n`-th (modulo the count) occurrence of `key` starts.
-fn nth_occurrence(text: &[u8], key: &[u8], n: usize) -> Option<usize> {
-    let hits = occurrences(text, key);
-    hits.get(n % hits.len().max(1)).copied()
-}
-
-fn line_at_nth(lines: &[usize], start: usize, n: usize, len: usize) -> usize {
-    let i = lines.iter().position(|&s| s == start).unwrap_or(0);
-    lines.get(i + n).copied().unwrap_or(len)
 }
 
 /// The lines the readers see: ended by `\n`, `\r\n` or a lone `\r`, a last

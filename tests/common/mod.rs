@@ -147,3 +147,4 @@ pub fn hostile_log() -> String {
     ]
     .concat()
 }
+pub mod mutate;
