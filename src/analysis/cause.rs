@@ -5,6 +5,7 @@ use crate::model::{Compile, Frame, StackFrame};
 use crate::reasons::classify::Context;
 use crate::reasons::culprit::{canonical, strip_locals, subject_of};
 use crate::reasons::paths::{owner, Owner};
+use crate::reasons::split::guarded_tensor;
 use crate::reasons::GuardFailure;
 use serde::Serialize;
 
@@ -66,6 +67,11 @@ fn user_frame(f: &StackFrame) -> Option<CallSite> {
 /// without guard trees, go to the newest failed entry (highest `F/M`),
 /// whatever the order in the log.
 pub fn cause_of(compile: &Compile) -> Option<&GuardFailure> {
+    cause_index(compile).map(|i| &compile.recompile_reasons[i])
+}
+
+/// The index in `recompile_reasons` of the cause (see `cause_of`).
+pub fn cause_index(compile: &Compile) -> Option<usize> {
     let reasons = &compile.recompile_reasons;
     let newest_first = |i: usize, r: &GuardFailure| (entry_number(r.entry.as_deref()), usize::MAX - i);
     if reasons.len() > 1 && reasons.iter().all(|r| r.changes.is_some()) {
@@ -77,13 +83,13 @@ pub fn cause_of(compile: &Compile) -> Option<&GuardFailure> {
                     .cmp(&distance(b))
                     .then_with(|| newest_first(*j, b).cmp(&newest_first(*i, a)))
             })
-            .map(|(_, r)| r);
+            .map(|(i, _)| i);
     }
     reasons
         .iter()
         .enumerate()
         .max_by_key(|(i, r)| newest_first(*i, r))
-        .map(|(_, r)| r)
+        .map(|(i, _)| i)
 }
 
 /// The other failed entries exactly as close to the new call as entry `i`
@@ -108,7 +114,7 @@ fn distance(r: &GuardFailure) -> usize {
     let Some(changes) = r.changes.as_ref() else {
         return usize::MAX;
     };
-    let counted = changes.iter().filter(|c| !c.new.contains("None")).count();
+    let counted = changes.iter().filter(|c| !c.new_is_dynamic()).count();
     let subject = failed_subject(&r.guard);
     let shown = changes.iter().any(|c| {
         c.subject == subject
@@ -122,7 +128,7 @@ fn distance(r: &GuardFailure) -> usize {
 /// `tensor 'x' size mismatch ...`, `grad_mode` for a global-state change.
 fn failed_subject(guard: &str) -> String {
     if let Some(rest) = guard.strip_prefix("tensor '") {
-        return strip_locals(rest.split("' ").next().unwrap_or(rest));
+        return strip_locals(guarded_tensor(guard).unwrap_or(rest));
     }
     if let Some(what) = guard.strip_prefix("GLOBAL_STATE changed: ") {
         // `autocast(cpu)_enabled` is `autocast_state.enabled` in the tree.

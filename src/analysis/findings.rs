@@ -5,7 +5,7 @@
 //! severity, call site and guard diff; culprit groups, counts by category,
 //! lone ranks and totals. Renderers read it; they do not classify.
 
-use super::cause::{cause_of, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
+use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
 use super::culprits::{group, CulpritGroup};
 use super::ranks::{lone_ranks, LoneRank};
 use super::severity::{severities, Severity};
@@ -124,13 +124,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
 pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r> {
     let ctx = context(frame, compile);
     let reasons: Vec<RecompileReason> = compile.recompile_reasons.iter().map(|g| classify_in(g, &ctx)).collect();
-    let cause_index = cause_of(compile).map(|g| {
-        compile
-            .recompile_reasons
-            .iter()
-            .position(|r| std::ptr::eq(r, g))
-            .expect("the cause is one of the compile's reasons")
-    });
+    let cause_index = cause_index(compile);
     let chosen = cause_index.map(|i| reasons[i].clone());
     let mut cause = if compile.cache_limit {
         classify::cache_limit(chosen)

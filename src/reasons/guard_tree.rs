@@ -40,6 +40,13 @@ pub struct GuardChange {
 }
 
 impl GuardChange {
+    /// The new compile guards a size or stride of `None`: automatic
+    /// dynamic shapes made a dim dynamic there (a consequence of the
+    /// recompile, not a cause of it).
+    pub fn new_is_dynamic(&self) -> bool {
+        self.new.contains("None")
+    }
+
     /// One line for people: `input_ids.size(): [4, 16] -> [4, 24]`,
     /// `grad_mode: true -> false`, `args[0]: a different object`.
     pub fn describe(&self) -> String {
@@ -70,7 +77,7 @@ impl GuardChange {
                 .collect();
             return format!("{tensor} dispatch keys: {}", [added, removed].concat().join(" "));
         }
-        let dynamic = if self.new.contains("None") && !self.old.contains("None") {
+        let dynamic = if self.new_is_dynamic() && !self.old.contains("None") {
             " (now dynamic)"
         } else {
             ""
@@ -122,7 +129,7 @@ impl GuardSet {
             .collect();
         // A tensor that became dynamic in the new compile has a size guard
         // of `None`s there: that is a consequence, listed after the causes.
-        out.sort_by_key(|c| c.new.contains("None"));
+        out.sort_by_key(GuardChange::new_is_dynamic);
         out
     }
 

@@ -23,7 +23,7 @@ pub enum Owner {
 /// judged by its torch-relative shape (`nn/modules/linear.py`).
 pub fn owner(path: &str) -> Owner {
     let p = path.replace('\\', "/");
-    if super::split::is_torch_path(&p) {
+    if is_torch_path(&p) {
         return Owner::Torch;
     }
     const LIBRARY_MARKERS: [&str; 4] = ["/site-packages/", "/dist-packages/", "/lib/python3", "<frozen "];
@@ -31,6 +31,34 @@ pub fn owner(path: &str) -> Owner {
         return Owner::Library;
     }
     Owner::User
+}
+
+/// Whether a path (full, or shortened the way guard comments shorten it)
+/// points into torch itself rather than into user code.
+fn is_torch_path(path: &str) -> bool {
+    const TORCH_DIRS: [&str; 14] = [
+        "nn/",
+        "_dynamo/",
+        "_inductor/",
+        "_functorch/",
+        "_higher_order_ops/",
+        "_refs/",
+        "_prims/",
+        "_decomp/",
+        "fx/",
+        "utils/",
+        "autograd/",
+        "distributed/",
+        "optim/",
+        "amp/",
+    ];
+    let p = path.replace('\\', "/");
+    p.contains("/torch/")
+        || p.starts_with("torch/")
+        || p.contains("site-packages/torch")
+        || TORCH_DIRS.iter().any(|d| p.starts_with(d))
+        || p == "functional.py"
+        || p == "_tensor.py"
 }
 
 /// The full paths one process's log mentions, and where torch lives.
@@ -166,6 +194,14 @@ mod tests {
         );
         assert_eq!(r.resolve("/abs/already.py").as_deref(), Some("/abs/already.py"));
         assert_eq!(r.resolve("elsewhere.py"), None);
+    }
+
+    #[test]
+    fn torch_paths() {
+        assert!(is_torch_path("nn/modules/module.py"));
+        assert!(is_torch_path("/x/site-packages/torch/_dynamo/eval_frame.py"));
+        assert!(!is_torch_path("repro.py"));
+        assert!(!is_torch_path("/home/u/proj/nnet/model.py"));
     }
 
     #[test]

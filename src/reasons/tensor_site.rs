@@ -9,7 +9,7 @@
 
 use super::culprit::strip_locals;
 use super::paths::{owner, Owner};
-use super::split::{split, GuardFailure, Location};
+use super::split::{guarded_tensor, split, GuardFailure, Location};
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
 
@@ -54,11 +54,7 @@ pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
     if g.source.is_some() || g.location.is_some() {
         return;
     }
-    let Some(tensor) = g
-        .guard
-        .strip_prefix("tensor '")
-        .and_then(|rest| rest.find("' ").map(|end| &rest[..end]))
-    else {
+    let Some(tensor) = guarded_tensor(&g.guard) else {
         return;
     };
     let tensor = strip_locals(tensor);
