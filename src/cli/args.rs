@@ -1,5 +1,6 @@
 //! The command line's flags, arguments and help texts (clap).
 
+use crate::activation_diff as ad;
 use crate::reasons::Category;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -45,8 +46,8 @@ pub enum Command {
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
     /// Compare two activation traces: the first divergent layer, step by step.
-    #[command(after_help = super::diff::DIFF_HELP)]
-    Diff(super::diff::DiffArgs),
+    #[command(after_help = DIFF_HELP)]
+    Diff(DiffArgs),
     /// Slow-step post-mortem from guardscope.StepLogger records: the slowest
     /// steps and the compiles inside them.
     #[command(after_help = STEPS_HELP)]
@@ -205,4 +206,76 @@ pub struct SummaryArgs {
     /// List every parse problem with file:line.
     #[arg(short, long)]
     pub verbose: bool,
+}
+
+pub const DIFF_HELP: &str = "\
+Aligns the records of two activation traces (JSONL from
+guardscope.trace_activations, or the reference format without \"call\"; plain
+or .gz) by (step, module, tensor, call), compares every stat both have, and
+reports the first divergent record in A's execution order, the next ones, a
+per-step summary, and records present on one side only. Both files are
+streamed; memory does not grow with their size.
+
+Tolerance: a stat is equal when |a - b| <= atol + rtol * max(|a|, |b|).
+The defaults (rtol 1e-2, atol 1e-4) are for bf16 noise: bf16 keeps 8
+significant bits (one rounding moves a value by up to 0.4%) and reductions add
+a few roundings, while real port bugs move stats by more. For float32 parity
+try --rtol 1e-5 --atol 1e-7. Shapes and dtypes must match exactly. A NaN
+facing a number is a divergence; NaN on both sides, null and \"<error: ...>\"
+are not comparable (counted, never a divergence); other strings are
+malformed (counted as problems). A diff that compared no value fails.
+
+Ports whose module paths differ: strip a prefix on one side, and/or rename
+with regex rules (one `REGEX -> REPLACEMENT` per line, applied in order, `#`
+comments; the replacement may use ${1}):
+
+  guardscope diff ref.jsonl port.jsonl.gz --strip-prefix A=transformer. --strip-prefix B=model.
+  guardscope diff ref.jsonl port.jsonl --map B=names.txt
+      names.txt:  ^layers\\.(\\d+)\\.self_attn$ -> blocks.${1}.attn
+
+Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, no
+stat value compared (all null, <error> or malformed), or records on one
+side only (unless --allow-missing) · 2 bad usage (e.g. a
+--stats name no aligned record has), unreadable file (also one read only in
+part: verdict `unreadable`) or a file without records · 3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The reference trace (JSONL, plain or .gz).
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// The trace to check against it.
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    /// Relative tolerance.
+    #[arg(long, value_name = "F", default_value_t = ad::DEFAULT_RTOL, value_parser = non_negative)]
+    pub rtol: f64,
+    /// Absolute tolerance.
+    #[arg(long, value_name = "F", default_value_t = ad::DEFAULT_ATOL, value_parser = non_negative)]
+    pub atol: f64,
+    /// Compare only these stats (comma-separated, e.g. abs_mean,max); default: every stat both sides have.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub stats: Vec<String>,
+    /// Remove PREFIX from module names of side A, side B, or both (no `A=`/`B=`); repeatable.
+    #[arg(long, value_name = "[A=|B=]PREFIX")]
+    pub strip_prefix: Vec<String>,
+    /// Rename modules of side A, B or both with the `REGEX -> REPLACEMENT` rules in FILE; repeatable.
+    #[arg(long, value_name = "[A=|B=]FILE")]
+    pub map: Vec<String>,
+    /// Divergent records detailed after the first.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub show: usize,
+    /// Records on one side only are listed but do not fail the diff.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Print the result as JSON (a stable contract; see the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a finite number >= 0")),
+    }
 }

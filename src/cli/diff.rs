@@ -1,85 +1,13 @@
 //! `guardscope diff A B`: the first divergent layer between two activation
 //! traces, as text or JSON, and an exit code a CI parity check can use.
 
-use super::exit;
+use super::args::DiffArgs;
+use super::error::{written, CliError, Status};
 use crate::activation_diff::{self as ad, NameMap, Tolerance, Verdict};
 use crate::report::diff::write_diff;
-use crate::report::text::{terminal_safe, SafeWriter};
-use clap::Args;
+use crate::report::text::SafeWriter;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-
-pub const DIFF_HELP: &str = "\
-Aligns the records of two activation traces (JSONL from
-guardscope.trace_activations, or the reference format without \"call\"; plain
-or .gz) by (step, module, tensor, call), compares every stat both have, and
-reports the first divergent record in A's execution order, the next ones, a
-per-step summary, and records present on one side only. Both files are
-streamed; memory does not grow with their size.
-
-Tolerance: a stat is equal when |a - b| <= atol + rtol * max(|a|, |b|).
-The defaults (rtol 1e-2, atol 1e-4) are for bf16 noise: bf16 keeps 8
-significant bits (one rounding moves a value by up to 0.4%) and reductions add
-a few roundings, while real port bugs move stats by more. For float32 parity
-try --rtol 1e-5 --atol 1e-7. Shapes and dtypes must match exactly. A NaN
-facing a number is a divergence; NaN on both sides, null and \"<error: ...>\"
-are not comparable (counted, never a divergence); other strings are
-malformed (counted as problems). A diff that compared no value fails.
-
-Ports whose module paths differ: strip a prefix on one side, and/or rename
-with regex rules (one `REGEX -> REPLACEMENT` per line, applied in order, `#`
-comments; the replacement may use ${1}):
-
-  guardscope diff ref.jsonl port.jsonl.gz --strip-prefix A=transformer. --strip-prefix B=model.
-  guardscope diff ref.jsonl port.jsonl --map B=names.txt
-      names.txt:  ^layers\\.(\\d+)\\.self_attn$ -> blocks.${1}.attn
-
-Exit codes: 0 equal within tolerance · 1 divergent, no record aligned, no
-stat value compared (all null, <error> or malformed), or records on one
-side only (unless --allow-missing) · 2 bad usage (e.g. a
---stats name no aligned record has), unreadable file (also one read only in
-part: verdict `unreadable`) or a file without records · 3 internal error.";
-
-#[derive(Args, Debug)]
-pub struct DiffArgs {
-    /// The reference trace (JSONL, plain or .gz).
-    #[arg(value_name = "A")]
-    pub a: PathBuf,
-    /// The trace to check against it.
-    #[arg(value_name = "B")]
-    pub b: PathBuf,
-    /// Relative tolerance.
-    #[arg(long, value_name = "F", default_value_t = ad::DEFAULT_RTOL, value_parser = non_negative)]
-    pub rtol: f64,
-    /// Absolute tolerance.
-    #[arg(long, value_name = "F", default_value_t = ad::DEFAULT_ATOL, value_parser = non_negative)]
-    pub atol: f64,
-    /// Compare only these stats (comma-separated, e.g. abs_mean,max); default: every stat both sides have.
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
-    pub stats: Vec<String>,
-    /// Remove PREFIX from module names of side A, side B, or both (no `A=`/`B=`); repeatable.
-    #[arg(long, value_name = "[A=|B=]PREFIX")]
-    pub strip_prefix: Vec<String>,
-    /// Rename modules of side A, B or both with the `REGEX -> REPLACEMENT` rules in FILE; repeatable.
-    #[arg(long, value_name = "[A=|B=]FILE")]
-    pub map: Vec<String>,
-    /// Divergent records detailed after the first.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub show: usize,
-    /// Records on one side only are listed but do not fail the diff.
-    #[arg(long)]
-    pub allow_missing: bool,
-    /// Print the result as JSON (a stable contract; see the README).
-    #[arg(long)]
-    pub json: bool,
-}
-
-fn non_negative(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a finite number >= 0")),
-    }
-}
+use std::path::Path;
 
 /// `A=x` -> (Some(A), x); `B=x` -> (Some(B), x); `x` -> (None, x): both sides.
 fn sided(arg: &str) -> (Option<usize>, &str) {
@@ -116,14 +44,8 @@ pub fn name_maps(strip: &[String], maps: &[String]) -> Result<[NameMap; 2], Stri
     Ok(out)
 }
 
-pub fn diff(args: DiffArgs) -> i32 {
-    let [map_a, map_b] = match name_maps(&args.strip_prefix, &args.map) {
-        Ok(maps) => maps,
-        Err(e) => {
-            eprintln!("guardscope: {}", terminal_safe(&e));
-            return exit::BAD_INPUT;
-        }
-    };
+pub fn diff(args: DiffArgs) -> Result<Status, CliError> {
+    let [map_a, map_b] = name_maps(&args.strip_prefix, &args.map).map_err(CliError::BadInput)?;
     let opts = ad::Options {
         tolerance: Tolerance {
             rtol: args.rtol,
@@ -139,36 +61,29 @@ pub fn diff(args: DiffArgs) -> i32 {
         map_a,
         map_b,
     };
-    let result = match ad::diff(inputs, opts, None) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
-            return exit::BAD_INPUT;
-        }
-    };
+    let result = ad::diff(inputs, opts, None)?;
     if !result.stats_never_compared.is_empty() && result.compared > 0 {
-        eprintln!(
-            "guardscope: --stats: no aligned record has {} on both sides",
-            terminal_safe(&result.stats_never_compared.join(", "))
-        );
-        return exit::BAD_INPUT;
+        return Err(CliError::BadInput(format!(
+            "--stats: no aligned record has {} on both sides",
+            result.stats_never_compared.join(", ")
+        )));
     }
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let written = if args.json {
+    written(if args.json {
         serde_json::to_writer_pretty(&mut out, &result)
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
         write_diff(&mut SafeWriter::new(&mut out), &result)
-    };
-    // A closed pipe (`| head`) leaves the verdict standing.
-    match (super::output_written(written), result.verdict) {
-        (exit::OK, Verdict::Equal) => exit::OK,
+    })?;
+    match result.verdict {
+        Verdict::Equal => Ok(Status::Success),
         // No value compared is a failed comparison, not a pass.
-        (exit::OK, Verdict::Divergent | Verdict::NothingCompared) => exit::FOUND_PROBLEM,
-        (exit::OK, Verdict::Unreadable) => exit::BAD_INPUT,
-        (failed, _) => failed,
+        Verdict::Divergent | Verdict::NothingCompared => Ok(Status::FoundProblem),
+        Verdict::Unreadable => Err(CliError::Incomplete(
+            "an input was read only in part (verdict: unreadable); the output lists what was lost".into(),
+        )),
     }
 }
 

@@ -1,25 +1,26 @@
 //! The `guardscope` command line. It lives in the library so the binary and
 //! the Python package's console script run exactly the same code.
+//!
+//! One file per command; every flag is in `args.rs`. Commands return
+//! `Result<Status, CliError>` (`error.rs`), which `run` turns into the exit
+//! code, printing the error once.
 
 mod args;
+mod check;
 mod diff;
+mod error;
+mod load;
+mod output;
 mod panics;
 mod progress;
 mod report;
 mod steps;
+mod summary;
 
-pub use args::{CheckArgs, Cli, Command, InputArgs, ReportArgs, StepsArgs, SummaryArgs};
+pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, StepsArgs, SummaryArgs};
+pub use error::{CliError, Status};
 
-use crate::analysis::{self, check::CheckOptions};
-use crate::input;
-use crate::load::{self, LoadOptions};
-use crate::model::Run;
-use crate::report::text::{terminal_safe, SafeWriter};
-use crate::report::{check as check_report, json, terminal};
-use crate::trace::ParseOptions;
 use clap::Parser;
-use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
 
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
@@ -46,14 +47,8 @@ where
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_and_dispatch(args)));
     match (result, panics::take()) {
         (Ok(code), None) => code,
-        (_, Some(panic)) => {
-            eprintln!("{}", panics::message(&panic));
-            exit::INTERNAL
-        }
-        (Err(_), None) => {
-            eprintln!("{}", panics::message("unknown panic"));
-            exit::INTERNAL
-        }
+        (_, Some(panic)) => error::finish(Err(CliError::Internal(panic))),
+        (Err(_), None) => error::finish(Err(CliError::Internal("unknown panic".into()))),
     }
 }
 
@@ -65,147 +60,22 @@ where
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
+            // clap prints its own usage errors (and --help, --version).
             let code = if e.use_stderr() { exit::BAD_INPUT } else { exit::OK };
             let _ = e.print();
             return code;
         }
     };
-    dispatch(cli)
+    error::finish(dispatch(cli))
 }
 
-fn dispatch(cli: Cli) -> i32 {
+fn dispatch(cli: Cli) -> Result<Status, CliError> {
     panics::deliberate_panic_for_tests();
     match cli.command {
-        Command::Summary(args) => summary(args),
-        Command::Check(args) => check(args),
+        Command::Summary(args) => summary::summary(args),
+        Command::Check(args) => check::check(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
         Command::Steps(args) => steps::steps(args),
     }
-}
-
-fn parse_options(input: &InputArgs) -> ParseOptions {
-    ParseOptions {
-        verify_all_payloads: input.verify_all,
-        ..ParseOptions::default()
-    }
-}
-
-/// Loads a run, or prints the one-line reason it cannot and gives exit code 2.
-fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, i32> {
-    let bad = |e: input::InputError| {
-        eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
-        exit::BAD_INPUT
-    };
-    let found = input::discover(paths).map_err(bad)?;
-    let total: u64 = found.sources.iter().map(|s| s.size).sum();
-    let bar = progress::Progress::start(total, !input.quiet && io::stderr().is_terminal());
-    let opts = LoadOptions {
-        parse: parse_options(input),
-        threads: None,
-        bytes_read: Some(bar.counter()),
-    };
-    let run = load::load_discovered(&found, &opts);
-    bar.finish();
-    let run = run.map_err(bad)?;
-    if run.envelope_count() == 0 {
-        // The file-level verdict (line 0) says more than the first bad line.
-        let problems = &run.problems.first;
-        let why = problems.iter().find(|p| p.line == 0).or(problems.first());
-        let why = why.map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no TORCH_TRACE events found: {}", terminal_safe(&why));
-        return Err(exit::BAD_INPUT);
-    }
-    Ok(run)
-}
-
-fn check(args: CheckArgs) -> i32 {
-    let candidate = match load_run(&args.input.paths, &args.input) {
-        Ok(run) => run,
-        Err(code) => return code,
-    };
-    let baseline = if args.baseline.is_empty() {
-        None
-    } else {
-        match load_run(&args.baseline, &args.input) {
-            Ok(run) => Some(run),
-            Err(code) => return code,
-        }
-    };
-    let opts = CheckOptions {
-        max_recompiles: args.max_recompiles,
-        allow: args.allow,
-        max_new_frames: args.max_new_frames,
-    };
-    let candidate = analysis::analyse(&candidate);
-    let baseline = baseline.as_ref().map(analysis::analyse);
-    let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
-    if let Some(path) = &args.junit {
-        if let Err(e) = std::fs::write(path, check_report::junit(&verdict)) {
-            eprintln!("guardscope: cannot write {}: {e}", path.display());
-            return exit::BAD_INPUT;
-        }
-    }
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let written = if args.json {
-        serde_json::to_writer_pretty(&mut out, &verdict)
-            .map_err(io::Error::from)
-            .and_then(|_| writeln!(out))
-    } else {
-        check_report::write_verdict(&mut SafeWriter::new(&mut out), &verdict)
-    };
-    // Unread input is exit 2 (the verdict lists it): the gate could not
-    // judge the run, which is not the same as finding recompiles.
-    match written {
-        Ok(()) | Err(_) if verdict.passed => exit::OK,
-        _ if !verdict.unread_inputs.is_empty() => {
-            eprintln!("guardscope: input not fully read; the check fails closed (the verdict lists what was lost)");
-            exit::BAD_INPUT
-        }
-        _ => exit::FOUND_PROBLEM,
-    }
-}
-
-fn summary(args: SummaryArgs) -> i32 {
-    let run = match load_run(&args.input.paths, &args.input) {
-        Ok(run) => run,
-        Err(code) => return code,
-    };
-    let findings = analysis::analyse(&run);
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let written = if args.json {
-        serde_json::to_writer_pretty(&mut out, &json::summary(&findings))
-            .map_err(io::Error::from)
-            .and_then(|_| writeln!(out))
-    } else {
-        let opts = terminal::TerminalOptions {
-            width: terminal_width(),
-            verbose: args.verbose,
-        };
-        terminal::write_summary(&mut SafeWriter::new(&mut out), &findings, &opts)
-    };
-    output_written(written)
-}
-
-/// The exit code once a command's output is written (or not).
-pub(crate) fn output_written(written: io::Result<()>) -> i32 {
-    match written {
-        Ok(()) => exit::OK,
-        // A closed pipe (`| head`) is the reader's choice, not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::OK,
-        Err(e) => {
-            eprintln!("guardscope: cannot write output: {e}");
-            exit::BAD_INPUT
-        }
-    }
-}
-
-pub(crate) fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .filter(|w: &usize| *w >= 40)
-        .unwrap_or(if io::stdout().is_terminal() { 120 } else { 160 })
 }

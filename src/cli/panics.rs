@@ -4,7 +4,7 @@
 //! about backtraces, which reads like a crash of the user's data. While a CLI
 //! run is in progress, on any of its threads, the hook installed here only
 //! keeps the panic's message and location; `run` prints them as one line
-//! with where to report the bug. Outside CLI runs (the Python extension's
+//! (an internal `CliError`) with where to report the bug. Outside CLI runs (the Python extension's
 //! tracer, say) the previous hook runs as before.
 
 use std::panic::PanicHookInfo;
@@ -69,14 +69,6 @@ fn describe(info: &PanicHookInfo<'_>) -> String {
 /// The first panic of the runs in progress, if there was one.
 pub fn take() -> Option<String> {
     FIRST_PANIC.lock().unwrap_or_else(|p| p.into_inner()).take()
-}
-
-/// The one line printed for an internal error.
-pub fn message(panic: &str) -> String {
-    format!(
-        "guardscope: internal error (a bug: {panic}); please report it on {REPORT_TO} with the command you ran \
-         and, if you can, the log"
-    )
 }
 
 pub fn deliberate_panic_for_tests() {

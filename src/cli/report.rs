@@ -2,7 +2,10 @@
 //! write it and summary.json into the report directory.
 
 use super::args::ReportArgs;
-use super::{exit, load_run, terminal_width};
+use super::error::{self, CliError, Status};
+use super::load::load_run;
+use super::output::terminal_width;
+use super::steps::read_step_files;
 use crate::activation_diff;
 use crate::analysis;
 use crate::report::output_dir::ReportDir;
@@ -11,29 +14,17 @@ use crate::report::{self, json, terminal};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-pub fn report(args: ReportArgs) -> i32 {
-    let run = match load_run(&args.input.paths, &args.input) {
-        Ok(run) => run,
-        Err(code) => return code,
-    };
-    let (steps, problems) = match super::steps::read_step_files(&args.steps, "--steps files") {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
+pub fn report(args: ReportArgs) -> Result<Status, CliError> {
+    let run = load_run(&args.input.paths, &args.input)?;
+    let (steps, problems) = read_step_files(&args.steps, "--steps files")?;
     let activations = match &args.activations[..] {
         [] => None,
-        [a] => Some(activation_diff::gather(a, None)),
-        [a, b] => Some(activation_diff::gather(a, Some(b))),
+        [a] => Some(activation_diff::gather(a, None)?),
+        [a, b] => Some(activation_diff::gather(a, Some(b))?),
         _ => {
-            eprintln!("guardscope: --activations: at most two traces (A, then B to compare with it)");
-            return exit::BAD_INPUT;
-        }
-    };
-    let activations = match activations.transpose() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("guardscope: {}", terminal_safe(&e.to_string()));
-            return exit::BAD_INPUT;
+            return Err(CliError::BadInput(
+                "--activations: at most two traces (A, then B to compare with it)".into(),
+            ))
         }
     };
     let mut run = run;
@@ -44,19 +35,14 @@ pub fn report(args: ReportArgs) -> i32 {
 
     let title = report_title(&args.input.paths);
     let findings = analysis::analyse(&run);
-    let html = match report::html::render(&report::html::PageInput {
+    let html = report::html::render(&report::html::PageInput {
         findings: &findings,
         steps: &steps,
         activations: activations.as_ref(),
         title,
-    }) {
-        Ok(html) => html,
-        Err(e) => {
-            eprintln!("guardscope: internal error rendering the report: {e:?}");
-            return exit::INTERNAL;
-        }
-    };
-    let written = ReportDir::prepare(&args.output, args.overwrite)
+    })
+    .map_err(|e| CliError::Internal(format!("rendering the report: {e:?}")))?;
+    let index = ReportDir::prepare(&args.output, args.overwrite)
         .map_err(|e| e.to_string())
         .and_then(|dir| {
             let fail = |e: io::Error| format!("{}: {e}", args.output.display());
@@ -67,14 +53,8 @@ pub fn report(args: ReportArgs) -> i32 {
             })
             .map_err(fail)?;
             dir.write("index.html", html.as_bytes()).map_err(fail)
-        });
-    let index = match written {
-        Ok(path) => path,
-        Err(e) => {
-            eprintln!("guardscope: {e}");
-            return exit::BAD_INPUT;
-        }
-    };
+        })
+        .map_err(CliError::BadInput)?;
     if !args.input.quiet {
         let stdout = io::stdout();
         let mut out = stdout.lock();
@@ -89,7 +69,7 @@ pub fn report(args: ReportArgs) -> i32 {
     if args.open {
         open_in_browser(&index);
     }
-    exit::OK
+    Ok(Status::Success)
 }
 
 /// The page title: the input's name, e.g. the TORCH_TRACE directory.
@@ -115,9 +95,9 @@ fn open_in_browser(path: &std::path::Path) {
         "xdg-open"
     };
     if let Err(e) = std::process::Command::new(opener).arg(path).spawn() {
-        eprintln!(
-            "guardscope: could not open a browser ({opener}: {e}); open {} yourself",
+        error::warn(&format!(
+            "could not open a browser ({opener}: {e}); open {} yourself",
             path.display()
-        );
+        ));
     }
 }

@@ -1,43 +1,36 @@
 //! `guardscope steps`: the slow-step post-mortem from StepLogger records.
 
-use super::{exit, load_run, InputArgs, StepsArgs};
+use super::args::{InputArgs, StepsArgs};
+use super::error::{written, CliError, Status};
+use super::load::load_run;
 use crate::analysis::steps::{analyse, screen};
 use crate::model::Step;
 use crate::records;
 use crate::report::steps as steps_report;
-use crate::report::text::{terminal_safe, SafeWriter};
+use crate::report::text::SafeWriter;
 use crate::trace::Problems;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-/// Reads every steps file; an unreadable file or no record at all is exit 2
-/// (with the reason printed), bad lines are problems.
-pub(crate) fn read_step_files(paths: &[PathBuf], what: &str) -> Result<(Vec<Step>, Problems), i32> {
+/// Reads every steps file; an unreadable file or no record at all is an
+/// error, bad lines are problems.
+pub(crate) fn read_step_files(paths: &[PathBuf], what: &str) -> Result<(Vec<Step>, Problems), CliError> {
     let mut problems = Problems::default();
     let mut steps = Vec::new();
     for path in paths {
-        match records::read_steps(path, &mut problems) {
-            Ok(s) => steps.extend(s),
-            Err(e) => {
-                let why = format!("{}: {e}", path.display());
-                eprintln!("guardscope: {}", terminal_safe(&why));
-                return Err(exit::BAD_INPUT);
-            }
-        }
+        let read = records::read_steps(path, &mut problems)
+            .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
+        steps.extend(read);
     }
     if !paths.is_empty() && steps.is_empty() {
         let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
-        eprintln!("guardscope: no step records in {what}: {}", terminal_safe(&why));
-        return Err(exit::BAD_INPUT);
+        return Err(CliError::BadInput(format!("no step records in {what}: {why}")));
     }
     Ok((steps, problems))
 }
 
-pub fn steps(args: StepsArgs) -> i32 {
-    let (steps, problems) = match read_step_files(&args.files, "the steps files") {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
+pub fn steps(args: StepsArgs) -> Result<Status, CliError> {
+    let (steps, problems) = read_step_files(&args.files, "the steps files")?;
     let trace = if args.trace.is_empty() {
         None
     } else {
@@ -46,10 +39,7 @@ pub fn steps(args: StepsArgs) -> i32 {
             verify_all: false,
             quiet: args.quiet,
         };
-        match load_run(&args.trace, &input) {
-            Ok(run) => Some(run),
-            Err(code) => return code,
-        }
+        Some(load_run(&args.trace, &input)?)
     };
     let mut problems = problems;
     let steps = screen(steps, trace.as_ref(), &mut problems);
@@ -62,7 +52,7 @@ pub fn steps(args: StepsArgs) -> i32 {
     }
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let written = if args.json {
+    written(if args.json {
         #[derive(serde::Serialize)]
         struct Output<'a> {
             #[serde(flatten)]
@@ -93,15 +83,13 @@ pub fn steps(args: StepsArgs) -> i32 {
             }
         }
         SafeWriter::new(&mut out).write_all(text.as_bytes())
-    };
-    match super::output_written(written) {
-        exit::OK if !unread.is_empty() => {
-            eprintln!(
-                "guardscope: input not fully read ({} problem(s)); see the list above",
-                unread.len()
-            );
-            exit::BAD_INPUT
-        }
-        code => code,
+    })?;
+    if unread.is_empty() {
+        Ok(Status::Success)
+    } else {
+        Err(CliError::Incomplete(format!(
+            "input not fully read ({} problem(s)); see the list above",
+            unread.len()
+        )))
     }
 }

@@ -1,0 +1,49 @@
+//! `guardscope check`: the recompile gate, against a budget or a baseline run.
+
+use super::args::CheckArgs;
+use super::error::{written, CliError, Status};
+use super::load::load_run;
+use crate::analysis::{self, check::CheckOptions};
+use crate::report::check as check_report;
+use crate::report::text::SafeWriter;
+use std::io::{self, Write};
+
+pub fn check(args: CheckArgs) -> Result<Status, CliError> {
+    let candidate = load_run(&args.input.paths, &args.input)?;
+    let baseline = match &args.baseline[..] {
+        [] => None,
+        paths => Some(load_run(paths, &args.input)?),
+    };
+    let opts = CheckOptions {
+        max_recompiles: args.max_recompiles,
+        allow: args.allow,
+        max_new_frames: args.max_new_frames,
+    };
+    let candidate = analysis::analyse(&candidate);
+    let baseline = baseline.as_ref().map(analysis::analyse);
+    let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
+    if let Some(path) = &args.junit {
+        std::fs::write(path, check_report::junit(&verdict))
+            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    written(if args.json {
+        serde_json::to_writer_pretty(&mut out, &verdict)
+            .map_err(io::Error::from)
+            .and_then(|_| writeln!(out))
+    } else {
+        check_report::write_verdict(&mut SafeWriter::new(&mut out), &verdict)
+    })?;
+    if verdict.passed {
+        Ok(Status::Success)
+    } else if !verdict.unread_inputs.is_empty() {
+        // The gate could not judge the run, which is not the same as finding
+        // recompiles: exit 2, and the verdict lists what was lost.
+        Err(CliError::Incomplete(
+            "input not fully read; the check fails closed (the verdict lists what was lost)".into(),
+        ))
+    } else {
+        Ok(Status::FoundProblem)
+    }
+}

@@ -1,0 +1,129 @@
+//! What a command returns, and the one place that prints why it failed.
+//!
+//! Commands return `Result<Status, CliError>`; `cli::run` turns that into
+//! the exit code and prints the error (or a panic) once, on stderr. Library
+//! errors convert into `CliError` with `?`, so no command prints or picks an
+//! exit code itself.
+
+use super::exit;
+use crate::activation_diff::DiffError;
+use crate::input::InputError;
+use crate::report::text::terminal_safe;
+use std::fmt;
+use std::io;
+
+/// How a command that ran to its end came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Exit 0.
+    Success,
+    /// Exit 1: a check or diff found what it guards against.
+    FoundProblem,
+}
+
+/// Why a command could not do its job.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad usage the argument parser cannot see, or input that cannot be
+    /// read or holds nothing to work on (exit 2).
+    BadInput(String),
+    /// The output was written, but part of the input was not read, so it
+    /// cannot stand as a verdict: the gate fails closed (exit 2).
+    Incomplete(String),
+    /// The command's own output could not be written (exit 2).
+    Output(io::Error),
+    /// A bug in guardscope (exit 3).
+    Internal(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::BadInput(_) | CliError::Incomplete(_) | CliError::Output(_) => exit::BAD_INPUT,
+            CliError::Internal(_) => exit::INTERNAL,
+        }
+    }
+}
+
+/// The outcome of writing a command's output. A closed pipe (`| head`) is
+/// the reader's choice, not an error: the output ends there and the
+/// command's verdict (its exit code) stands.
+pub fn written(result: io::Result<()>) -> Result<(), CliError> {
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CliError::Output(e)),
+        _ => Ok(()),
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::BadInput(why) | CliError::Incomplete(why) => f.write_str(why),
+            CliError::Output(e) => write!(f, "cannot write output: {e}"),
+            CliError::Internal(why) => write!(
+                f,
+                "internal error (a bug: {why}); please report it on {} with the command you ran \
+                 and, if you can, the log",
+                super::panics::REPORT_TO
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<InputError> for CliError {
+    fn from(e: InputError) -> Self {
+        CliError::BadInput(e.to_string())
+    }
+}
+
+impl From<DiffError> for CliError {
+    fn from(e: DiffError) -> Self {
+        CliError::BadInput(e.to_string())
+    }
+}
+
+/// The exit code of a command's result, printing its error (if any) once.
+pub fn finish(result: Result<Status, CliError>) -> i32 {
+    match result {
+        Ok(Status::Success) => exit::OK,
+        Ok(Status::FoundProblem) => exit::FOUND_PROBLEM,
+        Err(e) => {
+            print_line(&e.to_string());
+            e.exit_code()
+        }
+    }
+}
+
+/// A warning that does not change the outcome (e.g. no browser to open).
+pub fn warn(message: &str) {
+    print_line(message);
+}
+
+/// Every line guardscope writes to stderr, but the progress bar and clap's
+/// usage errors: one prefix, and text from logs made inert for the terminal.
+fn print_line(message: &str) {
+    eprintln!("guardscope: {}", terminal_safe(message));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_kind_of_failure() {
+        assert_eq!(finish(Ok(Status::Success)), exit::OK);
+        assert_eq!(finish(Ok(Status::FoundProblem)), exit::FOUND_PROBLEM);
+        assert_eq!(CliError::BadInput("x".into()).exit_code(), exit::BAD_INPUT);
+        assert_eq!(CliError::Incomplete("x".into()).exit_code(), exit::BAD_INPUT);
+        assert_eq!(CliError::Internal("x".into()).exit_code(), exit::INTERNAL);
+        let disk_full = io::Error::other("no space left on device");
+        assert_eq!(
+            finish(written(Err(disk_full)).map(|_| Status::Success)),
+            exit::BAD_INPUT
+        );
+        let pipe = written(Err(io::ErrorKind::BrokenPipe.into()));
+        assert_eq!(finish(pipe.map(|_| Status::FoundProblem)), exit::FOUND_PROBLEM);
+    }
+}

@@ -1,0 +1,37 @@
+//! Loading the TORCH_TRACE logs a command was given, with a progress bar.
+
+use super::args::InputArgs;
+use super::error::CliError;
+use super::progress::Progress;
+use crate::input;
+use crate::load::{self, LoadOptions};
+use crate::model::Run;
+use crate::trace::ParseOptions;
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
+
+/// Loads a run, or says in one line why it cannot (no file, no trace event).
+pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
+    let found = input::discover(paths)?;
+    let total: u64 = found.sources.iter().map(|s| s.size).sum();
+    let bar = Progress::start(total, !input.quiet && io::stderr().is_terminal());
+    let opts = LoadOptions {
+        parse: ParseOptions {
+            verify_all_payloads: input.verify_all,
+            ..ParseOptions::default()
+        },
+        threads: None,
+        bytes_read: Some(bar.counter()),
+    };
+    let run = load::load_discovered(&found, &opts);
+    bar.finish();
+    let run = run?;
+    if run.envelope_count() == 0 {
+        // The file-level verdict (line 0) says more than the first bad line.
+        let problems = &run.problems.first;
+        let why = problems.iter().find(|p| p.line == 0).or(problems.first());
+        let why = why.map(ToString::to_string).unwrap_or_default();
+        return Err(CliError::BadInput(format!("no TORCH_TRACE events found: {why}")));
+    }
+    Ok(run)
+}
