@@ -1,12 +1,11 @@
 //! `guardscope check`: the recompile gate, against a budget or a baseline run.
 
 use super::args::CheckArgs;
-use super::error::{written, CliError, Status};
+use super::error::{CliError, Status};
 use super::load::load_run;
+use super::output::print;
 use crate::analysis::{self, check::CheckOptions};
 use crate::report::check as check_report;
-use crate::report::text::SafeWriter;
-use std::io::{self, Write};
 
 pub fn check(args: CheckArgs) -> Result<Status, CliError> {
     let candidate = load_run(&args.input.paths, &args.input)?;
@@ -26,15 +25,7 @@ pub fn check(args: CheckArgs) -> Result<Status, CliError> {
         std::fs::write(path, check_report::junit(&verdict))
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    written(if args.json {
-        serde_json::to_writer_pretty(&mut out, &verdict)
-            .map_err(io::Error::from)
-            .and_then(|_| writeln!(out))
-    } else {
-        check_report::write_verdict(&mut SafeWriter::new(&mut out), &verdict)
-    })?;
+    print(&verdict, args.json)?;
     if verdict.passed {
         Ok(Status::Success)
     } else if !verdict.unread_inputs.is_empty() {

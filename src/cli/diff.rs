@@ -2,11 +2,9 @@
 //! traces, as text or JSON, and an exit code a CI parity check can use.
 
 use super::args::DiffArgs;
-use super::error::{written, CliError, Status};
+use super::error::{CliError, Status};
+use super::output::print;
 use crate::activation_diff::{self as ad, NameMap, Tolerance, Verdict};
-use crate::report::diff::write_diff;
-use crate::report::text::SafeWriter;
-use std::io::{self, Write};
 use std::path::Path;
 
 /// `A=x` -> (Some(A), x); `B=x` -> (Some(B), x); `x` -> (None, x): both sides.
@@ -68,15 +66,7 @@ pub fn diff(args: DiffArgs) -> Result<Status, CliError> {
             result.stats_never_compared.join(", ")
         )));
     }
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    written(if args.json {
-        serde_json::to_writer_pretty(&mut out, &result)
-            .map_err(io::Error::from)
-            .and_then(|_| writeln!(out))
-    } else {
-        write_diff(&mut SafeWriter::new(&mut out), &result)
-    })?;
+    print(&result, args.json)?;
     match result.verdict {
         Verdict::Equal => Ok(Status::Success),
         // No value compared is a failed comparison, not a pass.

@@ -2,17 +2,18 @@
 //! write it and summary.json into the report directory.
 
 use super::args::ReportArgs;
-use super::error::{self, CliError, Status};
+use super::error::{self, written, CliError, Status};
 use super::load::load_run;
-use super::output::terminal_width;
+use super::output::print;
 use super::steps::read_step_files;
 use crate::activation_diff;
 use crate::analysis;
+use crate::report::emit::SummaryView;
 use crate::report::output_dir::ReportDir;
-use crate::report::text::{terminal_safe, SafeWriter};
-use crate::report::{self, json, terminal};
+use crate::report::text::terminal_safe;
+use crate::report::{self, json};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub fn report(args: ReportArgs) -> Result<Status, CliError> {
     let run = load_run(&args.input.paths, &args.input)?;
@@ -56,18 +57,17 @@ pub fn report(args: ReportArgs) -> Result<Status, CliError> {
         })
         .map_err(CliError::BadInput)?;
     if !args.input.quiet {
-        let stdout = io::stdout();
-        let mut out = stdout.lock();
-        let opts = terminal::TerminalOptions {
-            width: terminal_width(),
+        let view = SummaryView {
+            findings: &findings,
             verbose: false,
         };
-        let mut out = SafeWriter::new(&mut out);
-        let _ = terminal::write_summary(&mut out, &findings, &opts).and_then(|_| writeln!(out));
+        print(&view, false)?;
     }
-    println!("Report: {}", terminal_safe(&index.display().to_string()));
+    let blank_line = if args.input.quiet { "" } else { "\n" };
+    let index = terminal_safe(&index.display().to_string()).into_owned();
+    written(writeln!(io::stdout().lock(), "{blank_line}Report: {index}"))?;
     if args.open {
-        open_in_browser(&index);
+        open_in_browser(Path::new(&index));
     }
     Ok(Status::Success)
 }
@@ -86,7 +86,7 @@ fn report_title(paths: &[PathBuf]) -> String {
     }
 }
 
-fn open_in_browser(path: &std::path::Path) {
+fn open_in_browser(path: &Path) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {

@@ -1,15 +1,14 @@
 //! `guardscope steps`: the slow-step post-mortem from StepLogger records.
 
 use super::args::{InputArgs, StepsArgs};
-use super::error::{written, CliError, Status};
+use super::error::{CliError, Status};
 use super::load::load_run;
+use super::output::print;
 use crate::analysis::steps::{analyse, screen};
 use crate::model::Step;
 use crate::records;
-use crate::report::steps as steps_report;
-use crate::report::text::SafeWriter;
+use crate::report::emit::StepsView;
 use crate::trace::Problems;
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 /// Reads every steps file; an unreadable file or no record at all is an
@@ -50,46 +49,19 @@ pub fn steps(args: StepsArgs) -> Result<Status, CliError> {
     if let Some(run) = &trace {
         unread.extend(run.problems.unread());
     }
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    written(if args.json {
-        #[derive(serde::Serialize)]
-        struct Output<'a> {
-            #[serde(flatten)]
-            analysis: &'a crate::analysis::steps::StepsAnalysis,
-            problems: Vec<String>,
-            unread_inputs: &'a [String],
-        }
-        let output = Output {
-            analysis: &analysis,
-            problems: problems.first.iter().map(ToString::to_string).collect(),
-            unread_inputs: &unread,
-        };
-        serde_json::to_writer_pretty(&mut out, &output)
-            .map_err(io::Error::from)
-            .and_then(|_| writeln!(out))
-    } else {
-        let mut text = steps_report::render(&analysis);
-        if problems.count > 0 {
-            text.push_str(&format!("\n{} bad step record(s) skipped:\n", problems.count));
-            for p in &problems.first {
-                text.push_str(&format!("  {p}\n"));
-            }
-        }
-        if !unread.is_empty() {
-            text.push_str("\nerror: input that could not be read (the above covers only what was read):\n");
-            for p in &unread {
-                text.push_str(&format!("  {p}\n"));
-            }
-        }
-        SafeWriter::new(&mut out).write_all(text.as_bytes())
-    })?;
-    if unread.is_empty() {
+    let view = StepsView {
+        analysis: &analysis,
+        problems: problems.first.iter().map(ToString::to_string).collect(),
+        problem_count: problems.count,
+        unread_inputs: unread,
+    };
+    print(&view, args.json)?;
+    if view.unread_inputs.is_empty() {
         Ok(Status::Success)
     } else {
         Err(CliError::Incomplete(format!(
             "input not fully read ({} problem(s)); see the list above",
-            unread.len()
+            view.unread_inputs.len()
         )))
     }
 }

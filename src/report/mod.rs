@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod diff;
+pub mod emit;
 pub mod events;
 pub mod html;
 pub mod json;

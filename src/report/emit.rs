@@ -1,0 +1,141 @@
+//! The output boundary: everything a command prints is a `View`, text for
+//! people and JSON for machines, and `emit` is the one place that picks
+//! between them. A new subject implements `View` once; no command spells
+//! "JSON or text" itself.
+
+use super::text::SafeWriter;
+use super::{check, diff, json, steps, terminal};
+use crate::activation_diff::Diff;
+use crate::analysis::check::Verdict;
+use crate::analysis::steps::StepsAnalysis;
+use crate::analysis::Findings;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Which of a view's two forms a command prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// For a terminal (or a pipe) `width` columns wide.
+    Text { width: usize },
+    /// Pretty-printed JSON, one document: a stable contract (docs/json.md).
+    Json,
+}
+
+impl Format {
+    pub fn new(json: bool, width: usize) -> Self {
+        if json {
+            Format::Json
+        } else {
+            Format::Text { width }
+        }
+    }
+}
+
+/// A subject a command prints.
+pub trait View {
+    /// The JSON document.
+    fn json(&self) -> impl Serialize + '_;
+    /// The text; `out` already makes text from logs inert for the terminal.
+    fn write_text(&self, out: &mut dyn Write, width: usize) -> io::Result<()>;
+}
+
+/// Writes `view` to `out` in `format`.
+pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &view.json())?;
+            writeln!(out)
+        }
+        Format::Text { width } => view.write_text(&mut SafeWriter::new(out), width),
+    }
+}
+
+/// `guardscope summary` (and the terminal part of `report`).
+pub struct SummaryView<'a> {
+    pub findings: &'a Findings<'a>,
+    /// Every parse problem with file:line, not only the first few.
+    pub verbose: bool,
+}
+
+impl View for SummaryView<'_> {
+    fn json(&self) -> impl Serialize + '_ {
+        json::summary(self.findings)
+    }
+
+    fn write_text(&self, out: &mut dyn Write, width: usize) -> io::Result<()> {
+        let opts = terminal::TerminalOptions {
+            width,
+            verbose: self.verbose,
+        };
+        terminal::write_summary(out, self.findings, &opts)
+    }
+}
+
+/// `guardscope check`: the gate's verdict.
+impl View for Verdict {
+    fn json(&self) -> impl Serialize + '_ {
+        self
+    }
+
+    fn write_text(&self, out: &mut dyn Write, _width: usize) -> io::Result<()> {
+        check::write_verdict(out, self)
+    }
+}
+
+/// `guardscope diff`: two activation traces compared.
+impl View for Diff {
+    fn json(&self) -> impl Serialize + '_ {
+        self
+    }
+
+    fn write_text(&self, out: &mut dyn Write, _width: usize) -> io::Result<()> {
+        diff::write_diff(out, self)
+    }
+}
+
+/// `guardscope steps`: the post-mortem, with what could not be read.
+pub struct StepsView<'a> {
+    pub analysis: &'a StepsAnalysis,
+    /// Bad step records (the first few, file:line) and how many in all.
+    pub problems: Vec<String>,
+    pub problem_count: u64,
+    /// Input not read to its end: the post-mortem covers only what was read.
+    pub unread_inputs: Vec<String>,
+}
+
+impl View for StepsView<'_> {
+    fn json(&self) -> impl Serialize + '_ {
+        #[derive(Serialize)]
+        struct Document<'a> {
+            #[serde(flatten)]
+            analysis: &'a StepsAnalysis,
+            problems: &'a [String],
+            unread_inputs: &'a [String],
+        }
+        Document {
+            analysis: self.analysis,
+            problems: &self.problems,
+            unread_inputs: &self.unread_inputs,
+        }
+    }
+
+    fn write_text(&self, out: &mut dyn Write, _width: usize) -> io::Result<()> {
+        out.write_all(steps::render(self.analysis).as_bytes())?;
+        if self.problem_count > 0 {
+            writeln!(out, "\n{} bad step record(s) skipped:", self.problem_count)?;
+            for p in &self.problems {
+                writeln!(out, "  {p}")?;
+            }
+        }
+        if !self.unread_inputs.is_empty() {
+            writeln!(
+                out,
+                "\nerror: input that could not be read (the above covers only what was read):"
+            )?;
+            for p in &self.unread_inputs {
+                writeln!(out, "  {p}")?;
+            }
+        }
+        Ok(())
+    }
+}
