@@ -150,7 +150,7 @@ fn side_summary(path: &Path, s: ReadSummary) -> SideSummary {
         passes: s.passes,
         steps: s.steps,
         malformed: s.problems.count,
-        read_errors: s.problems.count_of(crate::trace::ProblemKind::Io),
+        read_errors: s.problems.count_of(crate::input::ProblemKind::Io),
         problems: s
             .problems
             .first

@@ -15,8 +15,8 @@
 use super::compare::Value;
 use super::names::{FastMap, Interner, NameMap};
 use crate::input;
-use crate::trace::problems::excerpt;
-use crate::trace::{ProblemKind, Problems};
+use crate::input::problems::excerpt;
+use crate::input::{ProblemKind, Problems};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;

@@ -3,8 +3,8 @@
 //! which rank recompiled alone. Optionally joined with a TORCH_TRACE run of
 //! the same process for the fuller story of each compile.
 
+use crate::input::{ProblemKind, Problems};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step, StepCause, StepCompile};
-use crate::trace::{ProblemKind, Problems};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;

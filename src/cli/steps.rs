@@ -2,11 +2,11 @@
 
 use super::{exit, load_run, InputArgs, StepsArgs};
 use crate::analysis::steps::{analyse, screen};
+use crate::input::Problems;
 use crate::model::Step;
 use crate::records;
 use crate::report::steps as steps_report;
 use crate::report::text::{terminal_safe, SafeWriter};
-use crate::trace::Problems;
 use std::io::{self, Write};
 use std::path::PathBuf;
 

@@ -6,8 +6,8 @@
 //! whole step.
 
 use crate::input;
+use crate::input::{ProblemKind, Problems};
 use crate::model::{Step, StepCause, StepCompile};
-use crate::trace::{ProblemKind, Problems};
 use serde::Deserialize;
 use std::io;
 use std::path::Path;
