@@ -14,8 +14,8 @@
 
 use super::compare::Value;
 use super::names::{FastMap, Interner, NameMap};
-use crate::input;
 use crate::input::problems::excerpt;
+use crate::input::{self, JsonlLines};
 use crate::input::{ProblemKind, Problems};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -144,35 +144,11 @@ impl SideState {
     }
 
     /// Reads every line, handing batches to `emit` until it returns false.
-    fn read(&mut self, mut reader: Box<dyn BufRead + Send>, emit: &mut dyn FnMut(Batch) -> bool) {
-        let mut buf = Vec::new();
+    fn read(&mut self, reader: Box<dyn BufRead + Send>, emit: &mut dyn FnMut(Batch) -> bool) {
+        let mut lines = JsonlLines::new(reader, Arc::clone(&self.display), MAX_RECORD);
         let mut records = Vec::with_capacity(BATCH);
-        loop {
-            buf.clear();
-            let n = match input::read_capped_line(&mut reader, &mut buf, MAX_RECORD) {
-                Ok(Some(n)) => n,
-                Ok(None) => break,
-                Err(e) => {
-                    let at = self.summary.lines + 1;
-                    self.summary
-                        .problems
-                        .push(&self.display, at, ProblemKind::Io, format!("read error: {e}"));
-                    break;
-                }
-            };
-            self.summary.lines += 1;
-            let line = self.summary.lines;
-            if n > MAX_RECORD {
-                let why = format!("record of {n} bytes skipped");
-                self.summary
-                    .problems
-                    .push(&self.display, line, ProblemKind::LineTooLong, why);
-                continue;
-            }
-            let text = buf.trim_ascii();
-            if text.is_empty() {
-                continue;
-            }
+        while let Some((line, text)) = lines.next_line(&mut self.summary.problems) {
+            self.summary.lines = line;
             match self.parse(text, line) {
                 Ok(record) => records.push(record),
                 Err((kind, why)) => self.summary.problems.push(&self.display, line, kind, why),
@@ -181,6 +157,7 @@ impl SideState {
                 return;
             }
         }
+        self.summary.lines = lines.lines();
         if !records.is_empty() || self.names.len() > self.sent_names {
             emit(self.batch(&mut records));
         }

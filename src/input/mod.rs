@@ -11,9 +11,11 @@ use std::sync::Arc;
 /// Prefix torch gives every TORCH_TRACE log file.
 pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 
+mod jsonl;
 pub mod problems;
 mod readers;
 
+pub use jsonl::JsonlLines;
 pub use problems::{Problem, ProblemKind, Problems};
 pub use readers::{open, open_counted, read_capped_line, read_to_string};
 
