@@ -5,6 +5,7 @@
 //! writes, and so the reference hook) are read as our `"nan"` / `"inf"`.
 
 use super::compare::Value;
+use crate::activations::format::{self, CALL, DTYPE, MODULE, SHAPE, STEP, TENSOR};
 use crate::input::problems::excerpt;
 use crate::input::ProblemKind;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -52,15 +53,17 @@ fn repair_non_standard(text: &[u8]) -> Option<Vec<u8>> {
             continue;
         }
         let rest = &text[i..];
-        let token: Option<(&[u8], &[u8])> = [
-            (&b"-Infinity"[..], &b"\"-inf\""[..]),
-            (b"Infinity", b"\"inf\""),
-            (b"NaN", b"\"nan\""),
+        let token: Option<(&[u8], &str)> = [
+            (&b"-Infinity"[..], format::NEG_INF),
+            (b"Infinity", format::INF),
+            (b"NaN", format::NAN),
         ]
         .into_iter()
         .find(|(bare, _)| rest.starts_with(bare));
-        if let Some((bare, quoted)) = token {
-            out.extend_from_slice(quoted);
+        if let Some((bare, ours)) = token {
+            out.push(b'"');
+            out.extend_from_slice(ours.as_bytes());
+            out.push(b'"');
             i += bare.len();
             changed = true;
             continue;
@@ -113,12 +116,12 @@ impl<'de> Visitor<'de> for RawVisitor {
         }
         while let Some(Str(key)) = map.next_key()? {
             match &*key {
-                "module" => raw.module = Some(map.next_value::<Str>().map_err(field("module"))?.0),
-                "tensor" => raw.tensor = Some(map.next_value::<Str>().map_err(field("tensor"))?.0),
-                "step" => raw.step = Some(map.next_value().map_err(field("step"))?),
-                "call" => raw.call = Some(map.next_value().map_err(field("call"))?),
-                "shape" => raw.shape = Some(map.next_value().map_err(field("shape"))?),
-                "dtype" => raw.dtype = Some(map.next_value::<Str>().map_err(field("dtype"))?.0),
+                MODULE => raw.module = Some(map.next_value::<Str>().map_err(field(MODULE))?.0),
+                TENSOR => raw.tensor = Some(map.next_value::<Str>().map_err(field(TENSOR))?.0),
+                STEP => raw.step = Some(map.next_value().map_err(field(STEP))?),
+                CALL => raw.call = Some(map.next_value().map_err(field(CALL))?),
+                SHAPE => raw.shape = Some(map.next_value().map_err(field(SHAPE))?),
+                DTYPE => raw.dtype = Some(map.next_value::<Str>().map_err(field(DTYPE))?.0),
                 _ => {
                     let value = map.next_value()?;
                     raw.stats.push((key, value));
@@ -176,10 +179,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(match v {
-            "nan" | "NaN" | "-nan" => Value::Nan,
-            "inf" | "+inf" | "Infinity" => Value::Number(f64::INFINITY),
-            "-inf" | "-Infinity" => Value::Number(f64::NEG_INFINITY),
-            _ if v.starts_with("<error") => Value::Error,
+            // Besides ours, the spellings other writers use.
+            format::NAN | "NaN" | "-nan" => Value::Nan,
+            format::INF | "+inf" | "Infinity" => Value::Number(f64::INFINITY),
+            format::NEG_INF | "-Infinity" => Value::Number(f64::NEG_INFINITY),
+            _ if v.starts_with(format::ERROR_PREFIX) => Value::Error,
             _ => Value::Other,
         })
     }

@@ -2,7 +2,7 @@
 //! format), one thread per file, handing records over in bounded batches.
 //!
 //! A record is `{"module", "tensor", "step", <stats>..., "shape", "dtype"}`
-//! with our optional `"call"`; every other key is a statistic. Without
+//! with our optional `"call"` (see `activations::format`). Without
 //! `call` (the reference format), a record's call is the number of earlier
 //! records of the same module and tensor in the same step, which is what our
 //! hooks write, so the two formats align with each other. A step lower than
@@ -15,6 +15,7 @@
 use super::compare::Value;
 use super::decode::decode;
 use super::names::{FastMap, Interner, NameMap};
+use crate::activations::format::{MODULE, STEP, TENSOR};
 use crate::input::problems::excerpt;
 use crate::input::{self, JsonlLines, ProblemKind, Problems};
 use std::collections::hash_map::Entry;
@@ -178,9 +179,9 @@ impl SideState {
         let mut repaired = None;
         let raw = decode(text, &mut repaired)?;
         let missing = |field: &str| (ProblemKind::BadEvent, format!("record without '{field}'"));
-        let module = raw.module.ok_or_else(|| missing("module"))?;
-        let tensor = raw.tensor.ok_or_else(|| missing("tensor"))?;
-        let step = raw.step.ok_or_else(|| missing("step"))?;
+        let module = raw.module.ok_or_else(|| missing(MODULE))?;
+        let tensor = raw.tensor.ok_or_else(|| missing(TENSOR))?;
+        let step = raw.step.ok_or_else(|| missing(STEP))?;
 
         if self.last_step != Some(step) {
             if self.last_step.is_some_and(|last| step < last) {
