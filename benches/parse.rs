@@ -3,7 +3,8 @@
 //! in the hot loop shows up as a lower MB/s. Whole-command timings against
 //! tlparse live in bench/.
 
-use guardscope::trace::{ParseOptions, Parser, Problems};
+use guardscope::input::Problems;
+use guardscope::trace::{ParseOptions, Parser};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,9 @@
 //! input order so the result does not depend on scheduling.
 
 use crate::input::{self, Discovery, InputError, LogSource, SkipReason};
+use crate::input::{ProblemKind, Problems};
 use crate::model::{self, Run, RunBuilder};
-use crate::trace::{ParseOptions, Parser, ProblemKind, Problems};
+use crate::trace::{ParseOptions, Parser};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;

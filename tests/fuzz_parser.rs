@@ -10,10 +10,11 @@
 mod common;
 
 use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, retype_at, Edit};
+use guardscope::input::Problems;
 use guardscope::input::{self, LogSource};
 use guardscope::model::{self, RunBuilder};
 use guardscope::report::{html, json, terminal};
-use guardscope::trace::{ParseOptions, Parser, Problems};
+use guardscope::trace::{ParseOptions, Parser};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

@@ -2,7 +2,8 @@
 //! snippets (labelled as such: not real logs; real logs are in samples/ and
 //! tests/data/). Each checks what is counted, reported, and kept.
 
-use guardscope::trace::{Event, EventData, ParseOptions, Parser, ProblemKind, Problems};
+use guardscope::input::{ProblemKind, Problems};
+use guardscope::trace::{Event, EventData, ParseOptions, Parser};
 use std::sync::Arc;
 
 const PREFIX: &str = "V1121 11:35:10.695000 2524 torch/_dynamo/guards.py:1]";

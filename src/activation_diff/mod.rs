@@ -2,13 +2,15 @@
 //! different numbers?"
 //!
 //! The read side of the traces `activations` writes (and of the reference
-//! format): `read` streams each file on a thread of its own, `align` pairs
+//! format): `read` streams each file on a thread of its own (`decode` turns
+//! a line into a record's fields), `align` pairs
 //! records by (pass, step, module, tensor, call) in a window bounded by the
 //! traces' misalignment, `compare` applies the tolerances, and `outcome`
 //! is the result that `guardscope diff` prints and the report draws.
 
 pub mod align;
 pub mod compare;
+mod decode;
 pub mod names;
 pub mod outcome;
 pub mod read;
@@ -150,7 +152,7 @@ fn side_summary(path: &Path, s: ReadSummary) -> SideSummary {
         passes: s.passes,
         steps: s.steps,
         malformed: s.problems.count,
-        read_errors: s.problems.count_of(crate::trace::ProblemKind::Io),
+        read_errors: s.problems.count_of(crate::input::ProblemKind::Io),
         problems: s
             .problems
             .first

@@ -2,7 +2,7 @@
 //! format), one thread per file, handing records over in bounded batches.
 //!
 //! A record is `{"module", "tensor", "step", <stats>..., "shape", "dtype"}`
-//! with our optional `"call"`; every other key is a statistic. Without
+//! with our optional `"call"` (see `activations::format`). Without
 //! `call` (the reference format), a record's call is the number of earlier
 //! records of the same module and tensor in the same step, which is what our
 //! hooks write, so the two formats align with each other. A step lower than
@@ -13,14 +13,12 @@
 //! `file:line: reason`, and the line is skipped.
 
 use super::compare::Value;
+use super::decode::decode;
 use super::names::{FastMap, Interner, NameMap};
-use crate::input;
-use crate::trace::problems::excerpt;
-use crate::trace::{ProblemKind, Problems};
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use std::borrow::Cow;
+use crate::activations::format::{MODULE, STEP, TENSOR};
+use crate::input::problems::excerpt;
+use crate::input::{self, JsonlLines, ProblemKind, Problems};
 use std::collections::hash_map::Entry;
-use std::fmt;
 use std::io::{self, BufRead};
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -144,35 +142,11 @@ impl SideState {
     }
 
     /// Reads every line, handing batches to `emit` until it returns false.
-    fn read(&mut self, mut reader: Box<dyn BufRead + Send>, emit: &mut dyn FnMut(Batch) -> bool) {
-        let mut buf = Vec::new();
+    fn read(&mut self, reader: Box<dyn BufRead + Send>, emit: &mut dyn FnMut(Batch) -> bool) {
+        let mut lines = JsonlLines::new(reader, Arc::clone(&self.display), MAX_RECORD);
         let mut records = Vec::with_capacity(BATCH);
-        loop {
-            buf.clear();
-            let n = match input::read_capped_line(&mut reader, &mut buf, MAX_RECORD) {
-                Ok(Some(n)) => n,
-                Ok(None) => break,
-                Err(e) => {
-                    let at = self.summary.lines + 1;
-                    self.summary
-                        .problems
-                        .push(&self.display, at, ProblemKind::Io, format!("read error: {e}"));
-                    break;
-                }
-            };
-            self.summary.lines += 1;
-            let line = self.summary.lines;
-            if n > MAX_RECORD {
-                let why = format!("record of {n} bytes skipped");
-                self.summary
-                    .problems
-                    .push(&self.display, line, ProblemKind::LineTooLong, why);
-                continue;
-            }
-            let text = buf.trim_ascii();
-            if text.is_empty() {
-                continue;
-            }
+        while let Some((line, text)) = lines.next_line(&mut self.summary.problems) {
+            self.summary.lines = line;
             match self.parse(text, line) {
                 Ok(record) => records.push(record),
                 Err((kind, why)) => self.summary.problems.push(&self.display, line, kind, why),
@@ -181,6 +155,7 @@ impl SideState {
                 return;
             }
         }
+        self.summary.lines = lines.lines();
         if !records.is_empty() || self.names.len() > self.sent_names {
             emit(self.batch(&mut records));
         }
@@ -201,20 +176,12 @@ impl SideState {
     }
 
     fn parse(&mut self, text: &[u8], line: u64) -> Result<Record, (ProblemKind, String)> {
-        let repaired;
-        let raw = match serde_json::from_slice::<Raw>(text) {
-            Ok(raw) => raw,
-            Err(first) => {
-                // Python's json.dumps writes bare NaN / Infinity (the
-                // reference hook does): read them as our "nan" / "inf".
-                repaired = repair_non_standard(text).ok_or_else(|| bad_json(text, &first))?;
-                serde_json::from_slice::<Raw>(&repaired).map_err(|_| bad_json(text, &first))?
-            }
-        };
+        let mut repaired = None;
+        let raw = decode(text, &mut repaired)?;
         let missing = |field: &str| (ProblemKind::BadEvent, format!("record without '{field}'"));
-        let module = raw.module.ok_or_else(|| missing("module"))?;
-        let tensor = raw.tensor.ok_or_else(|| missing("tensor"))?;
-        let step = raw.step.ok_or_else(|| missing("step"))?;
+        let module = raw.module.ok_or_else(|| missing(MODULE))?;
+        let tensor = raw.tensor.ok_or_else(|| missing(TENSOR))?;
+        let step = raw.step.ok_or_else(|| missing(STEP))?;
 
         if self.last_step != Some(step) {
             if self.last_step.is_some_and(|last| step < last) {
@@ -302,182 +269,6 @@ impl SideState {
             shape: raw.shape.map(Vec::into_boxed_slice),
             dtype,
         })
-    }
-}
-
-/// Only on the failure path: tells JSON that is not a record (the error
-/// names the field) from text that is not JSON (the error says where).
-fn bad_json(text: &[u8], e: &serde_json::Error) -> (ProblemKind, String) {
-    match serde_json::from_slice::<IgnoredAny>(text) {
-        Ok(_) => (ProblemKind::BadEvent, format!("not an activation record: {e}")),
-        Err(syntax) => (ProblemKind::BadJson, format!("bad JSON ({syntax}): {}", excerpt(text))),
-    }
-}
-
-/// Replaces bare `NaN`, `Infinity` and `-Infinity` outside strings with
-/// `"nan"`, `"inf"`, `"-inf"`; None when there is none.
-fn repair_non_standard(text: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() + 8);
-    let (mut in_string, mut escaped, mut changed) = (false, false, false);
-    let mut i = 0;
-    while i < text.len() {
-        let c = text[i];
-        if in_string {
-            out.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        let rest = &text[i..];
-        let token: Option<(&[u8], &[u8])> = [
-            (&b"-Infinity"[..], &b"\"-inf\""[..]),
-            (b"Infinity", b"\"inf\""),
-            (b"NaN", b"\"nan\""),
-        ]
-        .into_iter()
-        .find(|(bare, _)| rest.starts_with(bare));
-        if let Some((bare, quoted)) = token {
-            out.extend_from_slice(quoted);
-            i += bare.len();
-            changed = true;
-            continue;
-        }
-        in_string = c == b'"';
-        out.push(c);
-        i += 1;
-    }
-    changed.then_some(out)
-}
-
-/// A record as parsed, names still borrowed from the line when possible.
-struct Raw<'a> {
-    module: Option<Cow<'a, str>>,
-    tensor: Option<Cow<'a, str>>,
-    step: Option<i64>,
-    call: Option<u64>,
-    shape: Option<Vec<i64>>,
-    dtype: Option<Cow<'a, str>>,
-    stats: Vec<(Cow<'a, str>, Value)>,
-}
-
-impl<'de> Deserialize<'de> for Raw<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(RawVisitor)
-    }
-}
-
-struct RawVisitor;
-
-impl<'de> Visitor<'de> for RawVisitor {
-    type Value = Raw<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw<'de>, A::Error> {
-        let mut raw = Raw {
-            module: None,
-            tensor: None,
-            step: None,
-            call: None,
-            shape: None,
-            dtype: None,
-            stats: Vec::new(),
-        };
-        fn field<E: de::Error>(name: &'static str) -> impl Fn(E) -> E {
-            move |e| E::custom(format!("'{name}': {e}"))
-        }
-        while let Some(Str(key)) = map.next_key()? {
-            match &*key {
-                "module" => raw.module = Some(map.next_value::<Str>().map_err(field("module"))?.0),
-                "tensor" => raw.tensor = Some(map.next_value::<Str>().map_err(field("tensor"))?.0),
-                "step" => raw.step = Some(map.next_value().map_err(field("step"))?),
-                "call" => raw.call = Some(map.next_value().map_err(field("call"))?),
-                "shape" => raw.shape = Some(map.next_value().map_err(field("shape"))?),
-                "dtype" => raw.dtype = Some(map.next_value::<Str>().map_err(field("dtype"))?.0),
-                _ => {
-                    let value = map.next_value()?;
-                    raw.stats.push((key, value));
-                }
-            }
-        }
-        Ok(raw)
-    }
-}
-
-/// A string, borrowed from the input when it has no escapes.
-struct Str<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Str<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Str<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Owned(v.to_string())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a statistic")
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Number(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v as f64))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v as f64))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(match v {
-            "nan" | "NaN" | "-nan" => Value::Nan,
-            "inf" | "+inf" | "Infinity" => Value::Number(f64::INFINITY),
-            "-inf" | "-Infinity" => Value::Number(f64::NEG_INFINITY),
-            _ if v.starts_with("<error") => Value::Error,
-            _ => Value::Other,
-        })
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
-        Ok(Value::Other)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Value::Other)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Value::Other)
     }
 }
 

@@ -1,6 +1,4 @@
-//! One activation-trace record as one JSON line.
-//!
-//! `{"module": .., "tensor": .., "step": .., <stats>.., "shape": [..], "dtype": .., "call": ..}`
+//! One activation-trace record as one JSON line (the format: `format`).
 //!
 //! Every line is strict JSON. A finite number is written in its shortest
 //! round-trip form; a non-finite one as the string `"nan"`, `"inf"` or
@@ -10,6 +8,7 @@
 
 use std::io::Write;
 
+use super::format::{self, CALL, DTYPE, MODULE, SHAPE, STEP, TENSOR};
 use super::stats::{Stat, Value};
 
 /// Appends `text` as a JSON string.
@@ -22,19 +21,34 @@ pub fn push_f64(out: &mut Vec<u8>, value: f64) {
     if value.is_finite() {
         serde_json::to_writer(&mut *out, &value).expect("writing to a Vec cannot fail");
     } else if value.is_nan() {
-        out.extend_from_slice(b"\"nan\"");
+        push_plain_str(out, format::NAN);
     } else if value > 0.0 {
-        out.extend_from_slice(b"\"inf\"");
+        push_plain_str(out, format::INF);
     } else {
-        out.extend_from_slice(b"\"-inf\"");
+        push_plain_str(out, format::NEG_INF);
     }
+}
+
+/// Appends a string that needs no escaping (the format's own names) without
+/// running it through the JSON escaper.
+fn push_plain_str(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
+}
+
+/// Appends `,"name":`, the start of every field but a record's first.
+fn push_key(out: &mut Vec<u8>, name: &str) {
+    out.push(b',');
+    push_plain_str(out, name);
+    out.push(b':');
 }
 
 pub fn push_value(out: &mut Vec<u8>, value: &Value) {
     match value {
         Value::Number(v) => push_f64(out, *v),
         Value::Undefined => out.extend_from_slice(b"null"),
-        Value::Error(message) => push_json_str(out, &format!("<error: {message}>")),
+        Value::Error(message) => push_json_str(out, &format::error_value(message)),
     }
 }
 
@@ -45,9 +59,11 @@ fn push_int(out: &mut Vec<u8>, value: i64) {
 /// `{"module":"<name>","tensor":` — the part of a record fixed per module,
 /// rendered once when the trace is attached.
 pub fn module_prefix(module: &str) -> Vec<u8> {
-    let mut out = b"{\"module\":".to_vec();
+    let mut out = b"{".to_vec();
+    push_plain_str(&mut out, MODULE);
+    out.push(b':');
     push_json_str(&mut out, module);
-    out.extend_from_slice(b",\"tensor\":");
+    push_key(&mut out, TENSOR);
     out
 }
 
@@ -65,24 +81,24 @@ pub struct Head<'a> {
 pub fn push_record(out: &mut Vec<u8>, head: &Head<'_>, stats: impl IntoIterator<Item = (Stat, Value)>) {
     out.extend_from_slice(head.module_prefix);
     push_json_str(out, head.tensor);
-    out.extend_from_slice(b",\"step\":");
+    push_key(out, STEP);
     push_int(out, head.step);
     for (stat, value) in stats {
-        out.push(b',');
-        push_json_str(out, stat.name());
-        out.push(b':');
+        push_key(out, stat.name());
         push_value(out, &value);
     }
-    out.extend_from_slice(b",\"shape\":[");
+    push_key(out, SHAPE);
+    out.push(b'[');
     for (i, dim) in head.shape.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         push_int(out, *dim);
     }
-    out.extend_from_slice(b"],\"dtype\":");
+    out.push(b']');
+    push_key(out, DTYPE);
     push_json_str(out, head.dtype);
-    out.extend_from_slice(b",\"call\":");
+    push_key(out, CALL);
     push_int(out, head.call as i64);
     out.extend_from_slice(b"}\n");
 }
@@ -136,6 +152,11 @@ mod tests {
                 (Stat::Max, Value::Error("max(): \"boom\"".into())),
             ],
             &[],
+        );
+        assert_eq!(
+            line,
+            "{\"module\":\"blocks.0.\\\"attn\\\"\",\"tensor\":\"out[0]\",\"step\":12,\"sum\":\"nan\",\"mean\":\"inf\",\
+             \"std\":\"-inf\",\"min\":null,\"max\":\"<error: max(): \\\"boom\\\">\",\"shape\":[],\"dtype\":\"torch.bfloat16\",\"call\":1}\n"
         );
         let parsed: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(parsed["sum"], "nan");

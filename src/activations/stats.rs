@@ -8,10 +8,12 @@
 
 use std::fmt;
 
+use super::format;
 use super::kernel::{self, combine};
 
 /// A statistic the activation trace can record, named as in the reference
-/// format (`abs_mean, sum, min, max, mean, std, shape, dtype`).
+/// format (`abs_mean, sum, min, max, mean, std, shape, dtype`; the names
+/// live in `format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stat {
     AbsMean,
@@ -38,14 +40,14 @@ impl Stat {
 
     pub fn name(self) -> &'static str {
         match self {
-            Stat::AbsMean => "abs_mean",
-            Stat::Sum => "sum",
-            Stat::Min => "min",
-            Stat::Max => "max",
-            Stat::Mean => "mean",
-            Stat::Std => "std",
-            Stat::Shape => "shape",
-            Stat::Dtype => "dtype",
+            Stat::AbsMean => format::ABS_MEAN,
+            Stat::Sum => format::SUM,
+            Stat::Min => format::MIN,
+            Stat::Max => format::MAX,
+            Stat::Mean => format::MEAN,
+            Stat::Std => format::STD,
+            Stat::Shape => format::SHAPE,
+            Stat::Dtype => format::DTYPE,
         }
     }
 

@@ -2,9 +2,9 @@
 //! the same program)?
 
 use super::{Finding, Findings, FrameRef, Severity};
+use crate::input::ProblemKind;
 use crate::model::Frame;
 use crate::reasons::{Category, RecompileReason};
-use crate::trace::ProblemKind;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default)]

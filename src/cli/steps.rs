@@ -5,10 +5,10 @@ use super::error::{CliError, Status};
 use super::load::load_run;
 use super::output::print;
 use crate::analysis::steps::{analyse, screen};
+use crate::input::Problems;
 use crate::model::Step;
 use crate::records;
 use crate::report::emit::StepsView;
-use crate::trace::Problems;
 use std::path::PathBuf;
 
 /// Reads every steps file; an unreadable file or no record at all is an

@@ -1,5 +1,7 @@
 //! Finding trace logs: files, `.gz` files, and (nested) TORCH_TRACE
-//! directories holding one log per process or rank.
+//! directories holding one log per process or rank; opening them
+//! (`readers`); and what is wrong with an input (`problems`), which every
+//! reader (TORCH_TRACE, step records, activation traces) counts the same way.
 
 use std::fmt;
 use std::io;
@@ -9,8 +11,12 @@ use std::sync::Arc;
 /// Prefix torch gives every TORCH_TRACE log file.
 pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 
+mod jsonl;
+pub mod problems;
 mod readers;
 
+pub use jsonl::JsonlLines;
+pub use problems::{Problem, ProblemKind, Problems};
 pub use readers::{open, open_counted, read_capped_line, read_to_string};
 
 use std::path::Path;

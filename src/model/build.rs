@@ -2,10 +2,11 @@
 
 use super::{Attempt, BackwardCompile, Breakdown, Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
+use crate::input::Problems;
 use crate::reasons::paths::PathResolver;
 use crate::reasons::{self, GuardSet};
 use crate::trace::event::CompilationMetrics;
-use crate::trace::{CompileRef, Event, EventData, ParseStats, Problems};
+use crate::trace::{CompileRef, Event, EventData, ParseStats};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

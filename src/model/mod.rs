@@ -9,9 +9,10 @@ mod steps;
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
 pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
 
+use crate::input::Problems;
 use crate::reasons::GuardFailure;
 pub use crate::trace::event::StackFrame;
-use crate::trace::{ParseStats, Problems};
+use crate::trace::ParseStats;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, Serialize)]

@@ -5,9 +5,9 @@
 //! readers, and a compile field of an unexpected type is dropped, not the
 //! whole step.
 
-use crate::input;
+use crate::input::{self, JsonlLines};
+use crate::input::{ProblemKind, Problems};
 use crate::model::{Step, StepCause, StepCompile};
-use crate::trace::{ProblemKind, Problems};
 use serde::Deserialize;
 use std::io;
 use std::path::Path;
@@ -40,31 +40,11 @@ pub fn read_steps(path: &Path, problems: &mut Problems) -> io::Result<Vec<Step>>
         .file_name()
         .and_then(|n| n.to_str())
         .and_then(input::rank_from_name);
-    let mut reader = input::open(path)?;
+    let mut lines = JsonlLines::new(input::open(path)?, Arc::clone(&display), MAX_RECORD);
     let mut steps = Vec::new();
-    let mut buf = Vec::new();
-    let mut number = 0u64;
-    loop {
-        buf.clear();
-        let n = match input::read_capped_line(&mut reader, &mut buf, MAX_RECORD) {
-            Ok(Some(n)) => n,
-            Ok(None) => break,
-            Err(e) => {
-                problems.push(&display, number + 1, ProblemKind::Io, format!("read error: {e}"));
-                break;
-            }
-        };
-        number += 1;
-        if n > MAX_RECORD {
-            problems.push(
-                &display,
-                number,
-                ProblemKind::LineTooLong,
-                format!("record of {n} bytes skipped"),
-            );
-            continue;
-        }
-        let text = String::from_utf8_lossy(&buf);
+    while let Some((number, bytes)) = lines.next_line(problems) {
+        let text = String::from_utf8_lossy(bytes);
+        // Unicode whitespace too: a line of only that is blank, not bad JSON.
         let text = text.trim();
         if text.is_empty() {
             continue;

@@ -2,9 +2,9 @@
 //! them, never rename or remove them (documented in the README).
 
 use crate::analysis::{CulpritGroup, Findings, Severity, Totals};
+use crate::input::ProblemKind;
 use crate::model::Breakdown;
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
-use crate::trace::ProblemKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -7,9 +7,7 @@ pub mod kinds;
 pub mod lines;
 pub mod parser;
 mod payload;
-pub mod problems;
 
 pub use envelope::CompileRef;
 pub use event::{Event, EventData};
 pub use parser::{ParseOptions, ParseStats, Parser};
-pub use problems::{Problem, ProblemKind, Problems};

@@ -7,7 +7,7 @@ use super::glog;
 use super::kinds::is_known_kind;
 use super::lines::{LineReader, PayloadLine};
 use super::payload::{hex, is_kept_guard_line, payload_use, PayloadUse, Pending, KEPT_PAYLOAD_CAP};
-use super::problems::{excerpt, ProblemKind, Problems};
+use crate::input::problems::{excerpt, ProblemKind, Problems};
 use md5::{Digest, Md5};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};

@@ -1,4 +1,5 @@
 use super::*;
+use crate::activation_diff::outcome::{Diff, SideSummary};
 use crate::activation_diff::Value;
 
 /// Feeds two synthetic record streams (module names `m0`, `m1`, ...; one
@@ -151,18 +152,4 @@ fn show_caps_the_detailed_records_but_not_the_counts() {
     let first = diff.first_divergence.unwrap();
     assert_eq!((first.step, first.module.as_str()), (0, "m0"));
     assert_eq!(diff.next_divergences[1].module, "m2");
-}
-
-#[test]
-fn prefixes_before_a_common_dotted_suffix() {
-    assert_eq!(
-        dotted_prefixes("transformer.blocks.0.ln", "blocks.0.ln"),
-        Some(("transformer.", ""))
-    );
-    assert_eq!(
-        dotted_prefixes("model.h.1", "transformer.h.1"),
-        Some(("model.", "transformer."))
-    );
-    assert_eq!(dotted_prefixes("a.b", "c.d"), None);
-    assert_eq!(dotted_prefixes("a.b", "a.b"), None);
 }
