@@ -18,7 +18,7 @@ mod common;
 
 use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, occurrences, pos, retype_at, Edit};
 use flate2::write::GzEncoder;
-use guardscope::activation_diff::{self as ad, Diff, DiffError, NameMap, Verdict};
+use guardscope::activation_diff::{self as ad, Diff, DiffError, DiffVerdict, NameMap};
 use guardscope::analysis::steps::{analyse, screen};
 use guardscope::input;
 use guardscope::input::Problems;
@@ -335,16 +335,16 @@ fn run_diff(a: &Path, b: &Path) -> Result<Diff, DiffError> {
 fn check_verdict(d: &Diff, cut: bool) {
     let numbers = d.values_compared - d.not_comparable;
     if numbers == 0 {
-        assert_ne!(d.verdict, Verdict::Equal, "equal with no value compared: {d:#?}");
+        assert_ne!(d.verdict, DiffVerdict::Equal, "equal with no value compared: {d:#?}");
     }
     if d.a.read_errors + d.b.read_errors > 0 {
-        assert_eq!(d.verdict, Verdict::Unreadable, "{d:#?}");
+        assert_eq!(d.verdict, DiffVerdict::Unreadable, "{d:#?}");
     }
     if cut {
         assert!(d.b.read_errors > 0, "a cut gzip read as whole: {d:#?}");
-        assert_ne!(d.verdict, Verdict::Equal, "{d:#?}");
+        assert_ne!(d.verdict, DiffVerdict::Equal, "{d:#?}");
     }
-    if d.verdict == Verdict::Equal {
+    if d.verdict == DiffVerdict::Equal {
         assert!(d.compared > 0 && d.divergent == 0 && numbers > 0, "{d:#?}");
     }
 }
@@ -419,7 +419,7 @@ fn the_unmutated_corpus_reads_cleanly() {
     }
     let base = root().join(ACTIVATION_FILES[0]);
     let d = run_diff(&base, &root().join(ACTIVATION_FILES[1])).unwrap();
-    assert_eq!(d.verdict, Verdict::Equal);
+    assert_eq!(d.verdict, DiffVerdict::Equal);
     assert!(d.values_compared > d.not_comparable);
 }
 
@@ -437,7 +437,7 @@ fn a_b_side_without_a_comparable_value_is_never_equal() {
         write_b(&b, &text, &Packing::Plain);
         let d = run_diff(&base, &b).unwrap();
         assert!(d.compared > 0, "{d:#?}");
-        assert_eq!(d.verdict, Verdict::NothingCompared, "{}", VALUES[v]);
+        assert_eq!(d.verdict, DiffVerdict::NothingCompared, "{}", VALUES[v]);
         check_verdict(&d, false);
     }
 }

@@ -76,12 +76,12 @@ pub struct Aligner<'o> {
     /// Position of the last record read from each side; None before the first.
     pos: [Option<Position>; 2],
     done: [bool; 2],
-    acc: Totals,
+    acc: Tally,
     observer: Option<&'o mut dyn Observer>,
 }
 
 #[derive(Default)]
-struct Totals {
+struct Tally {
     compared: u64,
     divergent: u64,
     values_compared: u64,
@@ -115,7 +115,7 @@ impl<'o> Aligner<'o> {
             pending: Default::default(),
             pos: [None; 2],
             done: [false; 2],
-            acc: Totals::default(),
+            acc: Tally::default(),
             observer,
         }
     }

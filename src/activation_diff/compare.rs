@@ -14,7 +14,7 @@ pub const DEFAULT_ATOL: f64 = 1e-4;
 
 /// One statistic as a trace records it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
+pub enum RecordedStat {
     /// A number, including ±inf (`"inf"`, `"-inf"` or a bare `Infinity`).
     Number(f64),
     /// `"nan"` (or a bare `NaN`).
@@ -27,20 +27,20 @@ pub enum Value {
     Other,
 }
 
-impl Value {
+impl RecordedStat {
     /// The value as our traces write it: numbers, `"nan"`, `"inf"`, `null`.
     pub fn to_json(self) -> serde_json::Value {
         match self {
-            Value::Number(v) => json_f64(v),
-            Value::Nan => "nan".into(),
-            Value::Null => serde_json::Value::Null,
-            Value::Error => "<error>".into(),
-            Value::Other => "<not a number>".into(),
+            RecordedStat::Number(v) => json_f64(v),
+            RecordedStat::Nan => "nan".into(),
+            RecordedStat::Null => serde_json::Value::Null,
+            RecordedStat::Error => "<error>".into(),
+            RecordedStat::Other => "<not a number>".into(),
         }
     }
 }
 
-impl Serialize for Value {
+impl Serialize for RecordedStat {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.to_json().serialize(s)
     }
@@ -97,9 +97,9 @@ impl Tolerance {
     /// later layer is NaN too, so calling it "not comparable" would pass a
     /// broken port. NaN facing NaN, `null`, `<error>` and non-numbers on
     /// either side are not comparable: counted, never a divergence.
-    pub fn compare(&self, a: Value, b: Value) -> Outcome {
+    pub fn compare(&self, a: RecordedStat, b: RecordedStat) -> Outcome {
         match (a, b) {
-            (Value::Number(x), Value::Number(y)) => {
+            (RecordedStat::Number(x), RecordedStat::Number(y)) => {
                 if x == y {
                     return Outcome::Equal;
                 }
@@ -115,7 +115,9 @@ impl Tolerance {
                     Outcome::Differs(relative_error(x, y))
                 }
             }
-            (Value::Nan, Value::Number(_)) | (Value::Number(_), Value::Nan) => Outcome::Differs(f64::INFINITY),
+            (RecordedStat::Nan, RecordedStat::Number(_)) | (RecordedStat::Number(_), RecordedStat::Nan) => {
+                Outcome::Differs(f64::INFINITY)
+            }
             _ => Outcome::NotComparable,
         }
     }
@@ -142,7 +144,7 @@ pub fn relative_error(a: f64, b: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Value::*;
+    use RecordedStat::*;
 
     #[test]
     fn within_tolerance_is_equal_and_beyond_it_differs_with_its_relative_error() {
@@ -189,6 +191,6 @@ mod tests {
         assert_eq!(json_f64(f64::NAN), "nan");
         assert_eq!(json_f64(f64::NEG_INFINITY), "-inf");
         assert_eq!(json_f64(0.25), 0.25);
-        assert_eq!(Value::Null.to_json(), serde_json::Value::Null);
+        assert_eq!(RecordedStat::Null.to_json(), serde_json::Value::Null);
     }
 }

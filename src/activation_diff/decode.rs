@@ -4,7 +4,7 @@
 //! statistic, and Python's bare `NaN` / `Infinity` (what `json.dumps`
 //! writes, and so the reference hook) are read as our `"nan"` / `"inf"`.
 
-use super::compare::Value;
+use super::compare::RecordedStat;
 use crate::activations::format::{self, CALL, DTYPE, MODULE, SHAPE, STEP, TENSOR};
 use crate::input::problems::excerpt;
 use crate::input::ProblemKind;
@@ -83,7 +83,7 @@ pub struct Raw<'a> {
     pub call: Option<u64>,
     pub shape: Option<Vec<i64>>,
     pub dtype: Option<Cow<'a, str>>,
-    pub stats: Vec<(Cow<'a, str>, Value)>,
+    pub stats: Vec<(Cow<'a, str>, RecordedStat)>,
 }
 
 impl<'de> Deserialize<'de> for Raw<'de> {
@@ -154,7 +154,7 @@ impl<'de> Deserialize<'de> for Str<'de> {
     }
 }
 
-impl<'de> Deserialize<'de> for Value {
+impl<'de> Deserialize<'de> for RecordedStat {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(ValueVisitor)
     }
@@ -163,43 +163,43 @@ impl<'de> Deserialize<'de> for Value {
 struct ValueVisitor;
 
 impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
+    type Value = RecordedStat;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a statistic")
     }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Number(v))
+    fn visit_f64<E>(self, v: f64) -> Result<RecordedStat, E> {
+        Ok(RecordedStat::Number(v))
     }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v as f64))
+    fn visit_i64<E>(self, v: i64) -> Result<RecordedStat, E> {
+        Ok(RecordedStat::Number(v as f64))
     }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v as f64))
+    fn visit_u64<E>(self, v: u64) -> Result<RecordedStat, E> {
+        Ok(RecordedStat::Number(v as f64))
     }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+    fn visit_str<E>(self, v: &str) -> Result<RecordedStat, E> {
         Ok(match v {
             // Besides ours, the spellings other writers use.
-            format::NAN | "NaN" | "-nan" => Value::Nan,
-            format::INF | "+inf" | "Infinity" => Value::Number(f64::INFINITY),
-            format::NEG_INF | "-Infinity" => Value::Number(f64::NEG_INFINITY),
-            _ if v.starts_with(format::ERROR_PREFIX) => Value::Error,
-            _ => Value::Other,
+            format::NAN | "NaN" | "-nan" => RecordedStat::Nan,
+            format::INF | "+inf" | "Infinity" => RecordedStat::Number(f64::INFINITY),
+            format::NEG_INF | "-Infinity" => RecordedStat::Number(f64::NEG_INFINITY),
+            _ if v.starts_with(format::ERROR_PREFIX) => RecordedStat::Error,
+            _ => RecordedStat::Other,
         })
     }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<RecordedStat, E> {
+        Ok(RecordedStat::Null)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
-        Ok(Value::Other)
+    fn visit_bool<E>(self, _: bool) -> Result<RecordedStat, E> {
+        Ok(RecordedStat::Other)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RecordedStat, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Value::Other)
+        Ok(RecordedStat::Other)
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RecordedStat, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Value::Other)
+        Ok(RecordedStat::Other)
     }
 }
 

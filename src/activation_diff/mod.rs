@@ -17,9 +17,9 @@ pub mod read;
 pub mod series;
 
 pub use align::{Observer, Options, A, B};
-pub use compare::{Tolerance, Value, DEFAULT_ATOL, DEFAULT_RTOL};
+pub use compare::{RecordedStat, Tolerance, DEFAULT_ATOL, DEFAULT_RTOL};
 pub use names::{read_map_file, Interner, NameMap, Rule};
-pub use outcome::{Diff, Divergence, Verdict};
+pub use outcome::{Diff, DiffVerdict, Divergence};
 pub use read::{ReadSummary, Record};
 
 use align::Aligner;

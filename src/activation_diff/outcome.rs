@@ -1,12 +1,12 @@
 //! What a diff found, as plain data: `diff --json` prints it as is (a
 //! documented contract), the terminal output and the report are views of it.
 
-use super::compare::{ser_f64, Tolerance, Value};
+use super::compare::{ser_f64, RecordedStat, Tolerance};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum DiffVerdict {
     /// At least one record pair aligned, every pair equal within tolerance,
     /// and (unless `--allow-missing`) no record on one side only.
     Equal,
@@ -22,7 +22,7 @@ pub enum Verdict {
 
 #[derive(Debug, Serialize)]
 pub struct Diff {
-    pub verdict: Verdict,
+    pub verdict: DiffVerdict,
     pub a: SideSummary,
     pub b: SideSummary,
     pub tolerance: Tolerance,
@@ -103,8 +103,8 @@ pub struct Divergence {
 #[derive(Clone, Debug, Serialize)]
 pub struct StatDiff {
     pub stat: String,
-    pub a: Value,
-    pub b: Value,
+    pub a: RecordedStat,
+    pub b: RecordedStat,
     #[serde(serialize_with = "ser_f64")]
     pub abs_error: f64,
     #[serde(serialize_with = "ser_f64")]

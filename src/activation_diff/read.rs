@@ -12,7 +12,7 @@
 //! Bad lines never stop the read: they are counted and kept as
 //! `file:line: reason`, and the line is skipped.
 
-use super::compare::Value;
+use super::compare::RecordedStat;
 use super::decode::decode;
 use super::names::{FastMap, Interner, NameMap};
 use crate::activations::format::{MODULE, STEP, TENSOR};
@@ -45,7 +45,7 @@ pub struct Record {
     pub original: u32,
     pub tensor: u32,
     pub call: u64,
-    pub stats: Vec<(u32, Value)>,
+    pub stats: Vec<(u32, RecordedStat)>,
     pub shape: Option<Box<[i64]>>,
     pub dtype: Option<u32>,
 }
@@ -235,7 +235,7 @@ impl SideState {
             .stats
             .into_iter()
             .filter(|(name, value)| {
-                let bad = *value == Value::Other;
+                let bad = *value == RecordedStat::Other;
                 if bad {
                     malformed.push(excerpt(name.as_bytes()));
                 }

@@ -7,7 +7,7 @@
 //! when the steps outgrow the columns, buckets double in width and merge.
 
 use super::align::Observer;
-use super::compare::Value;
+use super::compare::RecordedStat;
 use super::names::Interner;
 use super::read::Record;
 use std::collections::HashMap;
@@ -180,9 +180,9 @@ impl Observer for Overview {
         let nonfinite = r
             .stats
             .iter()
-            .any(|(_, v)| matches!(v, Value::Nan) || matches!(v, Value::Number(x) if !x.is_finite()));
+            .any(|(_, v)| matches!(v, RecordedStat::Nan) || matches!(v, RecordedStat::Number(x) if !x.is_finite()));
         for (stat, value) in &r.stats {
-            let (Some(slot), Value::Number(x)) = (self.stat_slot(names, *stat), value) else {
+            let (Some(slot), RecordedStat::Number(x)) = (self.stat_slot(names, *stat), value) else {
                 continue;
             };
             if !x.is_finite() || r.call != 0 {
@@ -260,7 +260,7 @@ mod tests {
         n
     }
 
-    fn record(step: i64, module: u32, sum: Value) -> Record {
+    fn record(step: i64, module: u32, sum: RecordedStat) -> Record {
         Record {
             seq: 0,
             line: 1,
@@ -270,7 +270,7 @@ mod tests {
             original: module,
             tensor: 2,
             call: 0,
-            stats: vec![(3, sum), (4, Value::Number(1.0))],
+            stats: vec![(3, sum), (4, RecordedStat::Number(1.0))],
             shape: None,
             dtype: None,
         }
@@ -282,9 +282,9 @@ mod tests {
         let mut o = Overview::new();
         for step in 0..1000 {
             let sum = if step == 777 {
-                Value::Nan
+                RecordedStat::Nan
             } else {
-                Value::Number(step as f64)
+                RecordedStat::Number(step as f64)
             };
             o.record(&names, A, &record(step, 0, sum));
         }
@@ -313,9 +313,9 @@ mod tests {
         let (out, sum) = (names.intern(&out), names.intern(&sum));
         let mut o = Overview::new();
         for id in ids {
-            let mut r = record(0, id, Value::Number(1.0));
+            let mut r = record(0, id, RecordedStat::Number(1.0));
             r.tensor = out;
-            r.stats = vec![(sum, Value::Number(1.0))];
+            r.stats = vec![(sum, RecordedStat::Number(1.0))];
             o.record(&names, A, &r);
             o.pair(&names, &r, &r, 0.0, false);
         }

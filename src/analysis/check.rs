@@ -50,7 +50,7 @@ pub struct Offense {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Verdict {
+pub struct CheckVerdict {
     pub passed: bool,
     /// "threshold" without a baseline, "baseline" with one.
     pub mode: &'static str,
@@ -79,7 +79,7 @@ fn offense(r: &Finding<'_>) -> Offense {
     }
 }
 
-pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &CheckOptions) -> Verdict {
+pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &CheckOptions) -> CheckVerdict {
     let all: Vec<(FrameKey, Offense)> = candidate
         .recompiles
         .iter()
@@ -174,7 +174,7 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             new_frames.len()
         ));
     }
-    Verdict {
+    CheckVerdict {
         passed,
         mode,
         max_recompiles: opts.max_recompiles,

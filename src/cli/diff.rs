@@ -4,7 +4,7 @@
 use super::args::DiffArgs;
 use super::error::{CliError, Status};
 use super::output::print;
-use crate::activation_diff::{self as ad, NameMap, Tolerance, Verdict};
+use crate::activation_diff::{self as ad, DiffVerdict, NameMap, Tolerance};
 use std::path::Path;
 
 /// `A=x` -> (Some(A), x); `B=x` -> (Some(B), x); `x` -> (None, x): both sides.
@@ -68,10 +68,10 @@ pub fn diff(args: DiffArgs) -> Result<Status, CliError> {
     }
     print(&result, args.json)?;
     match result.verdict {
-        Verdict::Equal => Ok(Status::Success),
+        DiffVerdict::Equal => Ok(Status::Success),
         // No value compared is a failed comparison, not a pass.
-        Verdict::Divergent | Verdict::NothingCompared => Ok(Status::FoundProblem),
-        Verdict::Unreadable => Err(CliError::Incomplete(
+        DiffVerdict::Divergent | DiffVerdict::NothingCompared => Ok(Status::FoundProblem),
+        DiffVerdict::Unreadable => Err(CliError::Incomplete(
             "an input was read only in part (verdict: unreadable); the output lists what was lost".into(),
         )),
     }

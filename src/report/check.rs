@@ -1,11 +1,11 @@
 //! Rendering a `check` verdict: terminal lines and JUnit XML for CI systems.
 
 use super::paths::display_site;
-use crate::analysis::check::{Offense, Verdict};
+use crate::analysis::check::{CheckVerdict, Offense};
 use crate::analysis::Severity;
 use std::io::{self, Write};
 
-pub fn write_verdict(out: &mut dyn Write, v: &Verdict) -> io::Result<()> {
+pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
     if !v.offending.is_empty() {
         let what = if v.mode == "baseline" {
             "Recompiles the baseline does not have"
@@ -96,7 +96,7 @@ fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
 
 /// One test suite with one test case, failing with every offense listed, so
 /// CI systems show the gate like any other test.
-pub fn junit(v: &Verdict) -> String {
+pub fn junit(v: &CheckVerdict) -> String {
     let mut body = String::new();
     for o in &v.offending {
         body.push_str(&format!(

@@ -2,7 +2,7 @@
 //! record with its stats, the next ones, a per-step summary, and what is on
 //! one side only.
 
-use crate::activation_diff::{self as ad, outcome::StepRow, Diff, Divergence, Verdict};
+use crate::activation_diff::{self as ad, outcome::StepRow, Diff, DiffVerdict, Divergence};
 use std::io::{self, Write};
 
 /// Steps listed in the terminal (all are in `--json`).
@@ -38,28 +38,28 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
     let passes = d.a.passes.max(d.b.passes) > 1;
     let missing = d.only_in_a.records + d.only_in_b.records;
     match d.verdict {
-        Verdict::Equal => {
+        DiffVerdict::Equal => {
             write!(out, "EQUAL: all {} aligned records within tolerance", d.compared)?;
             if missing > 0 {
                 write!(out, " ({missing} records on one side only, allowed)")?;
             }
             writeln!(out, ".")?;
         }
-        Verdict::Divergent if d.divergent > 0 => writeln!(
+        DiffVerdict::Divergent if d.divergent > 0 => writeln!(
             out,
             "DIVERGENT: {} of {} aligned records differ ({} equal).",
             d.divergent, d.compared, d.equal
         )?,
-        Verdict::Divergent if d.compared == 0 => writeln!(
+        DiffVerdict::Divergent if d.compared == 0 => writeln!(
             out,
             "DIVERGENT: no record of A aligns with one of B ({missing} records on one side only)."
         )?,
-        Verdict::Divergent => writeln!(
+        DiffVerdict::Divergent => writeln!(
             out,
             "DIVERGENT: all {} aligned records are equal, but {missing} records are on one side only.",
             d.compared
         )?,
-        Verdict::Unreadable => writeln!(
+        DiffVerdict::Unreadable => writeln!(
             out,
             "UNREADABLE: {} could not be read to its end (read error, listed below); no verdict on the {} records aligned so far.",
             match (d.a.read_errors > 0, d.b.read_errors > 0) {
@@ -69,7 +69,7 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
             },
             d.compared
         )?,
-        Verdict::NothingCompared => writeln!(
+        DiffVerdict::NothingCompared => writeln!(
             out,
             "NOT COMPARED: {} records aligned, but no stat value could be compared ({} of {} values not comparable: null, NaN on both sides, <error> or malformed); no evidence of parity.",
             d.compared, d.not_comparable, d.values_compared

@@ -6,7 +6,7 @@
 use super::text::SafeWriter;
 use super::{check, diff, json, steps, terminal};
 use crate::activation_diff::Diff;
-use crate::analysis::check::Verdict;
+use crate::analysis::check::CheckVerdict;
 use crate::analysis::steps::StepsAnalysis;
 use crate::analysis::Findings;
 use serde::Serialize;
@@ -72,7 +72,7 @@ impl View for SummaryView<'_> {
 }
 
 /// `guardscope check`: the gate's verdict.
-impl View for Verdict {
+impl View for CheckVerdict {
     fn json(&self) -> impl Serialize + '_ {
         self
     }

@@ -4,6 +4,7 @@
 //! which is organised by frame, each event carries its frame and its
 //! classified cause, so a per-step record needs nothing else to be read.
 
+use super::compile_record::CompileRecord;
 use crate::analysis::{Finding, Findings};
 use crate::model::{Compile, Frame};
 use crate::reasons::{Category, GuardFailure, RecompileReason};
@@ -14,8 +15,9 @@ use serde::Serialize;
 const GRAPH_BREAK_CHARS: usize = 300;
 
 #[derive(Clone, Debug, Serialize)]
-pub struct CompileEvent {
-    pub compile_id: String,
+pub struct CompileEvent<'a> {
+    #[serde(flatten)]
+    pub record: CompileRecord<'a>,
     pub frame_id: u32,
     pub pid: u64,
     /// Increments when `torch._dynamo.reset()` restarts compile ids.
@@ -25,20 +27,10 @@ pub struct CompileEvent {
     pub line: Option<u32>,
     /// A compile of a frame after its first (`frame_compile_id > 0`).
     pub recompile: bool,
-    /// Unix seconds.
-    pub start: Option<f64>,
-    /// Forward (Dynamo frame) compile time.
+    /// `duration_s` under the name the Python events had first (documented).
     pub seconds: Option<f64>,
-    /// The AOT backward graph's compile, when it has happened.
+    /// `backward_duration_s` under the name the Python events had first.
     pub backward_seconds: Option<f64>,
-    pub attempts: usize,
-    pub restart_reasons: Vec<String>,
-    pub failed: bool,
-    pub fail_type: Option<String>,
-    pub fail_reason: Option<String>,
-    /// False while the compile is still running (or its process died).
-    pub finished: bool,
-    pub cache_limit: bool,
     pub graph_breaks: Vec<String>,
     /// Why a recompile happened: the newest failed cache entry, classified.
     pub cause: Option<Cause>,
@@ -79,7 +71,7 @@ pub struct Reason {
 }
 
 /// Every compile of the run, frames first (in frame order).
-pub fn compile_events(findings: &Findings<'_>) -> Vec<CompileEvent> {
+pub fn compile_events<'a>(findings: &'a Findings<'a>) -> Vec<CompileEvent<'a>> {
     findings
         .run
         .compiles()
@@ -87,11 +79,14 @@ pub fn compile_events(findings: &Findings<'_>) -> Vec<CompileEvent> {
         .collect()
 }
 
-fn event(frame: &Frame, c: &Compile, finding: Option<&Finding<'_>>) -> CompileEvent {
+fn event<'a>(frame: &Frame, c: &'a Compile, finding: Option<&Finding<'_>>) -> CompileEvent<'a> {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
     let cause = finding.map(|f| cause_view(f.cause.clone(), f.guard().map(|g| g.guard.clone())));
+    let record = CompileRecord::new(c);
     CompileEvent {
-        compile_id: c.compile_id.clone(),
+        seconds: record.duration_s,
+        backward_seconds: record.backward_duration_s,
+        record,
         frame_id: frame.frame_id,
         pid: frame.pid,
         generation: frame.generation,
@@ -99,16 +94,6 @@ fn event(frame: &Frame, c: &Compile, finding: Option<&Finding<'_>>) -> CompileEv
         file: frame.file.clone(),
         line: frame.line,
         recompile,
-        start: c.start,
-        seconds: c.duration_s,
-        backward_seconds: c.backward.as_ref().and_then(|b| b.duration_s),
-        attempts: c.attempts.len().max(1),
-        restart_reasons: c.restart_reasons.clone(),
-        failed: c.failed,
-        fail_type: c.fail_type.clone(),
-        fail_reason: c.fail_reason.clone(),
-        finished: c.finished,
-        cache_limit: c.cache_limit,
         graph_breaks: c.graph_breaks.iter().map(|t| graph_break_line(t)).collect(),
         cause,
         reasons: match finding {

@@ -1,6 +1,7 @@
 //! The `--json` contract. Other tools rely on these field names: extend
 //! them, never rename or remove them (documented in the README).
 
+use super::compile_record::CompileRecord;
 use crate::analysis::{CulpritGroup, Findings, Severity, Totals};
 use crate::input::ProblemKind;
 use crate::model::Breakdown;
@@ -9,7 +10,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
-pub struct Summary<'a> {
+pub struct SummaryDocument<'a> {
     pub version: &'static str,
     pub totals: Totals,
     pub frames: Vec<FrameView<'a>>,
@@ -35,21 +36,12 @@ pub struct FrameView<'a> {
 
 #[derive(Serialize)]
 pub struct CompileView<'a> {
-    pub compile_id: &'a str,
-    pub attempts: usize,
-    pub start: Option<f64>,
-    pub duration_s: Option<f64>,
-    pub failed: bool,
-    pub fail_reason: Option<&'a str>,
-    pub fail_type: Option<&'a str>,
+    #[serde(flatten)]
+    pub record: CompileRecord<'a>,
     pub compiled_autograd_id: Option<u32>,
-    pub finished: bool,
-    pub cache_limit: bool,
     pub breakdown: &'a Breakdown,
-    pub backward_duration_s: Option<f64>,
     pub guard_count: Option<u64>,
     pub graph_op_count: Option<u64>,
-    pub restart_reasons: &'a [String],
     pub graph_breaks: usize,
 }
 
@@ -138,9 +130,9 @@ pub struct ProblemsView {
     pub by_kind: BTreeMap<ProblemKind, u64>,
 }
 
-pub fn summary<'a>(findings: &'a Findings<'a>) -> Summary<'a> {
+pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
     let run = findings.run;
-    Summary {
+    SummaryDocument {
         version: env!("CARGO_PKG_VERSION"),
         totals: findings.totals.clone(),
         frames: run
@@ -222,21 +214,11 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> Summary<'a> {
 
 fn compile(c: &crate::model::Compile) -> CompileView<'_> {
     CompileView {
-        compile_id: &c.compile_id,
-        attempts: c.attempts.len().max(1),
-        start: c.start,
-        duration_s: c.duration_s,
-        failed: c.failed,
-        fail_reason: c.fail_reason.as_deref(),
-        fail_type: c.fail_type.as_deref(),
+        record: CompileRecord::new(c),
         compiled_autograd_id: c.compiled_autograd_id,
-        finished: c.finished,
-        cache_limit: c.cache_limit,
         breakdown: &c.breakdown,
-        backward_duration_s: c.backward.as_ref().and_then(|b| b.duration_s),
         guard_count: c.guard_count,
         graph_op_count: c.graph_op_count,
-        restart_reasons: &c.restart_reasons,
         graph_breaks: c.graph_breaks.len(),
     }
 }

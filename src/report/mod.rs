@@ -1,6 +1,7 @@
 //! Views of the model for people and machines.
 
 pub mod check;
+pub mod compile_record;
 pub mod diff;
 pub mod emit;
 pub mod events;

@@ -335,5 +335,11 @@ def test_torch_trace_keeps_working_and_agrees_with_the_step_records(tmp_path):
     frames = json.loads(summary.stdout)["frames"]
     assert [c["compile_id"] for c in frames[0]["compiles"]] == ["0/0", "0/1"]
     logged = {c["compile_id"]: c for r in records for c in r["compiles"]}
+    shared = ("duration_s", "backward_duration_s", "attempts", "failed", "finished", "cache_limit")
     for compile in frames[0]["compiles"]:
-        assert logged[compile["compile_id"]]["seconds"] == pytest.approx(compile["duration_s"], abs=1e-6)
+        event = logged[compile["compile_id"]]
+        assert event["seconds"] == pytest.approx(compile["duration_s"], abs=1e-6)
+        # One compile record: the fields summary --json has, under its names.
+        for field in shared:
+            assert event[field] == pytest.approx(compile[field], abs=1e-6), field
+        assert event["backward_seconds"] == event["backward_duration_s"]

@@ -2,7 +2,7 @@
 //! largest relative error, and the detail of a divergence worth keeping.
 
 use super::Aligner;
-use crate::activation_diff::compare::{relative_error, Outcome, Value};
+use crate::activation_diff::compare::{relative_error, Outcome, RecordedStat};
 use crate::activation_diff::outcome::{Divergence, Mismatch, StatDiff};
 use crate::activation_diff::read::Record;
 
@@ -97,7 +97,9 @@ impl Aligner<'_> {
             if !self.stat_wanted(*stat) {
                 continue;
             }
-            if let (Value::Number(x), Some((_, Value::Number(y)))) = (va, b.stats.iter().find(|(s, _)| s == stat)) {
+            if let (RecordedStat::Number(x), Some((_, RecordedStat::Number(y)))) =
+                (va, b.stats.iter().find(|(s, _)| s == stat))
+            {
                 rel = rel.max(relative_error(*x, *y));
             }
         }
@@ -120,7 +122,7 @@ impl Aligner<'_> {
                 Outcome::Equal => {}
                 Outcome::Differs(rel) => {
                     let abs_error = match (va, vb) {
-                        (Value::Number(x), Value::Number(y)) => (x - y).abs(),
+                        (RecordedStat::Number(x), RecordedStat::Number(y)) => (x - y).abs(),
                         _ => f64::NAN,
                     };
                     stats.push(StatDiff {

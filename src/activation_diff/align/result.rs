@@ -3,7 +3,7 @@
 
 use super::{Aligner, A, B, MAX_GROUPS};
 use crate::activation_diff::names::FastMap;
-use crate::activation_diff::outcome::{Diff, Divergence, OneSided, OneSidedGroup, SideSummary, Verdict};
+use crate::activation_diff::outcome::{Diff, DiffVerdict, Divergence, OneSided, OneSidedGroup, SideSummary};
 
 impl Aligner<'_> {
     /// The result, once both sides are done.
@@ -30,13 +30,13 @@ impl Aligner<'_> {
         let numbers_compared = acc.values_compared - acc.not_comparable;
         let verdict = if a.read_errors + b.read_errors > 0 {
             // Fail closed: what was not read might have differed.
-            Verdict::Unreadable
+            DiffVerdict::Unreadable
         } else if acc.divergent > 0 || acc.compared == 0 || (missing > 0 && !self.opts.allow_missing) {
-            Verdict::Divergent
+            DiffVerdict::Divergent
         } else if numbers_compared == 0 {
-            Verdict::NothingCompared
+            DiffVerdict::NothingCompared
         } else {
-            Verdict::Equal
+            DiffVerdict::Equal
         };
         Diff {
             verdict,

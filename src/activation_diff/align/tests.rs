@@ -1,6 +1,6 @@
 use super::*;
 use crate::activation_diff::outcome::{Diff, SideSummary};
-use crate::activation_diff::Value;
+use crate::activation_diff::RecordedStat;
 
 /// Feeds two synthetic record streams (module names `m0`, `m1`, ...; one
 /// stat `sum`) to an aligner the way `diff` does, returning the result and
@@ -43,7 +43,7 @@ impl Feed {
             original: module,
             tensor: modules,
             call: 0,
-            stats: vec![(modules + 1, Value::Number(sum))],
+            stats: vec![(modules + 1, RecordedStat::Number(sum))],
             shape: None,
             dtype: None,
         });

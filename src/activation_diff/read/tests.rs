@@ -17,7 +17,7 @@ fn read_text(text: &str, map: NameMap) -> (Interner, Vec<Record>, ReadSummary) {
     (names, records, side.finish())
 }
 
-fn stat<'a>(names: &Interner, r: &'a Record, name: &str) -> Option<&'a Value> {
+fn stat<'a>(names: &Interner, r: &'a Record, name: &str) -> Option<&'a RecordedStat> {
     r.stats.iter().find(|(s, _)| &**names.name(*s) == name).map(|(_, v)| v)
 }
 
@@ -43,14 +43,20 @@ fn reference_format_without_call_numbers_calls_within_each_step() {
     assert_eq!(&**names.name(records[0].module), "block.layers.0");
     assert_eq!(records[0].shape.as_deref(), Some(&[1, 4096, 5120][..]));
     assert_eq!(records[0].dtype, None);
-    assert_eq!(stat(&names, &records[0], "abs_mean"), Some(&Value::Number(1.234)));
-    assert_eq!(stat(&names, &records[1], "sum"), Some(&Value::Nan));
-    assert_eq!(stat(&names, &records[1], "max"), Some(&Value::Number(f64::INFINITY)));
-    assert_eq!(stat(&names, &records[2], "abs_mean"), Some(&Value::Error));
-    assert_eq!(stat(&names, &records[2], "sum"), Some(&Value::Null));
+    assert_eq!(
+        stat(&names, &records[0], "abs_mean"),
+        Some(&RecordedStat::Number(1.234))
+    );
+    assert_eq!(stat(&names, &records[1], "sum"), Some(&RecordedStat::Nan));
+    assert_eq!(
+        stat(&names, &records[1], "max"),
+        Some(&RecordedStat::Number(f64::INFINITY))
+    );
+    assert_eq!(stat(&names, &records[2], "abs_mean"), Some(&RecordedStat::Error));
+    assert_eq!(stat(&names, &records[2], "sum"), Some(&RecordedStat::Null));
     assert_eq!(
         stat(&names, &records[2], "max"),
-        Some(&Value::Number(f64::NEG_INFINITY))
+        Some(&RecordedStat::Number(f64::NEG_INFINITY))
     );
     // A string that happens to contain "NaN" is left alone by the repair,
     // and as a stat it is malformed: counted, and not compared.

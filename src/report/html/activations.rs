@@ -4,7 +4,7 @@
 //! relative error. Geometry is computed here; the template only places it.
 
 use super::format::plural;
-use crate::activation_diff::outcome::{Diff, Divergence, Verdict};
+use crate::activation_diff::outcome::{Diff, DiffVerdict, Divergence};
 use crate::activation_diff::series::{Activations, Cell, Overview, Row, MAX_COLUMNS, MAX_ROWS, MAX_STATS};
 use crate::report::diff::g;
 use serde::Serialize;
@@ -183,14 +183,14 @@ fn verdict(act: &Activations) -> (&'static str, String) {
     };
     let tol = format!("rtol {}, atol {}", d.tolerance.rtol, d.tolerance.atol);
     match (&d.verdict, &d.first_divergence) {
-        (Verdict::Equal, _) => (
+        (DiffVerdict::Equal, _) => (
             "ok",
             format!(
                 "A and B are equal within tolerance ({tol}): {} records compared.",
                 d.compared
             ),
         ),
-        (Verdict::Divergent, Some(f)) => (
+        (DiffVerdict::Divergent, Some(f)) => (
             "bad",
             format!(
                 "First divergence: {} ({}) at step {}; {} of {} records differ ({tol}).",
@@ -201,18 +201,18 @@ fn verdict(act: &Activations) -> (&'static str, String) {
                 d.compared
             ),
         ),
-        (Verdict::Unreadable, _) => (
+        (DiffVerdict::Unreadable, _) => (
             "bad",
             "A trace could not be read to its end: no verdict (see `guardscope diff`).".to_string(),
         ),
-        (Verdict::NothingCompared, _) => (
+        (DiffVerdict::NothingCompared, _) => (
             "bad",
             format!(
                 "No stat value could be compared: {} records aligned, but their values are null, NaN, <error> or malformed.",
                 d.compared
             ),
         ),
-        (Verdict::Divergent, None) => (
+        (DiffVerdict::Divergent, None) => (
             "bad",
             format!(
                 "{} records are on one side only ({} compared, all equal); see `guardscope diff`.",
@@ -231,7 +231,7 @@ fn first_view(f: &Divergence) -> FirstView {
     if let Some(t) = &f.dtype {
         layout.push(format!("dtype: A {}, B {}", t.a, t.b));
     }
-    let value = |v: &crate::activation_diff::Value| match v.to_json() {
+    let value = |v: &crate::activation_diff::RecordedStat| match v.to_json() {
         serde_json::Value::Number(n) => g(n.as_f64().unwrap_or(f64::NAN), 7),
         other => other.as_str().map_or_else(|| other.to_string(), str::to_string),
     };

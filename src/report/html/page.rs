@@ -6,7 +6,7 @@ use super::format::{cut, plural, secs, shown, utc};
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
-use super::verdict::{fix, verdict, Fix, Verdict};
+use super::verdict::{fix, verdict, Fix, Headline};
 use crate::activation_diff::series::Activations;
 use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Step};
@@ -23,7 +23,7 @@ pub struct Page {
     pub title: String,
     pub version: &'static str,
     pub inputs: Vec<InputRow>,
-    pub verdict: Verdict,
+    pub verdict: Headline,
     pub fixes: Vec<Fix>,
     pub more_fixes: usize,
     pub timeline: Timeline,

@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
-pub struct Verdict {
+pub struct Headline {
     pub tone: &'static str,
     pub sentence: String,
     pub stats: Vec<Stat>,
@@ -49,7 +49,7 @@ pub struct Fix {
     pub cost: String,
 }
 
-pub fn verdict(findings: &Findings<'_>) -> Verdict {
+pub fn verdict(findings: &Findings<'_>) -> Headline {
     let (run, t) = (findings.run, &findings.totals);
     let stats = vec![
         stat("frames", t.frames.to_string(), "plain"),
@@ -108,7 +108,7 @@ pub fn verdict(findings: &Findings<'_>) -> Verdict {
     } else {
         ("bad", recompile_sentence(findings, t))
     };
-    Verdict {
+    Headline {
         tone,
         sentence,
         stats,
