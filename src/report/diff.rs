@@ -2,7 +2,8 @@
 //! record with its stats, the next ones, a per-step summary, and what is on
 //! one side only.
 
-use crate::activation_diff::{self as ad, outcome::StepRow, Diff, Divergence, Verdict};
+use super::format::{display_module, g, plural};
+use crate::activation_diff::{outcome::StepRow, Diff, Divergence, Verdict};
 use std::io::{self, Write};
 
 /// Steps listed in the terminal (all are in `--json`).
@@ -22,7 +23,10 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
             s.path,
             s.records,
             s.steps,
-            plural_suffix(s.malformed, " · ", "malformed line")
+            match s.malformed {
+                0 => String::new(),
+                n => format!(" · {}", plural(n as usize, "malformed line", "malformed lines")),
+            }
         )?;
     }
     let stats = d
@@ -293,64 +297,10 @@ fn position(pass: u32, step: i64, passes: bool) -> String {
     }
 }
 
-/// The root module's name is empty.
-fn display_module(name: &str) -> String {
-    if name.is_empty() {
-        "(root)".to_string()
-    } else {
-        name.to_string()
-    }
-}
-
-fn plural_suffix(n: u64, sep: &str, what: &str) -> String {
-    match n {
-        0 => String::new(),
-        1 => format!("{sep}1 {what}"),
-        _ => format!("{sep}{n} {what}s"),
-    }
-}
-
 fn value(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |x| g(x, 7)),
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
-    }
-}
-
-/// `%g`-like: `sig` significant digits, fixed notation for moderate sizes.
-pub fn g(v: f64, sig: usize) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    if !v.is_finite() {
-        return ad::compare::json_f64(v).as_str().unwrap_or("nan").to_string();
-    }
-    let exp = v.abs().log10().floor() as i32;
-    if (-4..7).contains(&exp) {
-        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
-        let s = format!("{v:.decimals$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    } else {
-        format!("{v:.prec$e}", prec = sig - 1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn g_formats_like_printf_g() {
-        assert_eq!(g(0.4774878377950244, 7), "0.4774878");
-        assert_eq!(g(-52.41166440676898, 7), "-52.41166");
-        assert_eq!(g(2.5e-9, 3), "2.50e-9");
-        assert_eq!(g(0.1, 3), "0.1");
-        assert_eq!(g(f64::INFINITY, 3), "inf");
-        assert_eq!(g(0.0, 3), "0");
     }
 }

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod diff;
 pub mod events;
+pub mod format;
 pub mod html;
 pub mod json;
 pub mod output_dir;

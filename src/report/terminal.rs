@@ -1,6 +1,7 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use super::paths::{display, display_site};
+use super::format::{ellipsize_middle, ellipsize_start, plural, wrap_words};
+use super::paths::{display, display_site, file_name};
 use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
 use std::io::{self, Write};
@@ -23,15 +24,12 @@ pub fn write_summary(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termin
     } else {
         "1 process".to_string()
     };
-    writeln!(out, "{} log file{} · {who}", files, plural(files))?;
+    writeln!(out, "{} · {who}", plural(files, "log file", "log files"))?;
     let mut line = format!(
-        "{} frame{} · {} compile{} · {} recompile{} · {} failed · {:.2} s compiling",
-        t.frames,
-        plural(t.frames),
-        t.compiles,
-        plural(t.compiles),
-        t.recompiles,
-        plural(t.recompiles),
+        "{} · {} · {} · {} failed · {:.2} s compiling",
+        plural(t.frames, "frame", "frames"),
+        plural(t.compiles, "compile", "compiles"),
+        plural(t.recompiles, "recompile", "recompiles"),
         t.failed_compiles,
         t.compile_seconds
     );
@@ -170,7 +168,7 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
     let frame = match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{}, {}:{line}", f.name, short_path(file)),
+        (Some(file), Some(line)) => format!("{}, {}:{line}", f.name, file_name(file)),
         _ => f.name.clone(),
     };
     let rank = f
@@ -180,8 +178,8 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         .unwrap_or_default();
     writeln!(
         out,
-        "  {n} recompile{} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
-        plural(n),
+        "  {} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
+        plural(n, "recompile", "recompiles"),
         f.frame_id,
         c.culprit,
         c.category.name(),
@@ -227,8 +225,8 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
     let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
     writeln!(
         out,
-        "Expected (one-off; a problem only if it repeats): {n} recompile{}",
-        plural(n)
+        "Expected (one-off; a problem only if it repeats): {}",
+        plural(n, "recompile", "recompiles")
     )?;
     for g in groups {
         let from = g
@@ -285,26 +283,6 @@ fn rank_prefix(f: &Frame) -> String {
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default()
-}
-
-fn short_path(file: &str) -> &str {
-    file.rsplit('/').next().unwrap_or(file)
-}
-
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in text.split_whitespace() {
-        let last = lines.last_mut().expect("never empty");
-        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width {
-            lines.push(word.to_string());
-        } else {
-            if !last.is_empty() {
-                last.push(' ');
-            }
-            last.push_str(word);
-        }
-    }
-    lines
 }
 
 fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
@@ -389,54 +367,5 @@ fn location(f: &Frame) -> String {
         (Some(file), Some(line)) => format!("{}:{line}", display(file)),
         (Some(file), None) => display(file),
         _ => "?".to_string(),
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-/// Keeps the end of a path, where the file name is.
-fn ellipsize_start(s: &str, max: usize) -> String {
-    let n = s.chars().count();
-    if n <= max || max < 2 {
-        return s.to_string();
-    }
-    let tail: String = s.chars().skip(n - (max - 1)).collect();
-    format!("…{tail}")
-}
-
-/// Keeps both ends of a guard: its root (`self._modules[...]`) and its
-/// informative tail (`.capture_activation_norms == False`).
-pub fn ellipsize_middle(s: &str, max: usize) -> String {
-    let s = s.replace('\n', " ⏎ ");
-    let n = s.chars().count();
-    if n <= max || max < 5 {
-        return s;
-    }
-    let head = (max - 1) / 3;
-    let tail = max - 1 - head;
-    let a: String = s.chars().take(head).collect();
-    let b: String = s.chars().skip(n - tail).collect();
-    format!("{a}…{b}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ellipsis_keeps_both_ends() {
-        let s = "self._modules['a']._forward_hooks[0].__closure__[0].cell_contents.flag == False";
-        let e = ellipsize_middle(s, 40);
-        assert_eq!(e.chars().count(), 40);
-        assert!(e.starts_with("self._modules"));
-        assert!(e.ends_with("flag == False"));
-        assert_eq!(ellipsize_middle("short", 40), "short");
-        assert_eq!(ellipsize_start("/a/very/long/path/model.py:45", 12), "…model.py:45");
     }
 }

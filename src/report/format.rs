@@ -1,0 +1,199 @@
+//! Text helpers every view shares: counted words, numbers, times, cut and
+//! wrapped text. One definition each, so the terminal, the HTML page and
+//! the Python events say a thing the same way.
+
+/// `1 frame`, `2 frames`; `one` and `many` whole, for the irregular ones
+/// (`compile is` / `compiles are`).
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `text` cut after `max` characters, marked with `…`.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// A module path as people read it: the root module's name is empty.
+pub fn display_module(name: &str) -> String {
+    if name.is_empty() {
+        "(root)".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// Seconds with precision that suits their size: `0.56 s`, `61.2 s`, `412 s`.
+pub fn secs(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.2} s")
+    } else if s < 100.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{s:.0} s")
+    }
+}
+
+pub fn millis(ms: f64) -> String {
+    if ms < 10.0 {
+        format!("{ms:.2} ms")
+    } else if ms < 10_000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        secs(ms / 1000.0)
+    }
+}
+
+/// `%g`-like: `sig` significant digits, fixed notation for moderate sizes.
+pub fn g(v: f64, sig: usize) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
+        return crate::activation_diff::compare::json_f64(v)
+            .as_str()
+            .unwrap_or("nan")
+            .to_string();
+    }
+    let exp = v.abs().log10().floor() as i32;
+    if (-4..7).contains(&exp) {
+        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
+        let s = format!("{v:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{v:.prec$e}", prec = sig - 1)
+    }
+}
+
+/// Unix seconds as `2026-11-21 10:35:12.123 UTC`.
+pub fn utc(unix: f64) -> String {
+    if !unix.is_finite() {
+        return "?".to_string();
+    }
+    let millis = (unix * 1000.0).round() as i64;
+    let (days, ms_of_day) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
+    let (y, m, d) = civil_from_days(days);
+    let (h, rest) = (ms_of_day / 3_600_000, ms_of_day % 3_600_000);
+    let (min, rest) = (rest / 60_000, rest % 60_000);
+    let (s, ms) = (rest / 1000, rest % 1000);
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}:{s:02}.{ms:03} UTC")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Keeps the end of a path, where the file name is.
+pub fn ellipsize_start(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max || max < 2 {
+        return s.to_string();
+    }
+    let tail: String = s.chars().skip(n - (max - 1)).collect();
+    format!("…{tail}")
+}
+
+/// Keeps both ends of a guard: its root (`self._modules[...]`) and its
+/// informative tail (`.capture_activation_norms == False`).
+pub fn ellipsize_middle(s: &str, max: usize) -> String {
+    let s = s.replace('\n', " ⏎ ");
+    let n = s.chars().count();
+    if n <= max || max < 5 {
+        return s;
+    }
+    let head = (max - 1) / 3;
+    let tail = max - 1 - head;
+    let a: String = s.chars().take(head).collect();
+    let b: String = s.chars().skip(n - tail).collect();
+    format!("{a}…{b}")
+}
+
+/// `text` in lines of at most `width` columns, broken between words; a
+/// word longer than a line stays whole on its own.
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let last = lines.last_mut().expect("never empty");
+        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plural_counts_regular_and_irregular_words() {
+        assert_eq!(plural(1, "frame", "frames"), "1 frame");
+        assert_eq!(plural(0, "frame", "frames"), "0 frames");
+        assert_eq!(plural(2, "compile is", "compiles are"), "2 compiles are");
+    }
+
+    #[test]
+    fn clip_cuts_at_a_character() {
+        assert_eq!(clip("héllo", 2), "hé…");
+        assert_eq!(clip("héllo", 5), "héllo");
+        assert_eq!(display_module(""), "(root)");
+        assert_eq!(display_module("layers.0"), "layers.0");
+    }
+
+    #[test]
+    fn utc_of_known_instants() {
+        assert_eq!(utc(0.0), "1970-01-01 00:00:00.000 UTC");
+        // 2026-11-21 10:35:12.5 UTC
+        assert_eq!(utc(1_795_257_312.5), "2026-11-21 10:35:12.500 UTC");
+        assert_eq!(utc(951_782_400.0), "2000-02-29 00:00:00.000 UTC");
+    }
+
+    #[test]
+    fn seconds_keep_sensible_precision() {
+        assert_eq!(secs(0.557695), "0.56 s");
+        assert_eq!(secs(61.23), "61.2 s");
+        assert_eq!(secs(412.4), "412 s");
+    }
+
+    #[test]
+    fn g_formats_like_printf_g() {
+        assert_eq!(g(0.4774878377950244, 7), "0.4774878");
+        assert_eq!(g(-52.41166440676898, 7), "-52.41166");
+        assert_eq!(g(2.5e-9, 3), "2.50e-9");
+        assert_eq!(g(0.1, 3), "0.1");
+        assert_eq!(g(f64::INFINITY, 3), "inf");
+        assert_eq!(g(0.0, 3), "0");
+    }
+
+    #[test]
+    fn ellipsis_keeps_both_ends() {
+        let s = "self._modules['a']._forward_hooks[0].__closure__[0].cell_contents.flag == False";
+        let e = ellipsize_middle(s, 40);
+        assert_eq!(e.chars().count(), 40);
+        assert!(e.starts_with("self._modules"));
+        assert!(e.ends_with("flag == False"));
+        assert_eq!(ellipsize_middle("short", 40), "short");
+        assert_eq!(ellipsize_start("/a/very/long/path/model.py:45", 12), "…model.py:45");
+    }
+}
