@@ -2,7 +2,7 @@
 //! record with its stats, the next ones, a per-step summary, and what is on
 //! one side only.
 
-use super::format::{display_module, g, plural};
+use super::format::{display_module, g, pad, plural, width};
 use crate::activation_diff::{outcome::StepRow, Diff, Divergence, Verdict};
 use std::io::{self, Write};
 
@@ -10,7 +10,7 @@ use std::io::{self, Write};
 const STEP_ROWS_SHOWN: usize = 20;
 
 pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
-    let width = d.a.path.len().max(d.b.path.len());
+    let path_columns = width(&d.a.path).max(width(&d.b.path));
     for (label, s) in [("A", &d.a), ("B", &d.b)] {
         let passes = if s.passes > 1 {
             format!(" in {} passes", s.passes)
@@ -19,8 +19,8 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
         };
         writeln!(
             out,
-            "{label}  {:width$}  {} records · {} steps{passes}{}",
-            s.path,
+            "{label}  {}  {} records · {} steps{passes}{}",
+            pad(&s.path, path_columns),
             s.records,
             s.steps,
             match s.malformed {
@@ -268,18 +268,14 @@ fn write_steps(out: &mut dyn Write, d: &Diff, passes: bool) -> io::Result<()> {
 }
 
 fn write_table(out: &mut dyn Write, head: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
-    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = head.iter().map(|h| width(h)).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(width(cell));
         }
     }
     let line = |cells: Vec<&str>| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
-            .collect();
+        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| pad(c, *w)).collect();
         format!("    {}", padded.join("  ").trim_end())
     };
     writeln!(out, "{}", line(head.to_vec()))?;

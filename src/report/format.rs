@@ -2,6 +2,10 @@
 //! wrapped text. One definition each, so the terminal, the HTML page and
 //! the Python events say a thing the same way.
 
+use super::text::{is_unsafe, terminal_safe};
+use std::borrow::Cow;
+use unicode_width::UnicodeWidthChar;
+
 /// `1 frame`, `2 frames`; `one` and `many` whole, for the irregular ones
 /// (`compile is` / `compiles are`).
 pub fn plural(n: usize, one: &str, many: &str) -> String {
@@ -99,47 +103,83 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// Keeps the end of a path, where the file name is.
+/// Columns `s` takes in a terminal as guardscope prints it: a wide
+/// character (CJK, most emoji) takes two, a combining one none, and a
+/// character `SafeWriter` escapes the length of its escape (`\x1b`).
+pub fn width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+fn char_width(c: char) -> usize {
+    if is_unsafe(c) {
+        terminal_safe(c.encode_utf8(&mut [0; 4])).len()
+    } else {
+        c.width().unwrap_or(0)
+    }
+}
+
+/// `s` followed by spaces to `columns` columns: `format!`'s padding counts
+/// chars, which misaligns a table holding wide ones.
+pub fn pad(s: &str, columns: usize) -> String {
+    format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
+}
+
+/// The first `columns` columns' worth of `chars`.
+fn take_columns(chars: impl Iterator<Item = char>, columns: usize) -> Vec<char> {
+    let mut used = 0;
+    chars
+        .take_while(|&c| {
+            used += char_width(c);
+            used <= columns
+        })
+        .collect()
+}
+
+/// Keeps the end of a path, where the file name is; at most `max` columns.
 pub fn ellipsize_start(s: &str, max: usize) -> String {
-    let n = s.chars().count();
-    if n <= max || max < 2 {
+    if width(s) <= max || max < 2 {
         return s.to_string();
     }
-    let tail: String = s.chars().skip(n - (max - 1)).collect();
-    format!("…{tail}")
+    let mut tail = take_columns(s.chars().rev(), max - 1);
+    tail.reverse();
+    format!("…{}", String::from_iter(tail))
 }
 
 /// Keeps both ends of a guard: its root (`self._modules[...]`) and its
-/// informative tail (`.capture_activation_norms == False`).
+/// informative tail (`.capture_activation_norms == False`); at most `max`
+/// columns.
 pub fn ellipsize_middle(s: &str, max: usize) -> String {
     let s = s.replace('\n', " ⏎ ");
-    let n = s.chars().count();
-    if n <= max || max < 5 {
+    if width(&s) <= max || max < 5 {
         return s;
     }
-    let head = (max - 1) / 3;
-    let tail = max - 1 - head;
-    let a: String = s.chars().take(head).collect();
-    let b: String = s.chars().skip(n - tail).collect();
-    format!("{a}…{b}")
+    let head = take_columns(s.chars(), (max - 1) / 3);
+    let mut tail = take_columns(
+        s.chars().rev(),
+        max - 1 - head.iter().copied().map(char_width).sum::<usize>(),
+    );
+    tail.reverse();
+    format!("{}…{}", String::from_iter(head), String::from_iter(tail))
 }
 
-/// `text` in lines of at most `width` columns, broken between words; a
-/// word longer than a line stays whole on its own.
-pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in text.split_whitespace() {
-        let last = lines.last_mut().expect("never empty");
-        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width {
-            lines.push(word.to_string());
-        } else {
-            if !last.is_empty() {
-                last.push(' ');
-            }
-            last.push_str(word);
-        }
-    }
-    lines
+/// `text` in lines of at most `columns` columns for a terminal, broken
+/// between words (runs of whitespace become one space); a word longer than
+/// a line stays whole on its own. Unsafe characters come back escaped, so
+/// the lines are measured as they will be printed.
+pub fn wrap_words(text: &str, columns: usize) -> Vec<String> {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = terminal_safe(&words);
+    // Every choice spelled out: textwrap's defaults follow its features,
+    // which another crate in the build may turn on.
+    let options = textwrap::Options::new(columns)
+        .break_words(false)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
+    textwrap::wrap(&words, options)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
 }
 
 #[cfg(test)]
@@ -195,5 +235,38 @@ mod tests {
         assert!(e.ends_with("flag == False"));
         assert_eq!(ellipsize_middle("short", 40), "short");
         assert_eq!(ellipsize_start("/a/very/long/path/model.py:45", 12), "…model.py:45");
+    }
+
+    #[test]
+    fn ellipsis_counts_columns_not_chars() {
+        // Each of these characters takes two columns.
+        let path = "/home/用户/项目/模型/训练/model.py:45";
+        for max in 2..width(path) {
+            let e = ellipsize_start(path, max);
+            assert!(width(&e) <= max, "{e} is wider than {max}");
+            assert!(width(&e) >= max - 1, "{e} wastes room in {max}");
+        }
+        assert_eq!(ellipsize_start(path, 12), "…model.py:45");
+        assert_eq!(ellipsize_start(path, 16), "…练/model.py:45");
+        let guard = "L['x'].size()[0] == 🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀 and 汉字汉字汉字汉字 == 3";
+        for max in 5..width(guard) {
+            let e = ellipsize_middle(guard, max);
+            assert!(width(&e) <= max, "{e} is wider than {max}");
+            assert!(width(&e) >= max - 1, "{e} wastes room in {max}");
+            assert!(e.starts_with('L') && e.ends_with('3'), "{e}");
+        }
+        assert_eq!(width("汉字 🚀 e\u{301}"), 9);
+        assert_eq!(width("a\u{1b}[2J"), 8, "ESC is printed as \\x1b");
+        assert_eq!(pad("汉字", 6), "汉字  ");
+    }
+
+    #[test]
+    fn words_wrap_at_columns_and_long_words_stay_whole() {
+        assert_eq!(wrap_words("one two  three\nfour", 9), ["one two", "three", "four"]);
+        assert_eq!(wrap_words("a verylongword b", 4), ["a", "verylongword", "b"]);
+        assert_eq!(wrap_words("", 10), [""]);
+        assert_eq!(wrap_words("汉字 汉字 汉字", 9), ["汉字 汉字", "汉字"]);
+        assert_eq!(wrap_words("one-off re-run", 8), ["one-off", "re-run"]);
+        assert_eq!(wrap_words("a \u{1b}[2J", 6), ["a", "\\x1b[2J"]);
     }
 }

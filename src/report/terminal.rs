@@ -1,6 +1,6 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use super::format::{ellipsize_middle, ellipsize_start, plural, wrap_words};
+use super::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
 use super::paths::{display, display_site, file_name};
 use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
@@ -128,7 +128,7 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
     let mut widths = header.map(str::len);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(width(cell));
         }
     }
     // Shrink the location column first when the table is too wide.
@@ -141,16 +141,13 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
     widths[2] = widths[2].min(opts.width.saturating_sub(fixed).max(20));
     let fmt_row = |cells: [&str; 6]| {
         format!(
-            "  {:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:>w4$}  {:>w5$}",
-            cells[0],
-            cells[1],
-            ellipsize_start(cells[2], widths[2]),
+            "  {}  {}  {}  {:>w3$}  {:>w4$}  {:>w5$}",
+            pad(cells[0], widths[0]),
+            pad(cells[1], widths[1]),
+            pad(&ellipsize_start(cells[2], widths[2]), widths[2]),
             cells[3],
             cells[4],
             cells[5],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
             w3 = widths[3],
             w4 = widths[4],
             w5 = widths[5],
@@ -192,7 +189,7 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         let code = code.map(|c| format!(": {c}")).unwrap_or_default();
         format!(
             "{site}{}",
-            ellipsize_middle(&code, wrap.saturating_sub(site.len() + 16))
+            ellipsize_middle(&code, wrap.saturating_sub(width(&site) + 16))
         )
     };
     if let Some(from) = &c.called_from {
@@ -297,7 +294,7 @@ fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions)
     let category = r.cause.category.name();
     let mark = if r.severity == Severity::Problem { "!" } else { " " };
     let head = format!("{mark} {rank}{:<6} {secs}  [{category}] ", c.compile_id);
-    let room = opts.width.saturating_sub(head.chars().count()).max(30);
+    let room = opts.width.saturating_sub(width(&head)).max(30);
     let text = match r.guard() {
         Some(g) => {
             // Truncate only the guard: the source and the count must stay readable.
@@ -313,7 +310,7 @@ fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions)
                 Some(e) => format!("{e}: {}", g.guard),
                 None => g.guard.clone(),
             };
-            let guard_room = room.saturating_sub(suffix.chars().count()).max(30);
+            let guard_room = room.saturating_sub(width(&suffix)).max(30);
             format!("{}{suffix}", ellipsize_middle(&guard, guard_room))
         }
         None if c.cache_limit => "recompile limit hit: Dynamo refused to compile".to_string(),
