@@ -75,32 +75,26 @@ pub fn g(v: f64, sig: usize) -> String {
     }
 }
 
-/// Unix seconds as `2026-11-21 10:35:12.123 UTC`.
+/// Unix seconds as `2026-11-21 10:35:12.123 UTC`; `?` for a time no
+/// calendar of years -9999 to 9999 holds (a log may say anything).
 pub fn utc(unix: f64) -> String {
     if !unix.is_finite() {
         return "?".to_string();
     }
     let millis = (unix * 1000.0).round() as i64;
-    let (days, ms_of_day) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
-    let (y, m, d) = civil_from_days(days);
-    let (h, rest) = (ms_of_day / 3_600_000, ms_of_day % 3_600_000);
-    let (min, rest) = (rest / 60_000, rest % 60_000);
-    let (s, ms) = (rest / 1000, rest % 1000);
-    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}:{s:02}.{ms:03} UTC")
-}
-
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let Ok(t) = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000) else {
+        return "?".to_string();
+    };
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03} UTC",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.millisecond()
+    )
 }
 
 /// Columns `s` takes in a terminal as guardscope prints it: a wide
@@ -207,6 +201,10 @@ mod tests {
         // 2026-11-21 10:35:12.5 UTC
         assert_eq!(utc(1_795_257_312.5), "2026-11-21 10:35:12.500 UTC");
         assert_eq!(utc(951_782_400.0), "2000-02-29 00:00:00.000 UTC");
+        assert_eq!(utc(-0.0015), "1969-12-31 23:59:59.998 UTC");
+        assert_eq!(utc(253_402_300_799.999_4), "9999-12-31 23:59:59.999 UTC");
+        assert_eq!(utc(1e300), "?");
+        assert_eq!(utc(f64::NAN), "?");
     }
 
     #[test]
