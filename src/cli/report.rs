@@ -107,16 +107,9 @@ fn report_title(paths: &[PathBuf]) -> String {
 }
 
 fn open_in_browser(path: &std::path::Path) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    if let Err(e) = std::process::Command::new(opener).arg(path).spawn() {
+    if let Err(e) = opener::open(path) {
         eprintln!(
-            "guardscope: could not open a browser ({opener}: {e}); open {} yourself",
+            "guardscope: could not open a browser ({e}); open {} yourself",
             path.display()
         );
     }
