@@ -12,9 +12,16 @@ pub fn print(view: &impl View, json: bool) -> Result<(), CliError> {
 }
 
 fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
+    let columns = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
-        .filter(|w: &usize| *w >= 40)
-        .unwrap_or(if io::stdout().is_terminal() { 120 } else { 160 })
+        .filter(|w: &usize| *w >= 40);
+    columns.unwrap_or_else(|| {
+        if !io::stdout().is_terminal() {
+            // A pipe or a file: no screen to fit, and lines an editor shows whole.
+            return 160;
+        }
+        // Below 40 columns every line wraps anyway; the layout's floors assume 40.
+        terminal_size::terminal_size_of(io::stdout()).map_or(120, |(w, _)| usize::from(w.0).max(40))
+    })
 }

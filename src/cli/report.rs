@@ -87,16 +87,9 @@ fn report_title(paths: &[PathBuf]) -> String {
 }
 
 fn open_in_browser(path: &Path) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    if let Err(e) = std::process::Command::new(opener).arg(path).spawn() {
+    if let Err(e) = opener::open(path) {
         error::warn(&format!(
-            "could not open a browser ({opener}: {e}); open {} yourself",
+            "could not open a browser ({e}); open {} yourself",
             path.display()
         ));
     }

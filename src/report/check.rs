@@ -1,8 +1,12 @@
 //! Rendering a `check` verdict: terminal lines and JUnit XML for CI systems.
 
+use super::format::plural;
 use super::paths::display_site;
 use crate::analysis::check::{CheckVerdict, Offense};
 use crate::analysis::Severity;
+use quick_xml::events::{BytesDecl, BytesText, Event};
+use quick_xml::Writer;
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
@@ -15,10 +19,9 @@ pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
         let problems = v.offending.iter().filter(|o| o.severity == Severity::Problem).count();
         writeln!(
             out,
-            "{what} ({problems} problem{}, {} expected one-off{}; each counts unless --allow excuses its category):",
-            if problems == 1 { "" } else { "s" },
-            v.offending.len() - problems,
-            if v.offending.len() - problems == 1 { "" } else { "s" }
+            "{what} ({}, {}; each counts unless --allow excuses its category):",
+            plural(problems, "problem", "problems"),
+            plural(v.offending.len() - problems, "expected one-off", "expected one-offs")
         )?;
         for o in &v.offending {
             write_offense(out, o)?;
@@ -124,45 +127,189 @@ pub fn junit(v: &CheckVerdict) -> String {
     } else {
         "unreadable_input"
     };
-    let failure = if v.passed {
-        String::new()
-    } else {
-        format!(
-            "\n      <failure message=\"{}\" type=\"{kind}\">{}</failure>\n    ",
-            xml_escape(&v.message),
-            xml_escape(&body)
-        )
-    };
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"guardscope check\" tests=\"1\" failures=\"{}\" errors=\"0\">\n    <testcase classname=\"guardscope\" name=\"no unexpected torch.compile recompiles\">{failure}</testcase>\n  </testsuite>\n</testsuites>\n",
-        u8::from(!v.passed)
-    )
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    write_junit(&mut w, v, &body, kind).expect("writing to memory cannot fail");
+    let mut xml = String::from_utf8(w.into_inner()).expect("written from str");
+    xml.push('\n');
+    xml
 }
 
-fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Control characters are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
+fn write_junit(w: &mut Writer<Vec<u8>>, v: &CheckVerdict, body: &str, kind: &str) -> io::Result<()> {
+    let failures = u8::from(!v.passed).to_string();
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    w.create_element("testsuites").write_inner_content(|w| {
+        let suite = w.create_element("testsuite").with_attributes([
+            ("name", "guardscope check"),
+            ("tests", "1"),
+            ("failures", &failures),
+            ("errors", "0"),
+        ]);
+        suite.write_inner_content(|w| {
+            let case = w.create_element("testcase").with_attributes([
+                ("classname", "guardscope"),
+                ("name", "no unexpected torch.compile recompiles"),
+            ]);
+            if v.passed {
+                case.write_empty()?;
+                return Ok(());
+            }
+            case.write_inner_content(|w| {
+                w.create_element("failure")
+                    .with_attributes([("message", &*xml_chars(&v.message)), ("type", kind)])
+                    .write_text_content(BytesText::new(&xml_chars(body)))?;
+                Ok(())
+            })?;
+            Ok(())
+        })?;
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// `s` with the characters XML 1.0 forbids (C0 controls other than tab and
+/// newline, U+FFFE, U+FFFF) replaced: a log may hold any of them, and one
+/// would make the whole report unreadable to a CI system's parser. CR goes
+/// too: a parser would turn it into a newline anyway.
+fn xml_chars(s: &str) -> Cow<'_, str> {
+    let forbidden = |c: char| (c < ' ' && c != '\n' && c != '\t') || c == '\u{fffe}' || c == '\u{ffff}';
+    if s.contains(forbidden) {
+        Cow::Owned(s.replace(forbidden, "\u{fffd}"))
+    } else {
+        Cow::Borrowed(s)
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::analysis::check::Offense;
+    use crate::analysis::FrameRef;
+    use crate::reasons::{Category, RecompileReason};
+    use quick_xml::{Reader, XmlVersion};
+
+    const HOSTILE: &str = "a<b>&c]]>\"d'e\u{1}\u{1b}[2J\rf\u{fffe}\tg";
+    /// What a parser reads back: every forbidden character replaced.
+    const READ_BACK: &str = "a<b>&c]]>\"d'e\u{fffd}\u{fffd}[2J\u{fffd}f\u{fffd}\tg";
+
+    fn hostile_verdict() -> CheckVerdict {
+        let offense = Offense {
+            compile_id: "0/1".into(),
+            frame: FrameRef {
+                rank: None,
+                pid: 1,
+                frame_id: 0,
+                name: HOSTILE.into(),
+                function: Some(HOSTILE.into()),
+                file: None,
+                line: None,
+            },
+            cause: RecompileReason {
+                category: Category::ALL[0],
+                culprit: HOSTILE.into(),
+                source: None,
+                code: None,
+                detail: None,
+                advice: String::new(),
+                called_from: None,
+                called_from_code: None,
+                library_line: None,
+                changed: Vec::new(),
+            },
+            duration_s: Some(1.0),
+            severity: Severity::Problem,
+        };
+        CheckVerdict {
+            passed: false,
+            mode: "threshold",
+            max_recompiles: 0,
+            offending: vec![offense],
+            allowed: Vec::new(),
+            new_frames: Vec::new(),
+            new_frames_failed: false,
+            unread_inputs: vec![format!("{HOSTILE}.log")],
+            message: format!("FAIL: {HOSTILE}"),
+        }
+    }
+
+    /// Every element, attribute and text of a document, as a parser reads it.
+    fn parse(xml: &str) -> Vec<String> {
+        let mut reader = Reader::from_str(xml);
+        reader.config_mut().check_end_names = true;
+        let (mut seen, mut text) = (Vec::new(), String::new());
+        loop {
+            let event = reader.read_event().expect("well-formed XML");
+            if !matches!(event, Event::Text(_) | Event::GeneralRef(_)) && !text.trim().is_empty() {
+                seen.push(std::mem::take(&mut text));
+            }
+            match event {
+                Event::Start(e) | Event::Empty(e) => {
+                    text.clear();
+                    seen.push(format!("<{}", e.name().as_ref()));
+                    for a in e.attributes() {
+                        let a = a.expect("well-formed attribute");
+                        let value = a.normalized_value(XmlVersion::Explicit1_0).expect("known entities");
+                        // As the XML spec has parsers read a literal tab or newline there.
+                        let value = value.replace(['\t', '\n'], " ");
+                        seen.push(format!("{}={value}", a.key.as_ref()));
+                    }
+                }
+                Event::Text(t) => text.push_str(&t.xml10_content()),
+                Event::GeneralRef(r) => match r.resolve_char_ref().expect("a character") {
+                    Some(c) => text.push(c),
+                    None => text.push_str(match &*r {
+                        "amp" => "&",
+                        "lt" => "<",
+                        "gt" => ">",
+                        "quot" => "\"",
+                        "apos" => "'",
+                        other => panic!("unknown entity {other}"),
+                    }),
+                },
+                Event::Eof => return seen,
+                _ => text.clear(),
+            }
+        }
+    }
+
     #[test]
-    fn xml_escaping() {
+    fn hostile_text_reads_back_from_well_formed_junit() {
+        let xml = junit(&hostile_verdict());
+        let seen = parse(&xml);
+        let message = format!("message=FAIL: {}", READ_BACK.replace('\t', " "));
+        assert!(seen.contains(&message), "{seen:?}");
+        assert!(seen.contains(&"type=unreadable_input".to_string()), "{seen:?}");
+        let body = seen.last().expect("the failure's text");
+        let first = format!("0/1 frame 0 ({READ_BACK}) [{}] {READ_BACK}\n", Category::ALL[0].name());
+        assert!(body.starts_with(&first), "{body:?}");
+        assert!(
+            body.ends_with(&format!("unreadable input: {READ_BACK}.log\n")),
+            "{body:?}"
+        );
+        assert!(
+            !xml.contains('\u{1b}') && !xml.contains('\r') && !xml.contains("]]>"),
+            "{xml}"
+        );
+    }
+
+    #[test]
+    fn a_passing_gate_is_one_test_case_without_failure() {
+        let mut v = hostile_verdict();
+        v.passed = true;
+        v.offending.clear();
+        v.unread_inputs.clear();
         assert_eq!(
-            super::xml_escape("a<b>&\"c'\u{1}"),
-            "a&lt;b&gt;&amp;&quot;c&apos;\u{fffd}"
+            parse(&junit(&v)),
+            [
+                "<testsuites",
+                "<testsuite",
+                "name=guardscope check",
+                "tests=1",
+                "failures=0",
+                "errors=0",
+                "<testcase",
+                "classname=guardscope",
+                "name=no unexpected torch.compile recompiles",
+            ]
         );
     }
 }

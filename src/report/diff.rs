@@ -2,14 +2,15 @@
 //! record with its stats, the next ones, a per-step summary, and what is on
 //! one side only.
 
-use crate::activation_diff::{self as ad, outcome::StepRow, Diff, DiffVerdict, Divergence};
+use super::format::{display_module, g, pad, plural, width};
+use crate::activation_diff::{outcome::StepRow, Diff, DiffVerdict, Divergence};
 use std::io::{self, Write};
 
 /// Steps listed in the terminal (all are in `--json`).
 const STEP_ROWS_SHOWN: usize = 20;
 
 pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
-    let width = d.a.path.len().max(d.b.path.len());
+    let path_columns = width(&d.a.path).max(width(&d.b.path));
     for (label, s) in [("A", &d.a), ("B", &d.b)] {
         let passes = if s.passes > 1 {
             format!(" in {} passes", s.passes)
@@ -18,11 +19,14 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
         };
         writeln!(
             out,
-            "{label}  {:width$}  {} records · {} steps{passes}{}",
-            s.path,
+            "{label}  {}  {} records · {} steps{passes}{}",
+            pad(&s.path, path_columns),
             s.records,
             s.steps,
-            plural_suffix(s.malformed, " · ", "malformed line")
+            match s.malformed {
+                0 => String::new(),
+                n => format!(" · {}", plural(n as usize, "malformed line", "malformed lines")),
+            }
         )?;
     }
     let stats = d
@@ -264,18 +268,14 @@ fn write_steps(out: &mut dyn Write, d: &Diff, passes: bool) -> io::Result<()> {
 }
 
 fn write_table(out: &mut dyn Write, head: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
-    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = head.iter().map(|h| width(h)).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(width(cell));
         }
     }
     let line = |cells: Vec<&str>| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
-            .collect();
+        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| pad(c, *w)).collect();
         format!("    {}", padded.join("  ").trim_end())
     };
     writeln!(out, "{}", line(head.to_vec()))?;
@@ -293,64 +293,10 @@ fn position(pass: u32, step: i64, passes: bool) -> String {
     }
 }
 
-/// The root module's name is empty.
-fn display_module(name: &str) -> String {
-    if name.is_empty() {
-        "(root)".to_string()
-    } else {
-        name.to_string()
-    }
-}
-
-fn plural_suffix(n: u64, sep: &str, what: &str) -> String {
-    match n {
-        0 => String::new(),
-        1 => format!("{sep}1 {what}"),
-        _ => format!("{sep}{n} {what}s"),
-    }
-}
-
 fn value(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |x| g(x, 7)),
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
-    }
-}
-
-/// `%g`-like: `sig` significant digits, fixed notation for moderate sizes.
-pub fn g(v: f64, sig: usize) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    if !v.is_finite() {
-        return ad::compare::json_f64(v).as_str().unwrap_or("nan").to_string();
-    }
-    let exp = v.abs().log10().floor() as i32;
-    if (-4..7).contains(&exp) {
-        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
-        let s = format!("{v:.decimals$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    } else {
-        format!("{v:.prec$e}", prec = sig - 1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn g_formats_like_printf_g() {
-        assert_eq!(g(0.4774878377950244, 7), "0.4774878");
-        assert_eq!(g(-52.41166440676898, 7), "-52.41166");
-        assert_eq!(g(2.5e-9, 3), "2.50e-9");
-        assert_eq!(g(0.1, 3), "0.1");
-        assert_eq!(g(f64::INFINITY, 3), "inf");
-        assert_eq!(g(0.0, 3), "0");
     }
 }

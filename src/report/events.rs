@@ -5,6 +5,7 @@
 //! classified cause, so a per-step record needs nothing else to be read.
 
 use super::compile_record::CompileRecord;
+use super::format::clip;
 use crate::analysis::{Finding, Findings};
 use crate::model::{Compile, Frame};
 use crate::reasons::{Category, GuardFailure, RecompileReason};
@@ -152,13 +153,6 @@ fn graph_break_line(text: &str) -> String {
         None => first.to_string(),
     };
     clip(&line, GRAPH_BREAK_CHARS)
-}
-
-fn clip(line: &str, max: usize) -> String {
-    match line.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &line[..i]),
-        None => line.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod compile_record;
 pub mod diff;
 pub mod emit;
 pub mod events;
+pub mod format;
 pub mod html;
 pub mod json;
 pub mod output_dir;

@@ -30,6 +30,11 @@ pub fn display_site(site: &str) -> String {
     }
 }
 
+/// The last part of a path, for a mention that has no room for the rest.
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 fn relative_to_cwd(path: &str) -> Option<String> {
     let p = Path::new(path);
     if !p.is_absolute() {

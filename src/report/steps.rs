@@ -1,6 +1,7 @@
 //! `guardscope steps` as text: the slowest steps with the compiles inside
 //! them, the compile share of the run, and ranks that recompiled alone.
 
+use super::format::{clip, plural};
 use crate::analysis::steps::{SlowCompile, StepsAnalysis};
 use std::fmt::Write;
 
@@ -19,7 +20,7 @@ pub fn render(a: &StepsAnalysis) -> String {
         out,
         "{} steps · {} · median step {} · {:.2} s of steps",
         a.steps,
-        plural(a.ranks.len(), "rank"),
+        plural(a.ranks.len(), "rank", "ranks"),
         medians.join(", "),
         a.total_wall_s
     );
@@ -96,7 +97,7 @@ pub fn render(a: &StepsAnalysis) -> String {
                 0 => "no step ran after it".to_string(),
                 n => format!(
                     "it ran eagerly, uncompiled, for the {} after it ({}-{})",
-                    plural(n, "step"),
+                    plural(n, "step", "steps"),
                     e.step + 1,
                     e.last_step
                 ),
@@ -144,8 +145,7 @@ fn describe(c: &SlowCompile) -> String {
         let _ = write!(s, " {f}");
     }
     if let (Some(file), Some(line)) = (&c.file, c.line) {
-        let base = file.rsplit('/').next().unwrap_or(file);
-        let _ = write!(s, " ({base}:{line})");
+        let _ = write!(s, " ({}:{line})", super::paths::file_name(file));
     }
     s.push_str(if c.is_recompile() {
         " recompile"
@@ -169,19 +169,4 @@ fn describe(c: &SlowCompile) -> String {
         }
     }
     s
-}
-
-fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }

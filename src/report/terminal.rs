@@ -1,6 +1,7 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use super::paths::{display, display_site};
+use super::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
+use super::paths::{display, display_site, file_name};
 use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
 use std::io::{self, Write};
@@ -23,15 +24,12 @@ pub fn write_summary(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termin
     } else {
         "1 process".to_string()
     };
-    writeln!(out, "{} log file{} · {who}", files, plural(files))?;
+    writeln!(out, "{} · {who}", plural(files, "log file", "log files"))?;
     let mut line = format!(
-        "{} frame{} · {} compile{} · {} recompile{} · {} failed · {:.2} s compiling",
-        t.frames,
-        plural(t.frames),
-        t.compiles,
-        plural(t.compiles),
-        t.recompiles,
-        plural(t.recompiles),
+        "{} · {} · {} · {} failed · {:.2} s compiling",
+        plural(t.frames, "frame", "frames"),
+        plural(t.compiles, "compile", "compiles"),
+        plural(t.recompiles, "recompile", "recompiles"),
         t.failed_compiles,
         t.compile_seconds
     );
@@ -130,7 +128,7 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
     let mut widths = header.map(str::len);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(width(cell));
         }
     }
     // Shrink the location column first when the table is too wide.
@@ -143,16 +141,13 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
     widths[2] = widths[2].min(opts.width.saturating_sub(fixed).max(20));
     let fmt_row = |cells: [&str; 6]| {
         format!(
-            "  {:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:>w4$}  {:>w5$}",
-            cells[0],
-            cells[1],
-            ellipsize_start(cells[2], widths[2]),
+            "  {}  {}  {}  {:>w3$}  {:>w4$}  {:>w5$}",
+            pad(cells[0], widths[0]),
+            pad(cells[1], widths[1]),
+            pad(&ellipsize_start(cells[2], widths[2]), widths[2]),
             cells[3],
             cells[4],
             cells[5],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
             w3 = widths[3],
             w4 = widths[4],
             w5 = widths[5],
@@ -170,7 +165,7 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
     let frame = match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{}, {}:{line}", f.name, short_path(file)),
+        (Some(file), Some(line)) => format!("{}, {}:{line}", f.name, file_name(file)),
         _ => f.name.clone(),
     };
     let rank = f
@@ -180,8 +175,8 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         .unwrap_or_default();
     writeln!(
         out,
-        "  {n} recompile{} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
-        plural(n),
+        "  {} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
+        plural(n, "recompile", "recompiles"),
         f.frame_id,
         c.culprit,
         c.category.name(),
@@ -194,7 +189,7 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         let code = code.map(|c| format!(": {c}")).unwrap_or_default();
         format!(
             "{site}{}",
-            ellipsize_middle(&code, wrap.saturating_sub(site.len() + 16))
+            ellipsize_middle(&code, wrap.saturating_sub(width(&site) + 16))
         )
     };
     if let Some(from) = &c.called_from {
@@ -227,8 +222,8 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
     let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
     writeln!(
         out,
-        "Expected (one-off; a problem only if it repeats): {n} recompile{}",
-        plural(n)
+        "Expected (one-off; a problem only if it repeats): {}",
+        plural(n, "recompile", "recompiles")
     )?;
     for g in groups {
         let from = g
@@ -287,26 +282,6 @@ fn rank_prefix(f: &Frame) -> String {
         .unwrap_or_default()
 }
 
-fn short_path(file: &str) -> &str {
-    file.rsplit('/').next().unwrap_or(file)
-}
-
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in text.split_whitespace() {
-        let last = lines.last_mut().expect("never empty");
-        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width {
-            lines.push(word.to_string());
-        } else {
-            if !last.is_empty() {
-                last.push(' ');
-            }
-            last.push_str(word);
-        }
-    }
-    lines
-}
-
 fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
@@ -319,7 +294,7 @@ fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions)
     let category = r.cause.category.name();
     let mark = if r.severity == Severity::Problem { "!" } else { " " };
     let head = format!("{mark} {rank}{:<6} {secs}  [{category}] ", c.compile_id);
-    let room = opts.width.saturating_sub(head.chars().count()).max(30);
+    let room = opts.width.saturating_sub(width(&head)).max(30);
     let text = match r.guard() {
         Some(g) => {
             // Truncate only the guard: the source and the count must stay readable.
@@ -335,7 +310,7 @@ fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions)
                 Some(e) => format!("{e}: {}", g.guard),
                 None => g.guard.clone(),
             };
-            let guard_room = room.saturating_sub(suffix.chars().count()).max(30);
+            let guard_room = room.saturating_sub(width(&suffix)).max(30);
             format!("{}{suffix}", ellipsize_middle(&guard, guard_room))
         }
         None if c.cache_limit => "recompile limit hit: Dynamo refused to compile".to_string(),
@@ -389,54 +364,5 @@ fn location(f: &Frame) -> String {
         (Some(file), Some(line)) => format!("{}:{line}", display(file)),
         (Some(file), None) => display(file),
         _ => "?".to_string(),
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-/// Keeps the end of a path, where the file name is.
-fn ellipsize_start(s: &str, max: usize) -> String {
-    let n = s.chars().count();
-    if n <= max || max < 2 {
-        return s.to_string();
-    }
-    let tail: String = s.chars().skip(n - (max - 1)).collect();
-    format!("…{tail}")
-}
-
-/// Keeps both ends of a guard: its root (`self._modules[...]`) and its
-/// informative tail (`.capture_activation_norms == False`).
-pub fn ellipsize_middle(s: &str, max: usize) -> String {
-    let s = s.replace('\n', " ⏎ ");
-    let n = s.chars().count();
-    if n <= max || max < 5 {
-        return s;
-    }
-    let head = (max - 1) / 3;
-    let tail = max - 1 - head;
-    let a: String = s.chars().take(head).collect();
-    let b: String = s.chars().skip(n - tail).collect();
-    format!("{a}…{b}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ellipsis_keeps_both_ends() {
-        let s = "self._modules['a']._forward_hooks[0].__closure__[0].cell_contents.flag == False";
-        let e = ellipsize_middle(s, 40);
-        assert_eq!(e.chars().count(), 40);
-        assert!(e.starts_with("self._modules"));
-        assert!(e.ends_with("flag == False"));
-        assert_eq!(ellipsize_middle("short", 40), "short");
-        assert_eq!(ellipsize_start("/a/very/long/path/model.py:45", 12), "…model.py:45");
     }
 }

@@ -3,10 +3,9 @@
 //! traces the first divergent layer and a module x step heat strip of the
 //! relative error. Geometry is computed here; the template only places it.
 
-use super::format::plural;
 use crate::activation_diff::outcome::{Diff, DiffVerdict, Divergence};
 use crate::activation_diff::series::{Activations, Cell, Overview, Row, MAX_COLUMNS, MAX_ROWS, MAX_STATS};
-use crate::report::diff::g;
+use crate::report::format::{display_module, g, plural};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -104,7 +103,7 @@ pub fn build(act: &Activations) -> Section {
         .rows
         .iter()
         .map(|r| RowView {
-            module: display(&r.module),
+            module: display_module(&r.module),
             tensor: r.tensor.clone(),
             first: is_first(r),
             tone: if r.nonfinite > 0 || r.divergent > 0 {
@@ -194,7 +193,7 @@ fn verdict(act: &Activations) -> (&'static str, String) {
             "bad",
             format!(
                 "First divergence: {} ({}) at step {}; {} of {} records differ ({tol}).",
-                display(&f.module),
+                display_module(&f.module),
                 f.tensor,
                 f.step,
                 d.divergent,
@@ -236,7 +235,7 @@ fn first_view(f: &Divergence) -> FirstView {
         other => other.as_str().map_or_else(|| other.to_string(), str::to_string),
     };
     FirstView {
-        module: display(&f.module),
+        module: display_module(&f.module),
         tensor: f.tensor.clone(),
         step: f.step,
         lines: format!("A line {}, B line {}", f.line_a, f.line_b),
@@ -308,9 +307,9 @@ fn spark(r: &Row, stat: usize, columns: usize, o: &Overview) -> Spark {
         .collect();
     let name = &o.stats[stat];
     let tip = if lo <= hi {
-        format!("{} · {name}: {} … {}", display(&r.module), g(lo, 4), g(hi, 4))
+        format!("{} · {name}: {} … {}", display_module(&r.module), g(lo, 4), g(hi, 4))
     } else {
-        format!("{} · {name}: no finite value", display(&r.module))
+        format!("{} · {name}: no finite value", display_module(&r.module))
     };
     Spark {
         w: SPARK_W,
@@ -338,7 +337,7 @@ fn heat(o: &Overview, d: &Diff, columns: usize) -> Heat {
         };
         rows.push(HeatRow {
             y,
-            label: format!("{}{tensor}", display(&r.module)),
+            label: format!("{}{tensor}", display_module(&r.module)),
             first: is_first,
         });
         for (b, cell) in r.cells.iter().enumerate() {
@@ -399,7 +398,7 @@ fn shade(c: &Cell, rtol: f64) -> Option<(&'static str, String)> {
 }
 
 fn cell_tip(r: &Row, bucket: usize, c: &Cell, o: &Overview) -> String {
-    let mut tip = format!("{} · {}", display(&r.module), bucket_label(o, bucket));
+    let mut tip = format!("{} · {}", display_module(&r.module), bucket_label(o, bucket));
     if c.compared > 0 {
         let rel = c.max_rel.map_or_else(|| "-".to_string(), |v| g(v, 3));
         let _ = write!(
@@ -444,12 +443,4 @@ fn step_range(o: &Overview, columns: usize) -> String {
 /// Coordinates to 0.1 px: a page of thousands of cells stays small.
 fn r1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
-}
-
-fn display(module: &str) -> String {
-    if module.is_empty() {
-        "(root)".to_string()
-    } else {
-        module.to_string()
-    }
 }

@@ -2,7 +2,7 @@
 //! Strings are final (formatted, not yet escaped); the template escapes them.
 
 use super::activations;
-use super::format::{cut, plural, secs, shown, utc};
+use super::format::{cut, shown};
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
@@ -11,6 +11,7 @@ use crate::activation_diff::series::Activations;
 use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Step};
 use crate::reasons::Category;
+use crate::report::format::{millis, plural, secs, utc};
 use serde::Serialize;
 
 /// Frames shown in full; the rest are counted (all are in summary.json).
@@ -380,7 +381,7 @@ fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {
     slowest.sort_by(|a, b| b.wall_ms.total_cmp(&a.wall_ms));
     Some(StepsSummary {
         count: steps.len(),
-        median: super::format::millis(median),
+        median: millis(median),
         slowest: slowest
             .iter()
             .take(5)
@@ -391,7 +392,7 @@ fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {
                 } else {
                     format!(", compiled {}", s.compile_ids().collect::<Vec<_>>().join(", "))
                 };
-                format!("{rank}step {}: {}{compiles}", s.step, super::format::millis(s.wall_ms))
+                format!("{rank}step {}: {}{compiles}", s.step, millis(s.wall_ms))
             })
             .collect(),
     })

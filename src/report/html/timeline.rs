@@ -2,10 +2,10 @@
 //! (per rank), one bar per compile attempt, step durations on the same axis.
 //! Everything is computed here so the template only places shapes.
 
-use super::format::{millis, secs};
 use super::palette;
 use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
+use crate::report::format::{ellipsize_middle, millis, secs, utc};
 use serde::Serialize;
 
 const WIDTH: f64 = 1160.0;
@@ -159,7 +159,7 @@ pub fn build(findings: &Findings<'_>, steps: &[Step]) -> Timeline {
         let lane_y = lanes_top + i as f64 * LANE_H;
         lanes.push(Lane {
             y: lane_y,
-            label: crate::report::terminal::ellipsize_middle(&frame_label(f, multi_rank), 30),
+            label: ellipsize_middle(&frame_label(f, multi_rank), 30),
             title: format!(
                 "{} at {}:{}",
                 f.function.as_deref().unwrap_or("?"),
@@ -207,7 +207,7 @@ pub fn build(findings: &Findings<'_>, steps: &[Step]) -> Timeline {
         slow_bands,
         hidden,
         untimed,
-        origin: super::format::utc(t0),
+        origin: utc(t0),
     }
 }
 

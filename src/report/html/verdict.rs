@@ -1,12 +1,13 @@
 //! The page's verdict (the headline sentence and stats) and its fix cards:
 //! what the reader sees first, from the findings.
 
-use super::format::{plural, secs, shown};
+use super::format::shown;
 use super::palette;
 use super::timeline::{frame_anchor, frame_label};
 use crate::analysis::{CulpritGroup, Findings, Totals};
 use crate::model::Run;
 use crate::reasons::Category;
+use crate::report::format::{plural, secs};
 use crate::report::paths::{display, display_site};
 use serde::Serialize;
 use std::collections::BTreeMap;
