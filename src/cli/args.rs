@@ -62,7 +62,8 @@ classified cause and source line); then how much of the run went to
 compiling after the first step, and the steps at which one rank recompiled
 while the others did not (they wait for it at the next collective).
 
-Example:  guardscope steps steps_*.jsonl --trace /tmp/trace   (StepLogger("steps_<rank>.jsonl"))
+Example:  guardscope steps steps_*.jsonl --trace /tmp/trace
+          (the files of StepLogger(\"steps_<rank>.jsonl\"))
 
 With --trace, each compile is joined with the TORCH_TRACE log of the same run
 by compile id (and start time, which tells apart compile ids reused after
