@@ -9,7 +9,8 @@ use common::root;
 use guardscope::analysis::{self, check};
 use guardscope::load::load;
 use guardscope::reasons::classify::classifications;
-use guardscope::report::{html, json, terminal};
+use guardscope::report::text::summary as terminal;
+use guardscope::report::{html, json};
 use guardscope::trace::ParseOptions;
 
 #[test]

@@ -13,7 +13,8 @@ use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, retype_at, E
 use guardscope::input::Problems;
 use guardscope::input::{self, LogSource};
 use guardscope::model::{self, RunBuilder};
-use guardscope::report::{html, json, terminal};
+use guardscope::report::text::summary as terminal;
+use guardscope::report::{html, json};
 use guardscope::trace::{ParseOptions, Parser};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};

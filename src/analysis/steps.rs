@@ -277,7 +277,7 @@ mod tests {
                 last_step: 5,
             }]
         );
-        let text = crate::report::steps::render(&a);
+        let text = crate::report::text::steps::render(&a);
         assert!(
             text.contains("step 3: 0/8 forward hit the recompile limit; it ran eagerly, uncompiled, for the 2 steps after it (4-5)"),
             "{text}"

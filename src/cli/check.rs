@@ -5,7 +5,7 @@ use super::error::{CliError, Status};
 use super::load::load_run;
 use super::output::print;
 use crate::analysis::{self, check::CheckOptions};
-use crate::report::check as check_report;
+use crate::report::junit;
 
 pub fn check(args: CheckArgs) -> Result<Status, CliError> {
     let candidate = load_run(&args.input.paths, &args.input)?;
@@ -22,7 +22,7 @@ pub fn check(args: CheckArgs) -> Result<Status, CliError> {
     let baseline = baseline.as_ref().map(analysis::analyse);
     let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
     if let Some(path) = &args.junit {
-        std::fs::write(path, check_report::junit(&verdict))
+        std::fs::write(path, junit::junit(&verdict))
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
     print(&verdict, args.json)?;

@@ -3,8 +3,9 @@
 //! between them. A new subject implements `View` once; no command spells
 //! "JSON or text" itself.
 
+use super::json;
 use super::text::SafeWriter;
-use super::{check, diff, json, steps, terminal};
+use super::text::{check, diff, steps, summary};
 use crate::activation_diff::Diff;
 use crate::analysis::check::CheckVerdict;
 use crate::analysis::steps::StepsAnalysis;
@@ -63,11 +64,11 @@ impl View for SummaryView<'_> {
     }
 
     fn write_text(&self, out: &mut dyn Write, width: usize) -> io::Result<()> {
-        let opts = terminal::TerminalOptions {
+        let opts = summary::TerminalOptions {
             width,
             verbose: self.verbose,
         };
-        terminal::write_summary(out, self.findings, &opts)
+        summary::write_summary(out, self.findings, &opts)
     }
 }
 

@@ -1,15 +1,16 @@
-//! Views of the model for people and machines.
+//! Views of the analysed run, by format: `text/` for a terminal, `json` (the
+//! `summary --json` contract), `junit` (the check for CI systems), `html/`
+//! (the page), `events` (compile records for the Python helper). `emit` is
+//! the boundary the commands print through; `format` and `paths` hold what
+//! every format shares.
 
-pub mod check;
 pub mod compile_record;
-pub mod diff;
 pub mod emit;
 pub mod events;
 pub mod format;
 pub mod html;
 pub mod json;
+pub mod junit;
 pub mod output_dir;
 pub mod paths;
-pub mod steps;
-pub mod terminal;
 pub mod text;

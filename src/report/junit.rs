@@ -1,101 +1,13 @@
-//! Rendering a `check` verdict: terminal lines and JUnit XML for CI systems.
+//! `check --junit`: the gate's verdict as a JUnit XML document, so CI systems
+//! show it like any other test.
 
-use super::format::plural;
 use super::paths::display_site;
-use crate::analysis::check::{CheckVerdict, Offense};
-use crate::analysis::Severity;
+use super::text::check::frame;
+use crate::analysis::check::CheckVerdict;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::borrow::Cow;
-use std::io::{self, Write};
-
-pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
-    if !v.offending.is_empty() {
-        let what = if v.mode == "baseline" {
-            "Recompiles the baseline does not have"
-        } else {
-            "Recompiles"
-        };
-        let problems = v.offending.iter().filter(|o| o.severity == Severity::Problem).count();
-        writeln!(
-            out,
-            "{what} ({}, {}; each counts unless --allow excuses its category):",
-            plural(problems, "problem", "problems"),
-            plural(v.offending.len() - problems, "expected one-off", "expected one-offs")
-        )?;
-        for o in &v.offending {
-            write_offense(out, o)?;
-        }
-        writeln!(out)?;
-    }
-    if !v.allowed.is_empty() {
-        writeln!(out, "Excused by --allow:")?;
-        for o in &v.allowed {
-            writeln!(
-                out,
-                "  {} {} [{}] {}",
-                o.compile_id,
-                frame(o),
-                o.cause.category.name(),
-                o.cause.culprit
-            )?;
-        }
-        writeln!(out)?;
-    }
-    if !v.new_frames.is_empty() {
-        let tag = if v.new_frames_failed { "error" } else { "warning" };
-        writeln!(out, "{tag}: frames the baseline does not have (new graph breaks?):")?;
-        for k in &v.new_frames {
-            let at = match (&k.file, k.line) {
-                (Some(f), Some(l)) => format!("{f}:{l}"),
-                _ => "?".into(),
-            };
-            writeln!(out, "  {} at {at}", k.function.as_deref().unwrap_or("?"))?;
-        }
-        writeln!(out)?;
-    }
-    if !v.unread_inputs.is_empty() {
-        writeln!(out, "error: input that could not be read (the gate fails closed):")?;
-        for p in &v.unread_inputs {
-            writeln!(out, "  {p}")?;
-        }
-        writeln!(out)?;
-    }
-    writeln!(out, "{}", v.message)
-}
-
-fn frame(o: &Offense) -> String {
-    let f = &o.frame;
-    let rank = f
-        .rank
-        .filter(|r| *r > 0)
-        .map(|r| format!("rank {r} "))
-        .unwrap_or_default();
-    format!("{rank}frame {} ({})", f.frame_id, f.name)
-}
-
-fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
-    let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
-    writeln!(
-        out,
-        "  {} {} [{}, {}] {}{secs}",
-        o.compile_id,
-        frame(o),
-        o.cause.category.name(),
-        o.severity.name(),
-        o.cause.culprit
-    )?;
-    if let Some(from) = &o.cause.called_from {
-        writeln!(out, "      called from {}", display_site(from))?;
-    }
-    if let Some(src) = &o.cause.source {
-        writeln!(out, "      at {}", display_site(src))?;
-    }
-    if !o.cause.advice.is_empty() {
-        writeln!(out, "      fix: {}", o.cause.advice)?;
-    }
-    Ok(())
-}
+use std::io;
 
 /// One test suite with one test case, failing with every offense listed, so
 /// CI systems show the gate like any other test.
@@ -184,6 +96,7 @@ mod tests {
     use super::*;
     use crate::analysis::check::Offense;
     use crate::analysis::FrameRef;
+    use crate::analysis::Severity;
     use crate::reasons::{Category, RecompileReason};
     use quick_xml::{Reader, XmlVersion};
 

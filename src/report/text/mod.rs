@@ -1,4 +1,6 @@
-//! Text for a terminal that cannot be hijacked by what a log contains.
+//! The views as text for a terminal: the summary, the check verdict, the
+//! activation diff and the steps post-mortem, written through a terminal
+//! that cannot be hijacked by what a log contains.
 //!
 //! Function names, guard texts, file names and step records come from
 //! logs anyone may have written (or mutated). Printed raw, `ESC]0;...BEL`
@@ -10,6 +12,11 @@
 //! controls are shown escaped (`\x1b`, `\u{202e}`). The renderers
 //! themselves never emit such characters. JSON output needs none of this
 //! (JSON escapes control characters itself) and is written unwrapped.
+
+pub mod check;
+pub mod diff;
+pub mod steps;
+pub mod summary;
 
 use std::borrow::Cow;
 use std::io::{self, Write};

@@ -2,8 +2,8 @@
 //! record with its stats, the next ones, a per-step summary, and what is on
 //! one side only.
 
-use super::format::{display_module, g, pad, plural, width};
 use crate::activation_diff::{outcome::StepRow, Diff, DiffVerdict, Divergence};
+use crate::report::format::{display_module, g, pad, plural, width};
 use std::io::{self, Write};
 
 /// Steps listed in the terminal (all are in `--json`).

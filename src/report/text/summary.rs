@@ -1,9 +1,9 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use super::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
-use super::paths::{display, display_site, file_name};
 use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
+use crate::report::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
+use crate::report::paths::{display, display_site, file_name};
 use std::io::{self, Write};
 
 pub struct TerminalOptions {

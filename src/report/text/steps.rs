@@ -1,8 +1,8 @@
 //! `guardscope steps` as text: the slowest steps with the compiles inside
 //! them, the compile share of the run, and ranks that recompiled alone.
 
-use super::format::{clip, plural};
 use crate::analysis::steps::{SlowCompile, StepsAnalysis};
+use crate::report::format::{clip, plural};
 use std::fmt::Write;
 
 pub fn render(a: &StepsAnalysis) -> String {
@@ -145,7 +145,7 @@ fn describe(c: &SlowCompile) -> String {
         let _ = write!(s, " {f}");
     }
     if let (Some(file), Some(line)) = (&c.file, c.line) {
-        let _ = write!(s, " ({}:{line})", super::paths::file_name(file));
+        let _ = write!(s, " ({}:{line})", crate::report::paths::file_name(file));
     }
     s.push_str(if c.is_recompile() {
         " recompile"
@@ -165,7 +165,7 @@ fn describe(c: &SlowCompile) -> String {
         let label = cause.label.as_deref().unwrap_or(&cause.category);
         let _ = write!(s, ": {label}: {}", cause.culprit);
         if let Some(src) = &cause.source {
-            let _ = write!(s, " at {}", super::paths::display_site(src));
+            let _ = write!(s, " at {}", crate::report::paths::display_site(src));
         }
     }
     s
