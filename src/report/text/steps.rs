@@ -170,3 +170,62 @@ fn describe(c: &SlowCompile) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    //! The post-mortem of a frame refused at the recompile limit, from the
+    //! analysis to the line a user reads.
+    use super::*;
+    use crate::analysis::steps::{analyse, EagerFallback};
+    use crate::model::{Step, StepCause, StepCompile};
+
+    // Hand-made step records (the shape StepLogger writes): a frame refused
+    // at the recompile limit in step 3 of 5.
+    fn step(n: u64, compiles: Vec<StepCompile>) -> Step {
+        Step {
+            rank: None,
+            step: n,
+            start: n as f64,
+            wall_ms: 10.0,
+            compiles,
+            file: "steps.jsonl".into(),
+            line: n,
+        }
+    }
+
+    #[test]
+    fn a_frame_at_the_limit_runs_eagerly_for_the_steps_after() {
+        let refused = StepCompile {
+            compile_id: "0/8".into(),
+            function: Some("forward".into()),
+            recompile: Some(true),
+            cause: Some(StepCause {
+                category: "cache_limit".into(),
+                label: None,
+                culprit: "self.step".into(),
+                source: None,
+            }),
+            ..StepCompile::default()
+        };
+        let steps: Vec<Step> = (1..=5)
+            .map(|n| step(n, if n == 3 { vec![refused.clone()] } else { vec![] }))
+            .collect();
+        let a = analyse(&steps, None, 3);
+        assert_eq!(
+            a.eager_fallbacks,
+            vec![EagerFallback {
+                rank: None,
+                step: 3,
+                compile_id: "0/8".into(),
+                function: Some("forward".into()),
+                steps_after: 2,
+                last_step: 5,
+            }]
+        );
+        let text = render(&a);
+        assert!(
+            text.contains("step 3: 0/8 forward hit the recompile limit; it ran eagerly, uncompiled, for the 2 steps after it (4-5)"),
+            "{text}"
+        );
+    }
+}
