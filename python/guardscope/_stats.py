@@ -229,7 +229,9 @@ def record_reduced(native, module_id, layout, sizes, stats):
         call = native.begin_call(module_id)
         if call < 0:
             return
-        defer(native, module_id, call, layout, list(sizes), stats)
+        # A copy (a few numbers, on the device, no wait): the compiled graph
+        # owns `stats` and may reuse its memory once the op has returned.
+        defer(native, module_id, call, layout, list(sizes), stats.clone())
     except Exception as exc:  # a hook must never break the forward pass
         warn_once(native, "recording", exc)
 
@@ -333,7 +335,8 @@ def _record_mixed(native, module_id, call, names, tensors):
         try:
             # Complex tensors take the careful route (torch's complex
             # semantics); the others off the CPU the one-transfer route.
-            fast = None if t.is_complex() else t.is_cpu and t.layout is _STRIDED
+            # Meta tensors have no values to reduce or copy: careful route too.
+            fast = None if t.is_complex() or t.is_meta else t.is_cpu and t.layout is _STRIDED
             items.append((name, t, tuple(t.shape), _dtype_name(t.dtype), fast))
         except Exception:
             items.append((name, t, (), "unknown", None))
