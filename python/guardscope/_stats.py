@@ -33,6 +33,7 @@ Nothing here raises into the model's forward: ``record_call`` and
 
 import logging
 import math
+import os
 import threading
 
 import torch
@@ -240,6 +241,17 @@ def record_reduced(native, module_id, layout, sizes, stats):
 #: ``id(native) -> (native, [(module_id, call, layout, sizes, parts)])``.
 _QUEUED = {}
 _QUEUE_LOCK = threading.Lock()
+
+def _after_fork_in_child():
+    # Another thread may have held the lock at the fork; and the parent's
+    # queued calls are the parent's to record (as its buffered lines are).
+    global _QUEUE_LOCK
+    _QUEUE_LOCK = threading.Lock()
+    _QUEUED.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 #: A queue this long is drained at once (a host wait), so that a loop that
 #: never changes step does not hold parts without end.
