@@ -14,6 +14,16 @@ hits them alike, and the median step time is reported.
 
     python bench/hook_overhead.py                    # 24 blocks, d_model 256, all modules
     python bench/hook_overhead.py --stats abs_mean,sum,min,max,mean,std --rounds 5
+
+Peak memory: each variant also runs alone in a fresh process (the same
+model and input), warmed up and compiled first; then the kernel's resident
+high-water mark (VmHWM) is reset (``/proc/self/clear_refs``) and read again
+after the timed steps. "step peak" is that mark minus the resident size
+before the steps: what the steps added at their peak, torch's tensors and
+everything else (tracemalloc would miss tensors; torch has no CPU allocator
+statistics); glibc is told to map every allocation of 64 KiB or more on
+its own, so that freed tensors leave the resident size. Linux only;
+``--no-memory`` skips it.
 """
 
 import argparse
@@ -22,6 +32,8 @@ import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import types
@@ -175,11 +187,13 @@ def hook_count(model):
     return sum(len(m._forward_hooks) for m in model.modules())
 
 
-def make_variants(base, args, stats, out_dir, compiled):
+def make_variants(base, args, stats, out_dir, compiled, only=None):
     variants = {}
     backend = args.backend
 
     def add(name, attach):
+        if only is not None and name != only:
+            return
         model = variant_copy(base, args)
         trace = attach(model)
         run = torch.compile(model, backend=backend) if compiled else model
@@ -240,6 +254,49 @@ def measure(variants, x, warmup, rounds, steps):
     }
 
 
+def _status_kib(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def memory_child(args, base, x, stats, compiled, name):
+    """Runs one variant alone and prints its resident memory, in MiB."""
+    with tempfile.TemporaryDirectory() as out_dir:
+        variants = make_variants(base, args, stats, out_dir, compiled, only=name)
+        [(run, trace, _)] = variants.values()
+        with torch.no_grad():
+            for step in range(args.warmup):
+                trace.set_step(step)
+                run(x)
+            trace.set_step(args.warmup)
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # resets VmHWM to the current resident size
+            before = _status_kib("VmRSS")
+            for step in range(args.warmup + 1, args.warmup + 1 + args.steps):
+                run(x)
+                trace.set_step(step)
+            peak = _status_kib("VmHWM")
+        trace.close()
+    print(json.dumps({"rss_before": before / 1024, "peak": peak / 1024, "step_peak": (peak - before) / 1024}))
+
+
+def memory_of(args, compiled, name):
+    """Peak memory of one variant, measured in a fresh process."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--memory-child", name, "--compiled-child", str(int(compiled))]
+    for flag in ("blocks", "d_model", "heads", "batch", "seq", "stats", "steps", "warmup", "backend", "threads"):
+        cmd += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
+    # Every allocation of 64 KiB or more gets pages of its own and returns
+    # them when freed, so the resident size follows the live tensors instead
+    # of what malloc's heap kept from earlier ones (without this, two runs of
+    # the same variant differed by ~12 MiB here).
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="0")
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--blocks", type=int, default=24)
@@ -254,6 +311,9 @@ def main():
     parser.add_argument("--backend", default="inductor")
     parser.add_argument("--no-compiled", action="store_true")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory processes")
+    parser.add_argument("--memory-child", help=argparse.SUPPRESS)
+    parser.add_argument("--compiled-child", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -262,6 +322,9 @@ def main():
     stats = [s for s in args.stats.split(",") if s]
     base = Model(args.blocks, args.d_model, args.heads).eval()
     x = torch.randn(args.batch, args.seq, args.d_model)
+    if args.memory_child:
+        memory_child(args, base, x, stats, bool(args.compiled_child), args.memory_child)
+        return
     print(
         f"model: {args.blocks} blocks, d_model {args.d_model}, {len(list(base.modules()))} modules, "
         f"input {tuple(x.shape)}; stats {stats}; torch {torch.__version__}, {torch.get_num_threads()} threads, "
@@ -269,6 +332,7 @@ def main():
         flush=True,
     )
     rows = []
+    memory = {}
     with tempfile.TemporaryDirectory() as out_dir:
         for compiled in [False] if args.no_compiled else [False, True]:
             label = f"compiled ({args.backend})" if compiled else "eager"
@@ -278,16 +342,27 @@ def main():
             medians = measure(variants, x, args.warmup, args.rounds, args.steps)
             for _, trace, _ in variants.values():
                 trace.close()
+            names = list(variants)
             for name, (_, _, hooks) in variants.items():
                 rows.append((label, name, hooks, medians[name], medians["no hooks"], medians["reference hook"]))
+            del variants
+            if not args.no_memory:
+                for name in names:
+                    memory[(label, name)] = memory_of(args, compiled, name)
+                    print(f"  peak memory {name}: {memory[(label, name)]}", flush=True)
 
     print()
     print(
         "| run | hooks | registered hooks | records/step | CPU ms/step, best / median | CPU overhead ms, best / median "
-        "| ratio to reference, CPU best / median | wall ms/step, median | wall overhead ms | ratio, wall |"
+        "| ratio to reference, CPU best / median | wall ms/step, median | wall overhead ms | ratio, wall "
+        "| step peak MiB (RSS) | peak minus reference's MiB |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, name, hooks, (wall, cpu, best, recs), base, ref in rows:
+        mem = memory.get((label, name))
+        ref_mem = memory.get((label, "reference hook"))
+        peak = "" if mem is None else f"{mem['step_peak']:.1f}"
+        peak_ratio = "" if mem is None or ref_mem is None or name == "reference hook" else f"{mem['step_peak'] - ref_mem['step_peak']:+.1f}"
         over = ratio = wall_over = wall_ratio = ""
         if name != "no hooks":
             over_best, over_med, over_wall = (best - base[2]) * 1e3, (cpu - base[1]) * 1e3, (wall - base[0]) * 1e3
@@ -297,7 +372,7 @@ def main():
                 wall_ratio = f"{over_wall / ((ref[0] - base[0]) * 1e3):.2f}"
         print(
             f"| {label} | {name} | {hooks} | {recs:g} | {best * 1e3:.1f} / {cpu * 1e3:.1f} | {over} | {ratio} "
-            f"| {wall * 1e3:.1f} | {wall_over} | {wall_ratio} |"
+            f"| {wall * 1e3:.1f} | {wall_over} | {wall_ratio} | {peak} | {peak_ratio} |"
         )
 
 

@@ -124,7 +124,13 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--no-compile", action="store_true", help="skip the first-compile measurement")
     args = p.parse_args()
+    import platform
+
+    import torch
+
+    print(f"torch {torch.__version__}, {platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     r = per_step(args.steps, args.repeats)
     print(f"per step without compiles ({args.steps} steps x {args.repeats} repeats, {r['records']} records written; CPU time, 1 torch thread):")
     print(f"  begin() + end(), the logger's own cost: {r['empty_diff']:.1f} us median, {r['empty_best']:.1f} us best")
@@ -133,6 +139,8 @@ def main():
         f"{r['compiled_diff']:+.1f} us with it (median of the paired differences)"
     )
     print(f"  trace events that reached guardscope's handler during {2 * args.steps * args.repeats} compiled steps: {r['events']}")
+    if args.no_compile:
+        return
     plain, logged = first_compile(args.repeats)
     print(f"first compile (forward + backward) of the collision model, CPU time, median of {args.repeats} processes each:")
     print(f"  without StepLogger {plain:.3f} s, with {logged:.3f} s ({100 * (logged / plain - 1):+.1f}%)")

@@ -266,7 +266,9 @@ class ActivationTrace:
     def set_step(self, step):
         """Stamps later records with ``step``. A change restarts the per-module
         ``call`` counts and flushes the records of the previous step."""
-        self._native.set_step(int(step))
+        step = int(step)
+        _stats.drain(self._native)  # before the step changes: they belong to the old one
+        self._native.set_step(step)
 
     @property
     def enabled(self):
@@ -299,10 +301,12 @@ class ActivationTrace:
 
     @property
     def records(self):
-        """Records written so far."""
+        """Records written so far (those waiting on a device are handed over first)."""
+        _stats.drain(self._native)
         return self._native.records
 
     def flush(self):
+        _stats.drain(self._native)
         self._native.flush()
 
     def remove(self):
@@ -313,6 +317,7 @@ class ActivationTrace:
         for handle in self._handles:
             handle.remove()
         self._handles = []
+        _stats.drain(self._native)
         if _op.TRACERS.pop(self._id, None) is not None:
             _stats.forget(self._native)
         self._native.flush()

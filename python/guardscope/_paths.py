@@ -14,6 +14,16 @@ def _distributed_rank():
     return None
 
 
+def distributed_initialized():
+    """``torch.distributed.is_initialized`` where torch has it, else None."""
+    try:
+        import torch.distributed as dist
+
+        return dist.is_initialized if dist.is_available() else None
+    except Exception:
+        return None
+
+
 def current_rank():
     """The process's rank: torch.distributed's, else $RANK, else None."""
     rank = _distributed_rank()

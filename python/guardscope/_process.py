@@ -27,8 +27,11 @@ _finalizer_pid = None
 def flush_all():
     """Flushes every live trace of this process (inherited ones are no-ops)."""
     _op = sys.modules.get("guardscope._op")
+    _stats = sys.modules.get("guardscope._stats")
     for native in list(_op.TRACERS.values()) if _op else []:
         try:
+            if _stats is not None:
+                _stats.drain(native)
             native.flush()
         except Exception as exc:  # never let exit or a fork hook raise
             logger.warning("guardscope activation trace: flush failed (%s: %s)", type(exc).__name__, exc)

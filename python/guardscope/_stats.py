@@ -6,9 +6,11 @@ graph cannot reduce), one record per tensor either way:
 - CPU strided tensors: ``detach().float()`` (no copy for float32), made
   contiguous, and its buffer read once by Rust, which computes every stat in
   one pass with float64 sums. No torch reduction, no ``.item()``.
-- Other devices: the stats of every tensor of the module call are computed
-  with torch on the device (sums in float64), stacked, and moved to the host
-  with ONE ``.tolist()`` per module call.
+- Other devices: each tensor is reduced on its device to the parts the Rust
+  summary needs (as in a compiled graph, below), a bounded piece at a time:
+  no temporary of the whole tensor (no ``abs()``, no float64 copy), only of
+  a piece of at most ``PIECE`` elements. The parts stay on the device in the
+  trace's queue; no value is read per module call (no host sync there).
 - If a route fails (sparse, quantized, meta tensors...), each stat is
   computed on its own; a stat that fails is recorded as ``"<error: ...>"``.
 
@@ -17,7 +19,13 @@ Inside a compiled graph (``mode="op"`` under ``torch.compile``),
 compiler fuses them into the kernels that produce the tensors, and the op
 hands the small result to Rust (``record_reduced``): the same parts as the
 one-pass kernel (float64 sums, shifted variance sums, float32 min/max), so
-the same records.
+the same records. Those parts also wait in the queue.
+
+The queue (``defer``/``drain``) is emptied when the step changes, on
+``flush()``/``close()``, at exit, and when it holds ``MAX_QUEUED`` calls:
+all its parts are concatenated per device and copied to the host at once
+(into pinned memory, non-blocking, then one wait on CUDA), and Rust records
+them. So a device pays one transfer and one wait per step, not per module.
 
 Nothing here raises into the model's forward: ``record_call`` and
 ``record_reduced`` log the first failure of a trace and carry on.
@@ -25,6 +33,8 @@ Nothing here raises into the model's forward: ``record_call`` and
 
 import logging
 import math
+import os
+import threading
 
 import torch
 
@@ -86,6 +96,9 @@ _FLOAT64 = torch.float64
 
 #: Separates the fields of one tensor in the stats op's layout string.
 FIELD_SEP = "\x1e"
+
+#: Separates the tensors of a layout string (``_op.SEP``).
+SEP = "\x1f"
 
 
 #: Ends the name of a complex tensor handed to ``record_activations`` as its
@@ -212,17 +225,93 @@ def reduce_in_graph(found, parts, sep):
 
 
 def record_reduced(native, module_id, layout, sizes, stats):
-    """Records one module call from the stats op's arguments."""
+    """Records one module call from the stats op's arguments (at the next drain)."""
     try:
         call = native.begin_call(module_id)
         if call < 0:
             return
-        host = stats if stats.is_cpu else stats.cpu()  # the one device-to-host copy
-        if host.dtype is not _FLOAT64 or not host.is_contiguous():
-            host = host.to(_FLOAT64).contiguous()
-        native.record_reduced(module_id, call, layout, sizes, host.data_ptr(), host.numel())
+        # A copy (a few numbers, on the device, no wait): the compiled graph
+        # owns `stats` and may reuse its memory once the op has returned.
+        defer(native, module_id, call, layout, list(sizes), stats.clone())
     except Exception as exc:  # a hook must never break the forward pass
         warn_once(native, "recording", exc)
+
+
+#: Module calls whose reduced parts wait for the next drain, per tracer:
+#: ``id(native) -> (native, [(module_id, call, layout, sizes, parts)])``.
+_QUEUED = {}
+_QUEUE_LOCK = threading.Lock()
+
+def _after_fork_in_child():
+    # Another thread may have held the lock at the fork; and the parent's
+    # queued calls are the parent's to record (as its buffered lines are).
+    global _QUEUE_LOCK
+    _QUEUE_LOCK = threading.Lock()
+    _QUEUED.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+#: A queue this long is drained at once (a host wait), so that a loop that
+#: never changes step does not hold parts without end.
+MAX_QUEUED = 4096
+
+
+def defer(native, module_id, call, layout, sizes, parts):
+    """Queues one module call's reduced ``parts`` (a 1-D tensor, any device)."""
+    with _QUEUE_LOCK:
+        entry = _QUEUED.get(id(native))
+        if entry is None:
+            entry = _QUEUED[id(native)] = (native, [])
+        entry[1].append((module_id, call, layout, sizes, parts))
+        full = len(entry[1]) >= MAX_QUEUED
+    if full:
+        drain(native)
+
+
+def queued(native):
+    """How many module calls of ``native`` wait for the next drain."""
+    entry = _QUEUED.get(id(native))
+    return 0 if entry is None else len(entry[1])
+
+
+def drain(native):
+    """Hands the queued calls of ``native`` to Rust: per device, one
+    concatenation and one copy to the host. Never raises (logs once)."""
+    with _QUEUE_LOCK:
+        entry = _QUEUED.pop(id(native), None)
+    if not entry or not entry[1]:
+        return
+    try:
+        by_device = {}
+        for item in entry[1]:
+            by_device.setdefault(item[4].device, []).append(item)
+        for device, items in by_device.items():
+            host = _to_host(torch.cat([item[4].reshape(-1) for item in items]))
+            address, offset = host.data_ptr(), 0
+            for module_id, call, layout, sizes, parts in items:
+                n = parts.numel()
+                native.record_reduced(module_id, call, layout, sizes, address + 8 * offset, n)
+                offset += n
+    except Exception as exc:  # runs in set_step/flush/exit: never raise there
+        warn_once(native, "recording", exc)
+
+
+def _to_host(flat):
+    """``flat`` as a contiguous float64 CPU tensor: the step's one transfer."""
+    if flat.dtype is not _FLOAT64:
+        flat = flat.to(_FLOAT64)
+    if flat.is_cpu:
+        return flat.contiguous()
+    if flat.device.type == "cuda":
+        host = torch.empty(flat.shape, dtype=_FLOAT64, pin_memory=True)
+        host.copy_(flat, non_blocking=True)
+        done = torch.cuda.Event()
+        done.record(torch.cuda.current_stream(flat.device))
+        done.synchronize()
+        return host
+    return flat.cpu()
 
 
 def _record_tensors(native, module_id, call, names, tensors):
@@ -258,55 +347,102 @@ def _record_mixed(native, module_id, call, names, tensors):
         try:
             # Complex tensors take the careful route (torch's complex
             # semantics); the others off the CPU the one-transfer route.
-            fast = None if t.is_complex() else t.is_cpu and t.layout is _STRIDED
+            # Meta tensors have no values to reduce or copy: careful route too.
+            fast = None if t.is_complex() or t.is_meta else t.is_cpu and t.layout is _STRIDED
             items.append((name, t, tuple(t.shape), _dtype_name(t.dtype), fast))
         except Exception:
             items.append((name, t, (), "unknown", None))
     on_device = [item for item in items if item[4] is False]
-    device_values = _device_values(native.stats, on_device) if on_device else {}
+    deferred = _defer_on_device(native, module_id, call, on_device) if on_device else False
     for name, t, shape, dtype, cpu_strided in items:
         if cpu_strided and _record_cpu(native, module_id, name, call, t):
             continue
-        values = device_values.get(id(t))
-        if values is not None:
-            native.record_values(module_id, name, call, values, shape, dtype)
-        else:
-            _record_each_stat(native, module_id, name, call, t, shape, dtype)
+        if cpu_strided is False and deferred:
+            continue
+        _record_each_stat(native, module_id, name, call, t, shape, dtype)
 
 
-def _device_parts(x, stats):
-    """0-dim float64 tensors, one per stat (None for min/max of an empty tensor)."""
-    n = x.numel()
-    nan = torch.full((), math.nan, dtype=torch.float64, device=x.device)
-    parts = []
-    for stat in stats:
-        if stat == "sum":
-            parts.append(x.sum(dtype=torch.float64))
-        elif stat == "mean":
-            parts.append(x.sum(dtype=torch.float64) / n if n else nan)
-        elif stat == "abs_mean":
-            parts.append(x.abs().sum(dtype=torch.float64) / n if n else nan)
-        elif stat == "min":
-            parts.append(x.min().double() if n else None)
-        elif stat == "max":
-            parts.append(x.max().double() if n else None)
-        elif stat == "std":
-            parts.append(x.double().std() if n > 1 else nan)
-    return parts
-
-
-def _device_values(stats, items):
-    """``{id(tensor): values}`` for tensors not on the CPU (empty if that fails)."""
+def _defer_on_device(native, module_id, call, items):
+    """Reduces ``items`` (tensors off the CPU) on their device and queues the
+    parts as one module call; False (nothing queued) if that fails."""
     try:
-        per_tensor = [_device_parts(t.detach().float(), stats) for _, t, _, _, _ in items]
-        flat = [p for parts in per_tensor for p in parts if p is not None]
-        host = iter(torch.stack(flat).tolist() if flat else [])  # the one device-to-host copy
-        return {
-            id(t): [None if p is None else next(host) for p in parts]
-            for (_, t, _, _, _), parts in zip(items, per_tensor)
-        }
+        parts = tuple(native.reduced_parts)
+        with torch.no_grad():
+            reduced = [reduce_pieces(t.detach(), parts) for _, t, _, _, _ in items]
+            stacked = torch.cat(reduced)
+        layout = SEP.join(name + FIELD_SEP + dtype + FIELD_SEP + str(len(shape)) for name, _, shape, dtype, _ in items)
+        sizes = [d for _, _, shape, _, _ in items for d in shape]
     except Exception:
-        return {}
+        return False
+    defer(native, module_id, call, layout, sizes, stacked)
+    return True
+
+
+#: The most elements converted to float64 at once by ``reduce_pieces``.
+PIECE = 1 << 20
+
+# Converted to float32 exactly, so straight to float64 gives the values of
+# ``float().double()`` without the float32 temporary.
+_EXACT_IN_FLOAT32 = frozenset(
+    {torch.float32, torch.float16, torch.bfloat16, torch.bool, torch.uint8, torch.int8, torch.int16}
+)
+
+
+def reduce_pieces(x, parts):
+    """The reduced ``parts`` (``Tracer.reduced_parts``) of a strided real
+    tensor, as a 1-D float64 tensor on its device, equal to what a graph
+    computes (``reduce_in_graph``) and hence to the Rust pass's values.
+
+    No temporary the size of ``x``: it is read in pieces of at most ``PIECE``
+    elements along its longest dimension (views), each converted once into a
+    float64 buffer that every part reads in place (the sum, the min and max,
+    the sum of absolute values as an L1 norm, then shifted in place for the
+    variance sums). No value leaves the device.
+    """
+    n = x.numel()
+    zero = torch.zeros((), dtype=_FLOAT64, device=x.device)
+    if n == 0:
+        return torch.stack([zero for _ in parts])
+    first = x[(0,) * x.dim()].float().double()
+    exact = x.dtype in _EXACT_IN_FLOAT32
+    dim = max(range(x.dim()), key=lambda i: x.shape[i]) if x.dim() else None
+    if dim is None:
+        pieces = [x]
+    else:
+        per_index = n // x.shape[dim]
+        pieces = x.split(max(1, PIECE // max(1, per_index)), dim=dim)
+    want = set(parts)
+    acc = {part: [] for part in parts}
+    for piece in pieces:
+        d = torch.empty(piece.shape, dtype=_FLOAT64, device=x.device)
+        d.copy_(piece if exact else piece.float())
+        d = d.view(-1)
+        acc["sum"].append(d.sum())
+        if "min" in want:
+            lo, hi = torch.aminmax(d)
+            acc["min"].append(lo)
+            acc["max"].append(hi)
+        if "abs_sum" in want:
+            acc["abs_sum"].append(torch.linalg.vector_norm(d, 1))
+        if "shifted_sum" in want:
+            d.sub_(first)
+            acc["shifted_sum"].append(d.sum())
+            acc["shifted_squares"].append(torch.dot(d, d))
+    values = []
+    for part in parts:
+        got = acc[part]
+        if len(got) == 1:
+            values.append(got[0])
+        elif part == "min":
+            values.append(torch.stack(got).amin())
+        elif part == "max":
+            values.append(torch.stack(got).amax())
+        else:
+            values.append(torch.stack(got).sum())
+    if n < 2 and "shifted_sum" in want:
+        # As in the graph: no variance below two elements (Rust ignores them).
+        values = [values[0] if part in ("shifted_sum", "shifted_squares") else v for part, v in zip(parts, values)]
+    return torch.stack(values)
 
 
 def _record_each_stat(native, module_id, name, call, t, shape, dtype):

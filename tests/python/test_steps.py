@@ -343,3 +343,41 @@ def test_torch_trace_keeps_working_and_agrees_with_the_step_records(tmp_path):
         for field in shared:
             assert event[field] == pytest.approx(compile[field], abs=1e-6), field
         assert event["backward_seconds"] == event["backward_duration_s"]
+
+
+@pytest.mark.parametrize("rank", [None, "3"])
+def test_steps_without_compiles_write_exactly_the_line_json_dumps_writes(tmp_path, torch, monkeypatch, rank):
+    # Such steps skip the JSON encoder (most steps of a run): their lines must
+    # be what json.dumps makes of the record, with the values the step had.
+    import time
+
+    if rank is None:
+        monkeypatch.delenv("RANK", raising=False)
+    else:
+        monkeypatch.setenv("RANK", rank)
+    torch._dynamo.reset()
+    f = torch.compile(lambda x: x + 1, backend="aot_eager")
+    path = tmp_path / "steps.jsonl"
+    log = guardscope.StepLogger(path, warn=False)
+    returned, kept = [], []
+    before = time.time()
+    for step in range(4):  # step 0 compiles: the encoder's route, for comparison
+        log.begin(step)
+        f(torch.ones(2))
+        time.sleep(0.002)
+        returned.append(log.end())
+        kept.append(log.last)
+    after = time.time()
+    log.close()
+    lines = path.read_text().splitlines()
+    assert lines == [json.dumps(r) for r in returned] and returned == kept
+    records = [json.loads(line) for line in lines]
+    assert [len(r["compiles"]) for r in records] == [1, 0, 0, 0]
+    assert [list(r) for r in records[1:]] == [list(records[0])] * 3, "same keys, same order"
+    assert all(r.get("rank") == (None if rank is None else 3) for r in records)
+    assert all(r["pid"] == os.getpid() for r in records)
+    for r in records[1:]:
+        assert before - 1e-6 <= r["start"] <= after and r["start"] == round(r["start"], 6)
+        assert 2.0 <= r["wall_ms"] < 1000 * (after - before) + 1e-3 and r["wall_ms"] == round(r["wall_ms"], 3)
+        assert (r["compile_s"], r["recompiles"], r["graph_breaks"]) == (0, 0, 0)
+        assert r["counters"] == {"frames_total": 0, "frames_ok": 0, "unique_graphs": 0, "graph_breaks": 0}
