@@ -7,7 +7,6 @@ use crate::input::{ProblemKind, Problems};
 use crate::model::{self, Run, RunBuilder};
 use crate::trace::{ParseOptions, Parser};
 use rayon::prelude::*;
-use std::io::BufRead;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
@@ -25,11 +24,8 @@ pub struct LoadOptions {
 pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<Arc<AtomicU64>>) -> (Run, Problems) {
     let mut problems = Problems::default();
     let mut builder = RunBuilder::new(source);
-    let mut content = None;
     let stats = match input::open_counted(&source.path, bytes_read) {
-        Ok(mut reader) => {
-            // Peeked, not read: says what a file without events is instead.
-            content = reader.fill_buf().ok().map(|head| input::sniff::classify(head));
+        Ok(reader) => {
             let parser = Parser::new(source.display.clone(), opts.clone(), &mut problems);
             parser.run(reader, &mut |ev| builder.add(ev))
         }
@@ -39,7 +35,8 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<A
         }
     };
     if stats.envelopes == 0 && problems.count_of(ProblemKind::Io) == 0 {
-        let what = match content {
+        // A few KB read again (stdin's were recorded): what it is instead.
+        let what = match input::sniff::sniff(&source.path) {
             _ if stats.lines == 0 => "file is empty: no TORCH_TRACE events".to_string(),
             Some(c @ (Content::Activations | Content::StepRecords)) => {
                 format!("{}, not a TORCH_TRACE log", c.describe())

@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(classify(b"\n\nI0101 00:00:00.0 1 x.py:1] {}"), Content::TorchTrace);
         let act = br#"{"module":"blocks.0.ln","tensor":"out","step":0,"abs_mean":0.8}"#;
         assert_eq!(classify(act), Content::Activations);
-        assert_eq!(classify(&act[..30]), Content::Activations);
+        assert_eq!(classify(&act[..34]), Content::Activations);
         let step = br#"{"step": 1, "start": 1795275690.9, "wall_ms": 1656.64, "compiles": [{"step": 2}]}"#;
         assert_eq!(classify(step), Content::StepRecords);
         assert_eq!(classify(&step[..50]), Content::StepRecords);
