@@ -2,7 +2,7 @@
 //! streaming (files in parallel), fold its events into the model, merge in
 //! input order so the result does not depend on scheduling.
 
-use crate::input::{self, Discovery, InputError, LogSource, SkipReason};
+use crate::input::{self, Content, Discovery, InputError, LogSource, SkipReason};
 use crate::input::{ProblemKind, Problems};
 use crate::model::{self, Run, RunBuilder};
 use crate::trace::{ParseOptions, Parser};
@@ -35,10 +35,13 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<A
         }
     };
     if stats.envelopes == 0 && problems.count_of(ProblemKind::Io) == 0 {
-        let what = if stats.lines == 0 {
-            "file is empty: no TORCH_TRACE events".to_string()
-        } else {
-            format!("no TORCH_TRACE events in {} lines (not a trace log?)", stats.lines)
+        // A few KB read again (stdin's were recorded): what it is instead.
+        let what = match input::sniff::sniff(&source.path) {
+            _ if stats.lines == 0 => "file is empty: no TORCH_TRACE events".to_string(),
+            Some(c @ (Content::Activations | Content::StepRecords)) => {
+                format!("{}, not a TORCH_TRACE log", c.describe())
+            }
+            _ => format!("no TORCH_TRACE events in {} lines (not a trace log?)", stats.lines),
         };
         problems.push_file_level(&source.display, ProblemKind::NotGlog, what);
     }
@@ -64,7 +67,7 @@ pub fn load_discovered(found: &Discovery, opts: &LoadOptions) -> Result<Run, Inp
     for s in &found.skipped {
         let kind = match s.why {
             SkipReason::Unreadable(_) => ProblemKind::Io,
-            SkipReason::Duplicate(_) | SkipReason::Loop(_) => ProblemKind::SkippedInput,
+            SkipReason::Duplicate(_) | SkipReason::Loop(_) | SkipReason::TlparseOutput => ProblemKind::SkippedInput,
         };
         let file: Arc<str> = s.path.display().to_string().into();
         skipped.push_file_level(&file, kind, s.to_string());

@@ -44,6 +44,13 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("b_equal.jsonl", &["samples/activations/base_again.jsonl.gz"]),
     ("b_equal.jsonl.gz", &["samples/activations/base_again.jsonl.gz"]),
     ("b_div.jsonl", &["samples/activations/perturbed.jsonl.gz"]),
+    // stdin: the docs pipe a log in; here the same kind of log is named.
+    ("-", &["samples/traces/collision/dedicated_log_torch_trace.log.gz"]),
+    // tlparse's copy of a log is a log.
+    (
+        "tl_out/raw.log",
+        &["samples/traces/collision/dedicated_log_torch_trace.log.gz"],
+    ),
 ];
 
 /// Inputs for inline spans that name a command and flags but leave the input

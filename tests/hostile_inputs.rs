@@ -118,7 +118,7 @@ fn empty_directory_and_directory_without_logs_are_clear_errors() {
     assert_clean_failure(&out);
     assert!(
         out.stderr
-            .contains("no TORCH_TRACE logs in this directory (1 other files"),
+            .contains("no TORCH_TRACE logs in this directory (1 other file read"),
         "{}",
         out.stderr
     );

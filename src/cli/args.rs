@@ -6,18 +6,24 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 pub const AFTER_HELP: &str = "\
-Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
-(searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
-process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
+Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), `-` for stdin (plain or
+gzip), or a directory holding them (searched recursively for
+dedicated_log_torch_trace*.log[.gz], one per rank or process; without such
+names, the files whose first line is a TORCH_TRACE line). Not a tlparse
+output directory: pass its raw.log. Produce one with:
+TORCH_TRACE=/tmp/trace python train.py
 
 Exit codes: 0 success · 1 a check found a problem · 2 bad usage or unreadable
 input · 3 internal error (please report it).";
 
 /// `summary` never finds "a problem": it has no exit code 1.
 const SUMMARY_HELP: &str = "\
-Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
-(searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
-process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
+Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), `-` for stdin (plain or
+gzip), or a directory holding them (searched recursively for
+dedicated_log_torch_trace*.log[.gz], one per rank or process; without such
+names, the files whose first line is a TORCH_TRACE line). Not a tlparse
+output directory: pass its raw.log. Produce one with:
+TORCH_TRACE=/tmp/trace python train.py
 
 Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
 (please report it).";
@@ -185,7 +191,7 @@ fn parse_category(name: &str) -> Result<Category, String> {
 
 #[derive(Args, Debug)]
 pub struct InputArgs {
-    /// TORCH_TRACE log files or directories.
+    /// TORCH_TRACE log files or directories (`-`: stdin).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Verify the md5 of every payload, not only of those guardscope reads

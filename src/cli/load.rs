@@ -3,7 +3,7 @@
 use super::args::InputArgs;
 use super::error::CliError;
 use super::progress::Progress;
-use crate::input;
+use crate::input::{self, Content};
 use crate::load::{self, LoadOptions};
 use crate::model::Run;
 use crate::trace::ParseOptions;
@@ -27,6 +27,9 @@ pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
     bar.finish();
     let run = run?;
     if run.envelope_count() == 0 {
+        if let Some(advice) = found.sources.iter().find_map(wrong_kind) {
+            return Err(CliError::BadInput(advice));
+        }
         // The file-level verdict (line 0) says more than the first bad line.
         let problems = &run.problems.first;
         let why = problems.iter().find(|p| p.line == 0).or(problems.first());
@@ -34,4 +37,18 @@ pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
         return Err(CliError::BadInput(format!("no TORCH_TRACE events found: {why}")));
     }
     Ok(run)
+}
+
+/// A source that is another guardscope input, with the command that reads it.
+fn wrong_kind(source: &input::LogSource) -> Option<String> {
+    let advice = match input::sniff::sniff(&source.path)? {
+        Content::Activations => {
+            "this is an activation trace, not a TORCH_TRACE log: use `guardscope diff` or `report --activations`"
+        }
+        Content::StepRecords => {
+            "these are StepLogger records, not a TORCH_TRACE log: use `guardscope steps` or `report --steps`"
+        }
+        _ => return None,
+    };
+    Some(format!("{}: {advice}", source.display))
 }

@@ -5,7 +5,7 @@ use super::args::ReportArgs;
 use super::error::{self, written, CliError, Status};
 use super::load::load_run;
 use super::output::print;
-use super::steps::read_step_files;
+use super::steps::{read_step_files, StepsFor};
 use crate::activation_diff;
 use crate::analysis;
 use crate::report::emit::SummaryView;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 pub fn report(args: ReportArgs) -> Result<Status, CliError> {
     let run = load_run(&args.input.paths, &args.input)?;
-    let (steps, problems) = read_step_files(&args.steps, "--steps files")?;
+    let (steps, problems) = read_step_files(&args.steps, StepsFor::Report)?;
     let activations = match &args.activations[..] {
         [] => None,
         [a] => Some(activation_diff::gather(a, None)?),

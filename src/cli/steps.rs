@@ -5,31 +5,90 @@ use super::error::{CliError, Status};
 use super::load::load_run;
 use super::output::print;
 use crate::analysis::steps::{analyse, screen};
-use crate::input::Problems;
+use crate::input::{self, Content, Problems};
 use crate::model::Step;
 use crate::records;
 use crate::report::emit::StepsView;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Reads every steps file; an unreadable file or no record at all is an
-/// error, bad lines are problems.
-pub(crate) fn read_step_files(paths: &[PathBuf], what: &str) -> Result<(Vec<Step>, Problems), CliError> {
+/// Which command reads step files: the advice for a trace given as one differs.
+#[derive(Clone, Copy)]
+pub(crate) enum StepsFor {
+    /// `guardscope steps FILES --trace PATH`.
+    Steps,
+    /// `guardscope report PATH --steps FILES`.
+    Report,
+}
+
+impl StepsFor {
+    fn what(self) -> &'static str {
+        match self {
+            StepsFor::Steps => "the steps files",
+            StepsFor::Report => "--steps files",
+        }
+    }
+
+    fn trace_advice(self) -> &'static str {
+        match self {
+            StepsFor::Steps => "pass the step files, and the trace with `--trace`",
+            StepsFor::Report => "pass the trace as report's PATH, and the step files with `--steps`",
+        }
+    }
+}
+
+/// Reads every steps file; an unreadable file, a directory, a file of
+/// another kind (a TORCH_TRACE log, an activation trace) or no record at
+/// all is an error, bad lines are problems.
+pub(crate) fn read_step_files(paths: &[PathBuf], cmd: StepsFor) -> Result<(Vec<Step>, Problems), CliError> {
     let mut problems = Problems::default();
     let mut steps = Vec::new();
     for path in paths {
+        if path.is_dir() {
+            return Err(directory_given(path, cmd));
+        }
         let read = records::read_steps(path, &mut problems)
             .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
+        if read.is_empty() {
+            if let Some(wrong) = wrong_kind(path, cmd) {
+                return Err(wrong);
+            }
+        }
         steps.extend(read);
     }
     if !paths.is_empty() && steps.is_empty() {
         let why = problems.first.first().map(ToString::to_string).unwrap_or_default();
-        return Err(CliError::BadInput(format!("no step records in {what}: {why}")));
+        return Err(CliError::BadInput(format!("no step records in {}: {why}", cmd.what())));
     }
     Ok((steps, problems))
 }
 
+fn directory_given(dir: &Path, cmd: StepsFor) -> CliError {
+    let is_trace = input::discover(&[dir.to_path_buf()]).is_ok_and(|found| !found.sources.is_empty());
+    let what = if is_trace {
+        "a TORCH_TRACE directory, not step records".to_string()
+    } else {
+        format!(
+            "a directory; step files are what StepLogger writes (e.g. {})",
+            dir.join("steps_*.jsonl").display()
+        )
+    };
+    CliError::BadInput(format!("{}: {what}: {}", dir.display(), cmd.trace_advice()))
+}
+
+/// A file without step records that is another guardscope input.
+fn wrong_kind(path: &Path, cmd: StepsFor) -> Option<CliError> {
+    let advice = match input::sniff::sniff(path)? {
+        Content::TorchTrace => format!("a TORCH_TRACE log, not step records: {}", cmd.trace_advice()),
+        Content::Activations => {
+            "an activation trace, not step records: use `guardscope diff` or `report --activations`".to_string()
+        }
+        _ => return None,
+    };
+    Some(CliError::BadInput(format!("{}: {advice}", path.display())))
+}
+
 pub fn steps(args: StepsArgs) -> Result<Status, CliError> {
-    let (steps, problems) = read_step_files(&args.files, "the steps files")?;
+    let (steps, problems) = read_step_files(&args.files, StepsFor::Steps)?;
     let trace = if args.trace.is_empty() {
         None
     } else {

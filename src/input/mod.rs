@@ -14,10 +14,19 @@ pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 mod jsonl;
 pub mod problems;
 mod readers;
+pub mod sniff;
 
 pub use jsonl::JsonlLines;
 pub use problems::{Problem, ProblemKind, Problems};
 pub use readers::{open, open_counted, read_capped_line, read_to_string};
+pub use sniff::Content;
+
+/// The path that names stdin, as in most Unix tools; a file named `-` is `./-`.
+pub const STDIN: &str = "-";
+
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN
+}
 
 use std::path::Path;
 
@@ -38,7 +47,20 @@ pub struct LogSource {
 pub enum InputError {
     Missing(PathBuf),
     EmptyDirectory(PathBuf),
-    NoTraceLogs { dir: PathBuf, files: usize },
+    /// No file named like a log, and none whose first line is a TORCH_TRACE line.
+    NoTraceLogs {
+        dir: PathBuf,
+        files: usize,
+        /// Of those files, how many hold StepLogger records or activation traces.
+        steps: usize,
+        activations: usize,
+    },
+    /// What `tlparse LOG -o DIR` wrote; `raw_logs` are its copies of the logs.
+    TlparseOutput {
+        dir: PathBuf,
+        raw_logs: Vec<PathBuf>,
+    },
+    StdinTwice,
     Unreadable(PathBuf, io::Error),
 }
 
@@ -47,11 +69,43 @@ impl fmt::Display for InputError {
         match self {
             InputError::Missing(p) => write!(f, "{}: no such file or directory", p.display()),
             InputError::EmptyDirectory(p) => write!(f, "{}: directory is empty", p.display()),
-            InputError::NoTraceLogs { dir, files } => write!(
+            InputError::NoTraceLogs { dir, steps, .. } if *steps > 0 => write!(
                 f,
-                "{}: no TORCH_TRACE logs in this directory ({files} other files; expected {TRACE_LOG_PREFIX}*.log or .log.gz)",
-                dir.display()
+                "{}: no TORCH_TRACE logs, but {} of StepLogger records: use `guardscope steps FILES` or `report --steps FILES`",
+                dir.display(),
+                plural(*steps, "file")
             ),
+            InputError::NoTraceLogs { dir, activations, .. } if *activations > 0 => write!(
+                f,
+                "{}: no TORCH_TRACE logs, but {} of activation traces: use `guardscope diff A B` or `report --activations FILE`",
+                dir.display(),
+                plural(*activations, "file")
+            ),
+            InputError::NoTraceLogs { dir, files, .. } => write!(
+                f,
+                "{}: no TORCH_TRACE logs in this directory ({} read, the first {} KB of each: \
+                 none is named {TRACE_LOG_PREFIX}*.log[.gz] or starts with a TORCH_TRACE line)",
+                dir.display(),
+                plural(*files, "other file"),
+                sniff::SNIFF_BYTES >> 10
+            ),
+            InputError::TlparseOutput { dir, raw_logs } => {
+                let logs: Vec<String> = raw_logs.iter().map(|p| p.display().to_string()).collect();
+                let (its, is) = match &logs[..] {
+                    [_] => ("its `raw.log` is", "the original log"),
+                    _ => ("its `rank_*/raw.log` are", "the original logs"),
+                };
+                let shown = match &logs[..] {
+                    [one] => one.clone(),
+                    _ => dir.join("rank_*").join("raw.log").display().to_string(),
+                };
+                write!(
+                    f,
+                    "{}: a tlparse output directory; {its} {is}: `guardscope summary {shown}`",
+                    dir.display()
+                )
+            }
+            InputError::StdinTwice => write!(f, "`-` (stdin) can be given only once"),
             InputError::Unreadable(p, e) => write!(f, "{}: {e}", p.display()),
         }
     }
@@ -83,6 +137,9 @@ pub enum SkipReason {
     Duplicate(PathBuf),
     /// A directory link leading back to an ancestor: walked once already.
     Loop(PathBuf),
+    /// A tlparse output directory inside the one given: its `raw.log` is a
+    /// copy of a log, which would count its compiles twice.
+    TlparseOutput,
 }
 
 impl fmt::Display for Skipped {
@@ -93,16 +150,20 @@ impl fmt::Display for Skipped {
                 write!(f, "same file as {}; read once", first.display())
             }
             SkipReason::Loop(to) => write!(f, "symlink loop back to {}; not walked again", to.display()),
+            SkipReason::TlparseOutput => write!(f, "tlparse output (its raw.log copies a log); not read"),
         }
     }
 }
 
 /// Expands the user's paths into the logs to parse, in a stable order.
-/// An explicitly named file is always taken; inside directories only files
-/// named like TORCH_TRACE logs are, symlinks followed (gathered per-node
-/// logs often are links). An entry that cannot be read is skipped and
-/// named, not the end of the run; only a path that cannot be read at all,
-/// or a directory without any log, is an error.
+/// An explicitly named file is always taken, and `-` is stdin. Inside
+/// directories, files named like TORCH_TRACE logs are taken, symlinks
+/// followed (gathered per-node logs often are links); a directory without
+/// any takes the files whose first line is a TORCH_TRACE line (renamed
+/// logs). tlparse output directories are passed over: their `raw.log` is a
+/// copy of a log. An entry that cannot be read is skipped and named, not
+/// the end of the run; only a path that cannot be read at all, or a
+/// directory without any log, is an error.
 pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
     let mut out = Discovery::default();
     // Canonical path -> the path it was first taken as.
@@ -120,7 +181,15 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
             }
         }
     };
+    let mut stdin_taken = false;
     for path in paths {
+        if is_stdin(path) {
+            if std::mem::replace(&mut stdin_taken, true) {
+                return Err(InputError::StdinTwice);
+            }
+            out.sources.push(stdin_source());
+            continue;
+        }
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => InputError::Missing(path.clone()),
             _ => InputError::Unreadable(path.clone(), e),
@@ -129,10 +198,25 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
             take(&mut out, path.clone(), &meta);
             continue;
         }
+        if let Some(raw_logs) = sniff::tlparse_output(path) {
+            return Err(InputError::TlparseOutput {
+                dir: path.clone(),
+                raw_logs,
+            });
+        }
         let mut found = 0usize;
-        let mut others = 0usize;
+        let mut others = Vec::new();
         let mut unreadable = Vec::new();
-        for entry in walkdir::WalkDir::new(path).follow_links(true).sort_by_file_name() {
+        let mut tlparse_dirs = Vec::new();
+        let walk = walkdir::WalkDir::new(path).follow_links(true).sort_by_file_name();
+        let walk = walk.into_iter().filter_entry(|e| {
+            let tlparse = e.depth() > 0 && e.file_type().is_dir() && sniff::tlparse_output(e.path()).is_some();
+            if tlparse {
+                tlparse_dirs.push(e.path().to_path_buf());
+            }
+            !tlparse
+        });
+        for entry in walk {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
@@ -142,7 +226,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
                         out.skipped.push(Skipped { path: at, why });
                     } else if is_stray_link(&at) {
                         // A dangling link not named like a log: like any other file.
-                        others += 1;
+                        others.push(at);
                     } else {
                         unreadable.push(Skipped {
                             path: at,
@@ -156,7 +240,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
                 continue;
             }
             if !is_trace_log_name(&entry.file_name().to_string_lossy()) {
-                others += 1;
+                others.push(entry.into_path());
                 continue;
             }
             match entry.metadata() {
@@ -170,6 +254,24 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
                 }),
             }
         }
+        let mut tally = Tally::default();
+        if found == 0 {
+            // Renamed logs: told by their first line, a few KB read per file.
+            for other in &others {
+                let content = sniff::sniff_file(other);
+                if let (Ok(Content::TorchTrace), Ok(meta)) = (&content, std::fs::metadata(other)) {
+                    found += 1;
+                    take(&mut out, other.clone(), &meta);
+                }
+                tally.count(content.ok());
+            }
+        }
+        for dir in tlparse_dirs {
+            out.skipped.push(Skipped {
+                path: dir,
+                why: SkipReason::TlparseOutput,
+            });
+        }
         if found == 0 {
             // Nothing to analyse here: the first unreadable entry says why.
             if let Some(first) = unreadable.into_iter().next() {
@@ -178,18 +280,59 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
                 };
                 return Err(InputError::Unreadable(first.path, e));
             }
-            return Err(if others == 0 {
+            let tlparse = out.skipped.iter().find(|s| matches!(s.why, SkipReason::TlparseOutput));
+            if let Some(dir) = tlparse {
+                let raw_logs = sniff::tlparse_output(&dir.path).unwrap_or_default();
+                let dir = dir.path.clone();
+                return Err(InputError::TlparseOutput { dir, raw_logs });
+            }
+            return Err(if others.is_empty() {
                 InputError::EmptyDirectory(path.clone())
             } else {
                 InputError::NoTraceLogs {
                     dir: path.clone(),
-                    files: others,
+                    files: others.len(),
+                    steps: tally.steps,
+                    activations: tally.activations,
                 }
             });
         }
         out.skipped.extend(unreadable);
     }
     Ok(out)
+}
+
+/// What the files of a directory without logs hold, for its error.
+#[derive(Default)]
+struct Tally {
+    steps: usize,
+    activations: usize,
+}
+
+impl Tally {
+    fn count(&mut self, content: Option<Content>) {
+        match content {
+            Some(Content::StepRecords) => self.steps += 1,
+            Some(Content::Activations) => self.activations += 1,
+            _ => {}
+        }
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+fn stdin_source() -> LogSource {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    LogSource {
+        path: PathBuf::from(STDIN),
+        display: "<stdin>".into(),
+        rank: None,
+        // Glog timestamps carry no year: a piped log is taken as this year's.
+        year: now.map(|d| year_of_unix(d.as_secs() as i64)).unwrap_or(1970),
+        size: 0,
+    }
 }
 
 /// A symlink whose target is missing, named unlike a trace log.
@@ -211,9 +354,16 @@ fn source(path: PathBuf, meta: &std::fs::Metadata) -> LogSource {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| year_of_unix(d.as_secs() as i64))
         .unwrap_or(1970);
+    // tlparse's per-rank copies are `rank_3/raw.log`: the rank is the folder's.
+    let folder = || {
+        path.parent()?
+            .file_name()
+            .and_then(|n| rank_from_name(&n.to_string_lossy()))
+    };
+    let rank = rank_from_name(&name).or_else(folder);
     LogSource {
         display: path.display().to_string().into(),
-        rank: rank_from_name(&name),
+        rank,
         path,
         year,
         size: meta.len(),

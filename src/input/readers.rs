@@ -2,6 +2,7 @@
 //! on a thread of its own so inflating (~300 MB/s) and parsing overlap, and
 //! an optional counter of bytes read from disk for progress bars.
 
+use super::sniff;
 use flate2::read::MultiGzDecoder;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -23,16 +24,32 @@ pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
 }
 
 /// Like `open`, adding every byte read from disk to `counter`.
+/// `-` is stdin, read once; what it holds is recorded for error messages.
 pub fn open_counted(path: &Path, counter: Option<Arc<AtomicU64>>) -> io::Result<Box<dyn BufRead + Send>> {
-    let file = Counting {
+    if super::is_stdin(path) {
+        // A pipe's first read may be a byte or two: read a whole head before
+        // looking for the gzip magic number, then hand it back in front.
+        let mut head = Vec::with_capacity(sniff::SNIFF_BYTES);
+        io::stdin()
+            .lock()
+            .take(sniff::SNIFF_BYTES as u64)
+            .read_to_end(&mut head)?;
+        sniff::record_stdin(sniff::classify(&sniff::gunzip_prefix(&head)));
+        let stdin: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(io::stdin()));
+        return gunzip_if_gzip(Counting { inner: stdin, counter });
+    }
+    gunzip_if_gzip(Counting {
         inner: File::open(path)?,
         counter,
-    };
-    let mut file = BufReader::with_capacity(READ_BUFFER, file);
-    if file.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(inflate_on_thread(file)))
+    })
+}
+
+fn gunzip_if_gzip<R: Read + Send + 'static>(input: Counting<R>) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut input = BufReader::with_capacity(READ_BUFFER, input);
+    if input.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
+        Ok(Box::new(inflate_on_thread(input)))
     } else {
-        Ok(Box::new(file))
+        Ok(Box::new(input))
     }
 }
 
