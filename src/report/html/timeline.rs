@@ -65,6 +65,8 @@ pub struct Bar {
     pub compile_id: String,
     pub tip: String,
     pub anchor: String,
+    /// The legend's letter for the bar's cause (set with the legend).
+    pub mark: Option<char>,
 }
 
 #[derive(Serialize)]
@@ -305,6 +307,7 @@ fn compile_bars(f: &Frame, finding: Option<&Finding<'_>>, c: &Compile, y: f64, x
                     f.function.as_deref().unwrap_or("?"),
                 )),
                 anchor: frame_anchor(f),
+                mark: None,
             }
         })
         .collect()
