@@ -62,7 +62,7 @@ pub fn distinct(run: &Run) -> Vec<GraphBreak<'_>> {
         }
     }
     // A stable sort keeps run order among equal counts.
-    out.sort_by(|a, b| b.count.cmp(&a.count));
+    out.sort_by_key(|g| std::cmp::Reverse(g.count));
     out
 }
 

@@ -8,7 +8,8 @@ use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use crate::report::format::{ellipsize_middle, millis, secs, utc};
 use serde::Serialize;
 
-const WIDTH: f64 = 1160.0;
+/// Fits the page's widest card (1240 px less padding) without scrolling.
+const WIDTH: f64 = 1140.0;
 const LABEL_W: f64 = 220.0;
 const RIGHT_PAD: f64 = 24.0;
 const AXIS_H: f64 = 26.0;
