@@ -345,3 +345,140 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
     // Kept for looking at: target/tmp/scale-report.html.
     std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("scale-report.html"), &html).unwrap();
 }
+
+#[test]
+fn graph_breaks_get_a_section_with_each_distinct_break_once() {
+    // samples/traces/graph_breaks (real torch 2.15) logs three breaks:
+    // Tensor.item() at line 36, and an explicit graph_break() at line 39
+    // twice (frame 1's recompile logs it again).
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&["samples/traces/graph_breaks", "-o", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert!(html.contains("<a href=\"#graph-breaks\">Graph breaks <b class=\"count\">2</b></a>"));
+    let start = html.find("<section id=\"graph-breaks\">").expect("section");
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert_eq!(section.matches("<li class=\"card break\">").count(), 2);
+    // Most logged first: the explicit break, with its registry id as a link.
+    let explicit = section.find("Call to `torch._dynamo.graph_break()`").unwrap();
+    let item = section
+        .find("Unsupported Tensor.item() call with capture_scalar_outputs=False")
+        .unwrap();
+    assert!(explicit < item);
+    assert!(section.contains(
+        "href=\"https:&#x2F;&#x2F;meta-pytorch.github.io&#x2F;compile-graph-break-site&#x2F;gb&#x2F;gb0025.html\""
+    ));
+    assert!(section.contains(">gb0025</a>") && section.contains(">gb0124</a>"));
+    assert!(section.contains("logged 2 times") && section.contains("logged 1 time<"));
+    assert!(section.contains("samples&#x2F;scripts&#x2F;graph_breaks.py:39"));
+    assert!(section.contains("torch._dynamo.graph_break()  # graph break: explicit"));
+    // The ~40-line text is there once per distinct break, collapsed; frame
+    // sections name their breaks in one line each.
+    assert_eq!(html.matches("Traceback (most recent call last)").count(), 2);
+    assert_eq!(html.matches("<details class=\"as-logged\">").count(), 2);
+    assert!(html.contains("<li><a href=\"#graph-breaks\">Call to `torch._dynamo.graph_break()` [gb0025] at "));
+    // The verdict counts the same distinct breaks.
+    assert!(html.contains("<div class=\"value\">2</div><div class=\"label\">graph breaks</div>"));
+}
+
+#[test]
+fn a_page_without_graph_breaks_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&["samples/traces/collision", "-o", out_dir.to_str().unwrap(), "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert!(html.contains("<a href=\"#graph-breaks\">Graph breaks</a>"));
+    assert!(html.contains("None: no frame logged a graph break."));
+}
+
+#[test]
+fn each_recompile_shows_its_own_cause_in_full_and_other_entries_in_one_line() {
+    // tests/corpus no_auto_dynamic (real torch 2.15): frame 0 recompiles 8
+    // times, the nth recompile logging n failed entries. In full that was
+    // 1 + 2 + ... + 8 = 36 reasons with their stacks.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&[
+        "tests/corpus/logs/torch2.15.0/no_auto_dynamic",
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert_eq!(html.matches("<pre class=\"raw\">").count(), 8);
+    assert_eq!(html.matches("<b class=\"why\">← cause</b>").count(), 8);
+    assert_eq!(html.matches("<details class=\"older\">").count(), 7);
+    assert!(html.contains("7 other cache entries also failed, one line each"));
+    assert!(html.contains("1 other cache entry also failed, one line each"));
+    let older = html
+        .split("<ul class=\"older\">")
+        .skip(1)
+        .map(|s| &s[..s.find("</ul>").unwrap()]);
+    assert_eq!(older.map(|u| u.matches("<li>").count()).sum::<usize>(), 28);
+}
+
+#[test]
+fn fix_cards_cut_long_compile_id_lists_and_mark_reset_generations() {
+    // Built in memory (model data, not a log): twelve generations of
+    // `torch._dynamo.reset()`, each compiling frame 0 and recompiling it, so
+    // that the culprit group holds twelve `0/1`.
+    let frames: Vec<Frame> = (0..12)
+        .map(|generation| Frame {
+            generation,
+            ..frame(0, 0, 2)
+        })
+        .collect();
+    let run = Run {
+        frames,
+        ..Run::default()
+    };
+    let findings = guardscope::analysis::analyse(&run);
+    let html = render(&PageInput {
+        findings: &findings,
+        steps: &[] as &[Step],
+        activations: None,
+        title: "resets".into(),
+    })
+    .unwrap();
+    let fixes = &html[html.find("<ol class=\"fixes\">").unwrap()..];
+    let fixes = &fixes[..fixes.find("</ol>").unwrap()];
+    assert_eq!(fixes.matches("<span class=\"cid\">").count(), 8);
+    assert!(fixes.contains("<span class=\"cid\">0&#x2F;1</span>, <span class=\"cid\">0&#x2F;1 (after reset 1)</span>"));
+    assert!(fixes.contains("<span class=\"more-ids\">… 4 more</span>"));
+}
+
+#[test]
+fn no_two_legend_entries_share_a_colour() {
+    // The slow-step key and shape_input were one orange. The steps sample
+    // (real torch and StepLogger) has recompiles and slow steps.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = report(&[
+        "samples/steps/collision_trace",
+        "--steps",
+        "samples/steps/collision.jsonl",
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    let legend = &html[html.find("<div class=\"legend\">").unwrap()..];
+    let legend = &legend[..legend.find("</div>").unwrap()];
+    let colours: Vec<&str> = legend
+        .split("style=\"--c: ")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    let mut distinct = colours.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), colours.len(), "{legend}");
+    assert!(legend.contains("slow step"), "{legend}");
+    // Each recompile category also carries a letter, on its bars too.
+    assert!(legend.contains("<i>A</i>recompile: "), "{legend}");
+    assert!(html.contains("<text class=\"mark\""));
+}

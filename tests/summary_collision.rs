@@ -104,7 +104,7 @@ fn terminal_summary_lists_both_raw_reasons() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("1 frame · 3 compiles · 2 recompiles · 0 failed · 2.66 s compiling"),
+            .contains("1 frame · 3 compiles · 2 recompiles · 0 failed · 0 graph breaks · 2.66 s compiling"),
         "{}",
         out.stdout
     );

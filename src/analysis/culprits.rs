@@ -14,6 +14,10 @@ pub struct CulpritGroup {
     #[serde(flatten)]
     pub cause: RecompileReason,
     pub compile_ids: Vec<String>,
+    /// The `torch._dynamo.reset()` generation of each of `compile_ids`:
+    /// after a reset, ids restart at 0/0 and repeat.
+    #[serde(skip)]
+    pub generations: Vec<u32>,
     pub seconds: f64,
     /// A problem when any of its recompiles is.
     pub severity: Severity,
@@ -32,6 +36,7 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
         match groups.iter_mut().find(|g| same(g)) {
             Some(g) => {
                 g.compile_ids.push(r.compile.compile_id.clone());
+                g.generations.push(f.generation);
                 g.seconds += secs;
                 g.severity = g.severity.min(r.severity);
             }
@@ -39,6 +44,7 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
                 frame: FrameRef::of(f),
                 cause: cause.clone(),
                 compile_ids: vec![r.compile.compile_id.clone()],
+                generations: vec![f.generation],
                 seconds: secs,
                 severity: r.severity,
             }),

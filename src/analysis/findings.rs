@@ -3,10 +3,11 @@
 //! compile events all borrow one `Findings`: every recompile with each
 //! failed entry's reason classified once, the cause picked among them, its
 //! severity, call site and guard diff; culprit groups, counts by category,
-//! lone ranks and totals. Renderers read it; they do not classify.
+//! lone ranks, distinct graph breaks and totals. Renderers read it; they do not classify.
 
 use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
 use super::culprits::{group, CulpritGroup};
+use super::graph_breaks::{distinct, GraphBreak};
 use super::ranks::{lone_ranks, LoneRank};
 use super::severity::{severities, Severity};
 use super::{totals, Totals};
@@ -25,6 +26,8 @@ pub struct Findings<'r> {
     /// Recompiles per cause category, most first (ties by category order).
     pub by_category: Vec<(Category, usize)>,
     pub lone_ranks: Vec<LoneRank>,
+    /// Distinct graph breaks (by reason and user line), most logged first.
+    pub graph_breaks: Vec<GraphBreak<'r>>,
     /// Compile (by address) -> index into `recompiles`.
     index: HashMap<*const Compile, usize>,
 }
@@ -110,9 +113,13 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         .enumerate()
         .map(|(i, f)| (f.compile as *const Compile, i))
         .collect();
+    let graph_breaks = distinct(run);
+    let mut totals = totals(run);
+    totals.graph_breaks = graph_breaks.len();
     Findings {
         run,
-        totals: totals(run),
+        totals,
+        graph_breaks,
         culprits: group(&recompiles),
         recompiles,
         by_category,

@@ -5,6 +5,7 @@ mod cause;
 pub mod check;
 mod culprits;
 mod findings;
+mod graph_breaks;
 mod ranks;
 mod severity;
 pub mod steps;
@@ -12,6 +13,7 @@ pub mod steps;
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
 pub use culprits::CulpritGroup;
 pub use findings::{analyse, Finding, Findings};
+pub use graph_breaks::GraphBreak;
 pub use ranks::{lone_ranks, mode as rank_mode, LoneRank};
 pub use severity::Severity;
 
@@ -76,6 +78,7 @@ pub struct Totals {
     pub failed_compiles: usize,
     pub unfinished_compiles: usize,
     pub cache_limit_hits: usize,
+    /// Distinct graph breaks: by reason and user line, across frames and ranks.
     pub graph_breaks: usize,
     pub compile_seconds: f64,
     pub recompile_seconds: f64,
@@ -108,22 +111,7 @@ pub fn totals(run: &Run) -> Totals {
         t.unfinished_compiles += usize::from(!c.finished);
         t.cache_limit_hits += usize::from(c.cache_limit);
     }
-    // Dynamo re-emits a frame's graph breaks at every recompile; count the
-    // distinct breaks once per frame.
-    t.graph_breaks = run
-        .frames
-        .iter()
-        .map(|f| {
-            let mut seen: Vec<&str> = f
-                .compiles
-                .iter()
-                .flat_map(|c| c.graph_breaks.iter().map(String::as_str))
-                .collect();
-            seen.sort_unstable();
-            seen.dedup();
-            seen.len()
-        })
-        .sum();
+    // graph_breaks: the distinct breaks, set by `analyse`.
     t.processes = processes.len();
     t.ranks = ranks.len();
     t

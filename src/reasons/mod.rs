@@ -4,6 +4,7 @@
 pub mod category;
 pub mod classify;
 pub mod culprit;
+pub mod graph_break;
 pub mod guard_tree;
 pub mod paths;
 pub mod rules;

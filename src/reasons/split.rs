@@ -181,7 +181,7 @@ fn parse_location(text: &str) -> Option<Location> {
     })
 }
 
-fn parse_stack(text: &str) -> Vec<Location> {
+pub(super) fn parse_stack(text: &str) -> Vec<Location> {
     text.lines()
         .filter_map(|l| {
             let c = stack_frame_re().captures(l)?;

@@ -4,6 +4,7 @@
 //! code and routinely contain `<`, `>` and quotes.
 
 mod activations;
+mod breaks;
 mod format;
 mod page;
 mod palette;
@@ -21,7 +22,7 @@ use tera::{Context, Tera};
 /// markup that slipped past escaping could not run one of its own.
 const SCRIPT: &str = include_str!("../../../templates/script.js");
 
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 7] = [
     ("report.html.tera", include_str!("../../../templates/report.html.tera")),
     (
         "timeline.html.tera",
@@ -29,6 +30,7 @@ const TEMPLATES: [(&str, &str); 6] = [
     ),
     ("frames.html.tera", include_str!("../../../templates/frames.html.tera")),
     ("ranks.html.tera", include_str!("../../../templates/ranks.html.tera")),
+    ("breaks.html.tera", include_str!("../../../templates/breaks.html.tera")),
     (
         "activations.html.tera",
         include_str!("../../../templates/activations.html.tera"),
@@ -44,6 +46,7 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
     let page = page::build(input);
     let mut context = Context::from_serialize(&page)?;
     context.insert("script", SCRIPT);
+    context.insert("slow_color", palette::SLOW_STEP);
     context.insert("script_hash", &script_hash());
     Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
 }

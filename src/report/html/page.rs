@@ -2,7 +2,8 @@
 //! Strings are final (formatted, not yet escaped); the template escapes them.
 
 use super::activations;
-use super::format::{cut, shown};
+use super::breaks;
+use super::format::shown;
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
@@ -11,7 +12,7 @@ use crate::activation_diff::series::Activations;
 use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Step};
 use crate::reasons::Category;
-use crate::report::format::{millis, plural, secs, utc};
+use crate::report::format::{clip, millis, plural, secs, utc};
 use serde::Serialize;
 
 /// Frames shown in full; the rest are counted (all are in summary.json).
@@ -31,6 +32,7 @@ pub struct Page {
     pub legend: Vec<LegendItem>,
     pub frames: Vec<FrameSection>,
     pub more_frames: Option<String>,
+    pub graph_breaks: Option<breaks::Section>,
     pub ranks: Option<RankMatrix>,
     pub steps: Option<StepsSummary>,
     pub activations: Option<activations::Section>,
@@ -50,6 +52,9 @@ pub struct LegendItem {
     pub label: String,
     pub color: &'static str,
     pub class: &'static str,
+    /// The letter a recompile category's bars carry, so that colour is not
+    /// the only way to tell causes apart.
+    pub mark: Option<char>,
 }
 
 #[derive(Serialize)]
@@ -84,15 +89,24 @@ pub struct CompileRow {
     pub status_tone: &'static str,
 }
 
+/// One recompile's reasons: the cause in full, the other failed entries
+/// one line each (every entry's reason is repeated at each later recompile,
+/// so showing them all in full grows with the square of the recompiles).
 #[derive(Serialize)]
 pub struct ReasonBlock {
     pub compile_id: String,
+    pub cause: Option<ReasonLine>,
+    pub others: Vec<ReasonLine>,
+}
+
+#[derive(Serialize)]
+pub struct ReasonLine {
     pub entry: Option<String>,
     pub category: &'static str,
     pub color: &'static str,
     pub culprit: String,
-    pub raw: String,
-    pub is_cause: bool,
+    /// The whole text as logged (the cause only) or its guard, cut.
+    pub text: String,
 }
 
 #[derive(Serialize)]
@@ -123,7 +137,11 @@ pub fn build(input: &PageInput<'_>) -> Page {
     let findings = input.findings;
     let run = findings.run;
     let groups = &findings.culprits;
-    let timeline = timeline::build(findings, input.steps);
+    let mut timeline = timeline::build(findings, input.steps);
+    let legend = legend(&timeline, !input.steps.is_empty());
+    for b in timeline.bars.iter_mut().filter(|b| b.class.starts_with("recompile")) {
+        b.mark = legend.iter().find(|l| l.color == b.color).and_then(|l| l.mark);
+    }
     let origin = run.compiles().filter_map(|(_, c)| c.start).reduce(f64::min);
     let (frames, more_frames) = frame_sections(findings, origin);
     Page {
@@ -142,10 +160,11 @@ pub fn build(input: &PageInput<'_>) -> Page {
         verdict: verdict(findings),
         more_fixes: groups.len().saturating_sub(MAX_FIXES),
         fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g)).collect(),
-        legend: legend(&timeline, !input.steps.is_empty()),
+        legend,
         timeline,
         frames,
         more_frames,
+        graph_breaks: breaks::section(&findings.graph_breaks, &run.frames),
         ranks: ranks::build(run),
         steps: steps_summary(input.steps),
         activations: input.activations.map(activations::build),
@@ -174,6 +193,7 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
         label: "first compile".into(),
         color: palette::FIRST_COMPILE,
         class: "first",
+        mark: None,
     }];
     let mut seen = Vec::new();
     for c in Category::ALL {
@@ -188,21 +208,24 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
                 label: format!("recompile: {}", c.name()),
                 color,
                 class: "recompile",
+                mark: char::from_u32(u32::from(b'A') + seen.len() as u32 - 1),
             });
         }
     }
     if t.bars.iter().any(|b| b.class.contains("failed")) {
         items.push(LegendItem {
             label: "failed".into(),
-            color: "#c92a2a",
+            color: palette::FAILED,
             class: "failed",
+            mark: None,
         });
     }
     if steps {
         items.push(LegendItem {
             label: "slow step (≥ 2× median)".into(),
-            color: "#f08c00",
+            color: palette::SLOW_STEP,
             class: "slow",
+            mark: None,
         });
     }
     items
@@ -270,13 +293,6 @@ fn frame_section(
     } else {
         "ok"
     };
-    let mut graph_breaks: Vec<String> = f.compiles.iter().flat_map(|c| c.graph_breaks.iter().cloned()).collect();
-    graph_breaks.sort();
-    graph_breaks.dedup();
-    let graph_breaks = graph_breaks
-        .into_iter()
-        .map(|t| cut(t, "the TORCH_TRACE log"))
-        .collect();
     FrameSection {
         anchor: frame_anchor(f),
         label: format!("frame {}", frame_label(f, multi_rank)),
@@ -297,9 +313,10 @@ fn frame_section(
             .compiles
             .iter()
             .filter_map(|c| findings.of(c))
-            .flat_map(reason_blocks)
+            .filter(|f| !f.compile.recompile_reasons.is_empty())
+            .map(reason_block)
             .collect(),
-        graph_breaks,
+        graph_breaks: breaks::of_frame(&findings.graph_breaks, f),
     }
 }
 
@@ -354,22 +371,34 @@ fn compile_row(finding: Option<&Finding<'_>>, c: &Compile, origin: Option<f64>) 
     }
 }
 
-fn reason_blocks(finding: &Finding<'_>) -> Vec<ReasonBlock> {
+fn reason_block(finding: &Finding<'_>) -> ReasonBlock {
     let c = finding.compile;
-    c.recompile_reasons
-        .iter()
-        .zip(&finding.reasons)
-        .enumerate()
-        .map(|(i, (g, r))| ReasonBlock {
-            compile_id: c.compile_id.clone(),
+    let mut cause = None;
+    let mut others = Vec::new();
+    for (i, (g, r)) in c.recompile_reasons.iter().zip(&finding.reasons).enumerate() {
+        let is_cause = finding.cause_index == Some(i);
+        let line = ReasonLine {
             entry: g.entry.clone(),
             category: r.category.name(),
             color: palette::category(r.category),
             culprit: shown(r.culprit.clone()),
-            raw: shown(g.raw.clone()),
-            is_cause: finding.cause_index == Some(i),
-        })
-        .collect()
+            text: if is_cause {
+                shown(g.raw.clone())
+            } else {
+                clip(&g.guard, 160)
+            },
+        };
+        if is_cause {
+            cause = Some(line);
+        } else {
+            others.push(line);
+        }
+    }
+    ReasonBlock {
+        compile_id: c.compile_id.clone(),
+        cause,
+        others,
+    }
 }
 
 fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {

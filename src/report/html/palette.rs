@@ -1,15 +1,22 @@
-//! One colour per recompile category, the same in the timeline, the legend
-//! and the badges, so a colour means one cause everywhere on the page.
+//! One colour per legend entry (each recompile category, a first compile, a
+//! failed compile, a slow step), the same in the timeline, the legend and
+//! the badges, so a colour means one thing everywhere on the page. No two
+//! are alike (tested below), and none is the only signal: the legend names
+//! each, failed bars are hatched, slow steps dotted, and recompile bars carry
+//! their legend mark.
 
 use crate::reasons::Category;
 
 pub const FIRST_COMPILE: &str = "#9aa5b1";
+/// The page's "bad" red; failed bars keep their cause's colour, hatched.
+pub const FAILED: &str = "#c92a2a";
+pub const SLOW_STEP: &str = "#006600";
 
 pub fn category(c: Category) -> &'static str {
     match c {
         Category::ShapeLazyBuffer => "#e8590c",
         Category::ShapeInput => "#f59f00",
-        Category::Stride => "#d9a400",
+        Category::Stride => "#bb8855",
         Category::Dtype => "#74b816",
         Category::Device => "#2f9e44",
         Category::RequiresGrad => "#0ca678",
@@ -23,14 +30,55 @@ pub fn category(c: Category) -> &'static str {
         Category::ConstantValue => "#5c940d",
         Category::ContainerLen => "#a61e4d",
         Category::DictKeys => "#862e9c",
-        Category::HooksChanged => "#c92a2a",
+        Category::HooksChanged => "#000088",
         Category::OptimizerHyperparam => "#b35900",
         Category::OptimizerState => "#8f7d00",
         Category::OptimizerRecreated => "#5f3dc4",
         Category::FunctionIdentity => "#087f5b",
         Category::KvCache => "#364fc7",
-        Category::NewAttribute => "#9c36b5",
+        Category::NewAttribute => "#770000",
         Category::CacheLimit => "#212529",
         Category::Other => "#6c757d",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgb(hex: &str) -> [f64; 3] {
+        let n = u32::from_str_radix(&hex[1..], 16).expect("#rrggbb");
+        [(n >> 16) as f64, ((n >> 8) & 255) as f64, (n & 255) as f64]
+    }
+
+    /// The "redmean" approximation of perceived colour distance.
+    fn distance(a: &str, b: &str) -> f64 {
+        let (a, b) = (rgb(a), rgb(b));
+        let r = (a[0] + b[0]) / 2.0;
+        let d: Vec<f64> = (0..3).map(|i| a[i] - b[i]).collect();
+        ((2.0 + r / 256.0) * d[0] * d[0] + 4.0 * d[1] * d[1] + (2.0 + (255.0 - r) / 256.0) * d[2] * d[2]).sqrt()
+    }
+
+    #[test]
+    fn every_legend_entry_has_a_colour_no_other_is_close_to() {
+        // The slow-step orange and shape_input's were 39 apart: one colour.
+        let mut all: Vec<(String, &str)> = Category::ALL
+            .iter()
+            .map(|c| (c.name().to_string(), category(*c)))
+            .collect();
+        all.extend([
+            ("first".into(), FIRST_COMPILE),
+            ("failed".into(), FAILED),
+            ("slow".into(), SLOW_STEP),
+        ]);
+        for (i, (a, ca)) in all.iter().enumerate() {
+            for (b, cb) in &all[i + 1..] {
+                assert!(
+                    distance(ca, cb) >= 60.0,
+                    "{a} {ca} and {b} {cb} look alike ({:.0})",
+                    distance(ca, cb)
+                );
+            }
+        }
     }
 }

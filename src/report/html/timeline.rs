@@ -8,7 +8,8 @@ use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
 use crate::report::format::{ellipsize_middle, millis, secs, utc};
 use serde::Serialize;
 
-const WIDTH: f64 = 1160.0;
+/// Fits the page's widest card (1240 px less padding) without scrolling.
+const WIDTH: f64 = 1140.0;
 const LABEL_W: f64 = 220.0;
 const RIGHT_PAD: f64 = 24.0;
 const AXIS_H: f64 = 26.0;
@@ -65,6 +66,8 @@ pub struct Bar {
     pub compile_id: String,
     pub tip: String,
     pub anchor: String,
+    /// The legend's letter for the bar's cause (set with the legend).
+    pub mark: Option<char>,
 }
 
 #[derive(Serialize)]
@@ -305,6 +308,7 @@ fn compile_bars(f: &Frame, finding: Option<&Finding<'_>>, c: &Compile, y: f64, x
                     f.function.as_deref().unwrap_or("?"),
                 )),
                 anchor: frame_anchor(f),
+                mark: None,
             }
         })
         .collect()

@@ -12,6 +12,9 @@ use crate::report::paths::{display, display_site};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// Compile ids a fix card names before counting the rest.
+const MAX_IDS: usize = 8;
+
 #[derive(Serialize)]
 pub struct Headline {
     pub tone: &'static str,
@@ -46,7 +49,10 @@ pub struct Fix {
     pub advice: String,
     pub frame: String,
     pub frame_anchor: String,
+    /// The first ids, those after a `torch._dynamo.reset()` marked with
+    /// their generation; `more_ids` counts the rest.
     pub compile_ids: Vec<String>,
+    pub more_ids: usize,
     pub cost: String,
 }
 
@@ -206,6 +212,16 @@ pub fn fix(run: &Run, g: &CulpritGroup) -> Fix {
             plural(g.compile_ids.len(), "recompile", "recompiles"),
             secs(g.seconds)
         ),
-        compile_ids: g.compile_ids.clone(),
+        compile_ids: g
+            .compile_ids
+            .iter()
+            .zip(&g.generations)
+            .take(MAX_IDS)
+            .map(|(id, generation)| match generation {
+                0 => id.clone(),
+                n => format!("{id} (after reset {n})"),
+            })
+            .collect(),
+        more_ids: g.compile_ids.len().saturating_sub(MAX_IDS),
     }
 }

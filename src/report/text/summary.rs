@@ -26,11 +26,12 @@ pub fn write_summary(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termin
     };
     writeln!(out, "{} · {who}", plural(files, "log file", "log files"))?;
     let mut line = format!(
-        "{} · {} · {} · {} failed · {:.2} s compiling",
+        "{} · {} · {} · {} failed · {} · {:.2} s compiling",
         plural(t.frames, "frame", "frames"),
         plural(t.compiles, "compile", "compiles"),
         plural(t.recompiles, "recompile", "recompiles"),
         t.failed_compiles,
+        plural(t.graph_breaks, "graph break", "graph breaks"),
         t.compile_seconds
     );
     if t.recompiles > 0 {

@@ -1,0 +1,146 @@
+//! The run's graph breaks, each distinct break once: Dynamo logs a ~40-line
+//! text per break and re-logs a frame's breaks at every recompile, and
+//! every rank logs its own copy. Two breaks are the same when they have the
+//! same reason at the same user line.
+
+use super::FrameRef;
+use crate::model::Run;
+use crate::reasons::graph_break::{parse, GraphBreakText};
+
+#[derive(Clone, Debug)]
+pub struct GraphBreak<'r> {
+    /// What broke, in one line.
+    pub reason: String,
+    /// The user's line (`file:line`, full path): the innermost user frame
+    /// of the break's traceback, else where Dynamo broke.
+    pub user_line: Option<String>,
+    /// The source of `user_line`, as the traceback quotes it.
+    pub user_code: Option<String>,
+    /// Where Dynamo broke, when that is not `user_line` (inside a library).
+    pub library_line: Option<String>,
+    /// The graph-break registry id (`gb0124`), where the log's text has one.
+    pub registry_id: Option<String>,
+    /// Times the log holds this break.
+    pub count: usize,
+    /// The compiles that logged it, in run order (`0/0`, `rank 1 1/0`).
+    pub compile_ids: Vec<String>,
+    /// The frames it broke, in run order, each once.
+    pub frames: Vec<FrameRef>,
+    /// The first occurrence's text as logged.
+    pub text: &'r str,
+}
+
+/// Distinct graph breaks, most logged first (ties in run order).
+pub fn distinct(run: &Run) -> Vec<GraphBreak<'_>> {
+    let mut out: Vec<GraphBreak<'_>> = Vec::new();
+    for f in &run.frames {
+        for c in &f.compiles {
+            for text in &c.graph_breaks {
+                let parsed = parse(text);
+                let user_line = user_line(&parsed);
+                let same = |g: &GraphBreak<'_>| g.reason == parsed.reason && g.user_line == user_line;
+                let id = match f.rank {
+                    Some(r) if run.has_several_ranks() => format!("rank {r} {}", c.compile_id),
+                    _ => c.compile_id.clone(),
+                };
+                let g = match out.iter_mut().position(|g| same(g)) {
+                    Some(i) => &mut out[i],
+                    None => {
+                        out.push(new_break(parsed, user_line, text));
+                        out.last_mut().expect("just pushed")
+                    }
+                };
+                g.count += 1;
+                if !g.compile_ids.contains(&id) {
+                    g.compile_ids.push(id);
+                }
+                let same_frame = |r: &FrameRef| (r.rank, r.pid, r.frame_id) == (f.rank, f.pid, f.frame_id);
+                if !g.frames.iter().any(same_frame) {
+                    g.frames.push(FrameRef::of(f));
+                }
+            }
+        }
+    }
+    // A stable sort keeps run order among equal counts.
+    out.sort_by_key(|g| std::cmp::Reverse(g.count));
+    out
+}
+
+fn user_line(g: &GraphBreakText) -> Option<String> {
+    g.user_line.as_ref().map(|l| l.short()).or_else(|| g.at.clone())
+}
+
+fn new_break<'r>(parsed: GraphBreakText, user_line: Option<String>, text: &'r str) -> GraphBreak<'r> {
+    let library_line = parsed.at.filter(|at| Some(at) != user_line.as_ref());
+    GraphBreak {
+        reason: parsed.reason,
+        user_code: parsed.user_code,
+        library_line,
+        registry_id: parsed.registry_id,
+        user_line,
+        count: 0,
+        compile_ids: Vec::new(),
+        frames: Vec::new(),
+        text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(path: &str) -> Run {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        crate::load::load(&[p], &crate::trace::ParseOptions::default()).expect("sample loads")
+    }
+
+    #[test]
+    fn the_sample_logs_three_breaks_of_two_kinds() {
+        // samples/traces/graph_breaks (real torch 2.15): Tensor.item() at
+        // line 36 once, an explicit graph_break() at line 39 logged again
+        // at frame 1's recompile.
+        let run = sample("samples/traces/graph_breaks");
+        let breaks = distinct(&run);
+        let got: Vec<(&str, Option<&str>, usize)> = breaks
+            .iter()
+            .map(|g| (g.reason.as_str(), g.registry_id.as_deref(), g.count))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Call to `torch._dynamo.graph_break()`", Some("gb0025"), 2),
+                (
+                    "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+                    Some("gb0124"),
+                    1
+                ),
+            ]
+        );
+        assert!(breaks[0]
+            .user_line
+            .as_deref()
+            .unwrap()
+            .ends_with("samples/scripts/graph_breaks.py:39"));
+        assert_eq!(breaks[0].compile_ids, ["1/0", "1/1"]);
+        assert_eq!(
+            breaks[0].user_code.as_deref(),
+            Some("torch._dynamo.graph_break()  # graph break: explicit")
+        );
+    }
+
+    #[test]
+    fn ranks_logging_the_same_break_count_as_one_break() {
+        // tests/corpus ddp_gloo (real torch 2.15, two ranks).
+        let run = sample("tests/corpus/logs/torch2.15.0/ddp_gloo");
+        let breaks = distinct(&run);
+        let logged: usize = run.compiles().map(|(_, c)| c.graph_breaks.len()).sum();
+        assert_eq!(breaks.iter().map(|g| g.count).sum::<usize>(), logged);
+        assert!(breaks.len() < logged, "{} distinct of {logged}", breaks.len());
+        for g in &breaks {
+            assert!(!g.reason.starts_with("Graph break in user code"), "{}", g.reason);
+        }
+        assert!(breaks
+            .iter()
+            .any(|g| g.compile_ids.iter().any(|id| id.starts_with("rank 1 "))));
+    }
+}
