@@ -31,6 +31,7 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("/tmp/base", &["samples/traces/collision_fixed"]),
     ("/tmp/big.log", &["samples/traces/collision"]),
     ("/tmp/trace-report", &["trace-report"]),
+    ("/tmp/compiles.json", &["compiles.json"]),
     // The shell expands the glob; StepLogger("steps_<rank>.jsonl") of a one-rank run.
     ("steps_*.jsonl", &["samples/steps/collision.jsonl"]),
     ("steps_0.jsonl", &["samples/steps/collision.jsonl"]),

@@ -15,6 +15,10 @@ input · 3 internal error (please report it).";
 
 /// `summary` never finds "a problem": it has no exit code 1.
 const SUMMARY_HELP: &str = "\
+Example:  guardscope summary /tmp/trace --trace-events /tmp/compiles.json
+          (then open compiles.json in ui.perfetto.dev: one track per rank and
+          frame, each compile a slice with its cause)
+
 Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), or a directory holding them
 (searched recursively for dedicated_log_torch_trace*.log[.gz], one per rank or
 process). Produce one with:  TORCH_TRACE=/tmp/trace python train.py
@@ -96,16 +100,18 @@ pub struct StepsArgs {
 
 const REPORT_HELP: &str = "\
 Writes DIR/index.html (open it from disk or attach it to a CI run: no network
-needed) and DIR/summary.json (the same data as `summary --json`), then prints
-the terminal summary and the page's path.
+needed), DIR/summary.json (the same data as `summary --json`) and
+DIR/compile_trace.json (the compile timeline, with --steps the steps, as a
+Chrome trace for ui.perfetto.dev or chrome://tracing), then prints the
+terminal summary and the page's path.
 
 Example:  guardscope report /tmp/trace -o /tmp/trace-report --open
 
 With -q, neither the summary nor a progress bar is printed, only the path.
 
 guardscope only writes into a directory it created, or an empty one; pass
---overwrite to write into another (only index.html and summary.json are
-replaced).
+--overwrite to write into another (only index.html, summary.json and
+compile_trace.json are replaced).
 
 Exit codes: 0 success · 2 bad usage, unreadable input or unwritable output ·
 3 internal error.";
@@ -207,6 +213,10 @@ pub struct SummaryArgs {
     /// List every parse problem with file:line.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Also write the compile timeline to FILE as a Chrome trace (JSON), for
+    /// ui.perfetto.dev or chrome://tracing.
+    #[arg(long, value_name = "FILE")]
+    pub trace_events: Option<PathBuf>,
 }
 
 pub const DIFF_HELP: &str = "\
