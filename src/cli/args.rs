@@ -56,6 +56,43 @@ pub enum Command {
     /// steps and the compiles inside them.
     #[command(after_help = STEPS_HELP)]
     Steps(StepsArgs),
+    /// Print a shell completion script for bash, zsh, fish, PowerShell or Elvish.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), of guardscope or of one command.
+    #[command(after_help = MAN_HELP)]
+    Man(ManArgs),
+}
+
+const COMPLETIONS_HELP: &str = "\
+Example:  guardscope completions bash > ~/.local/share/bash-completion/completions/guardscope
+          guardscope completions zsh > ~/.zfunc/_guardscope   (with fpath+=~/.zfunc)
+          guardscope completions fish > ~/.config/fish/completions/guardscope.fish
+          guardscope completions powershell >> $PROFILE
+
+Exit codes: 0 success · 2 bad usage.";
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete guardscope's commands and flags in.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+const MAN_HELP: &str = "\
+Example:  guardscope man | man -l -
+          guardscope man summary > guardscope-summary.1
+
+Without COMMAND, the page of guardscope (every command, listed); with it,
+the page of that command (all its flags).
+
+Exit codes: 0 success · 2 bad usage.";
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The command whose page to print, e.g. summary (default: guardscope's own).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 const STEPS_HELP: &str = "\

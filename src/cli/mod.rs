@@ -7,9 +7,11 @@
 
 mod args;
 mod check;
+mod completions;
 mod diff;
 mod error;
 mod load;
+mod man;
 mod output;
 mod panics;
 mod progress;
@@ -77,5 +79,7 @@ fn dispatch(cli: Cli) -> Result<Status, CliError> {
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
         Command::Steps(args) => steps::steps(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => man::man(args),
     }
 }

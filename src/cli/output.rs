@@ -2,7 +2,7 @@
 
 use super::error::{written, CliError};
 use crate::report::emit::{emit, Format, View};
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 
 /// Prints `view` on stdout, as JSON or as text for this terminal.
 pub fn print(view: &impl View, json: bool) -> Result<(), CliError> {
@@ -24,4 +24,10 @@ fn terminal_width() -> usize {
         // Below 40 columns every line wraps anyway; the layout's floors assume 40.
         terminal_size::terminal_size_of(io::stdout()).map_or(120, |(w, _)| usize::from(w.0).max(40))
     })
+}
+
+/// Prints text that is not a view of a run (a completion script, a manual
+/// page): as it is, never reflowed or escaped.
+pub fn print_verbatim(bytes: &[u8]) -> Result<(), CliError> {
+    written(io::stdout().lock().write_all(bytes))
 }
