@@ -36,6 +36,9 @@ Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour the text output: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: clap::ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]

@@ -73,6 +73,7 @@ where
 
 fn dispatch(cli: Cli) -> Result<Status, CliError> {
     panics::deliberate_panic_for_tests();
+    output::set_color(cli.color);
     match cli.command {
         Command::Summary(args) => summary::summary(args),
         Command::Check(args) => check::check(args),
