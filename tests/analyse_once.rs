@@ -10,6 +10,7 @@ use guardscope::analysis::{self, check};
 use guardscope::load::load;
 use guardscope::reasons::classify::classifications;
 use guardscope::report::text::summary as terminal;
+use guardscope::report::text::Terminal;
 use guardscope::report::{html, json};
 use guardscope::trace::ParseOptions;
 
@@ -29,7 +30,7 @@ fn every_view_reads_one_analysis_and_each_reason_is_classified_once() {
             width: 120,
             verbose: true,
         };
-        terminal::write_summary(&mut out, &findings, &opts).unwrap();
+        terminal::write_summary(&mut Terminal::new(&mut out, true), &findings, &opts).unwrap();
         serde_json::to_string(&json::summary(&findings)).unwrap();
         html::render(&html::PageInput {
             findings: &findings,

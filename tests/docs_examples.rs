@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 5] = ["summary", "check", "report", "diff", "steps"];
+const SUBCOMMANDS: [&str; 7] = ["summary", "check", "report", "diff", "steps", "completions", "man"];
 
 /// The width the transcripts were made at: the README's summary wraps its
 /// advice and shortens guards to fit 110 columns.
@@ -31,6 +31,9 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("/tmp/base", &["samples/traces/collision_fixed"]),
     ("/tmp/big.log", &["samples/traces/collision"]),
     ("/tmp/trace-report", &["trace-report"]),
+    ("/tmp/compiles.json", &["compiles.json"]),
+    ("SHELL", &["bash"]),
+    ("COMMAND", &["summary"]),
     // The shell expands the glob; StepLogger("steps_<rank>.jsonl") of a one-rank run.
     ("steps_*.jsonl", &["samples/steps/collision.jsonl"]),
     ("steps_0.jsonl", &["samples/steps/collision.jsonl"]),
@@ -62,6 +65,8 @@ fn default_inputs(command: &str) -> &'static [&'static str] {
             "samples/activations/base_again.jsonl.gz",
         ],
         "steps" => &["samples/steps/collision.jsonl"],
+        "man" => &[],
+        "completions" => &["bash"],
         _ => &["samples/traces/collision"],
     }
 }
@@ -235,7 +240,10 @@ fn scratch() -> Scratch {
 /// the program (`/usr/bin/time -f "..."`) dropped; `[--json]` taken as given.
 fn words(line: &str) -> Vec<String> {
     let line = line.split(" #").next().unwrap();
-    let line = line.split(" > ").next().unwrap();
+    // Output redirected or piped on: not guardscope's arguments.
+    let line = [" > ", " >> ", " | "]
+        .iter()
+        .fold(line, |l, cut| l.split(cut).next().unwrap());
     line.split_whitespace()
         .map(|w| w.trim_matches(|c| c == '[' || c == ']').to_string())
         .collect()
@@ -557,7 +565,7 @@ fn help_examples_run_as_written() {
     let scratch = scratch();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for command in ["", "summary", "check", "report", "diff", "steps"] {
+    for command in ["", "summary", "check", "report", "diff", "steps", "completions", "man"] {
         let args: Vec<&str> = [command, "--help"].into_iter().filter(|a| !a.is_empty()).collect();
         let help = common::guardscope(&args).stdout;
         for line in help.lines() {

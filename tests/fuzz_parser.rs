@@ -14,6 +14,7 @@ use guardscope::input::Problems;
 use guardscope::input::{self, LogSource};
 use guardscope::model::{self, RunBuilder};
 use guardscope::report::text::summary as terminal;
+use guardscope::report::text::Terminal;
 use guardscope::report::{html, json};
 use guardscope::trace::{ParseOptions, Parser};
 use proptest::prelude::*;
@@ -136,7 +137,7 @@ fn run_everything(text: &[u8]) {
     serde_json::to_string(&json::summary(&findings)).expect("JSON renders");
     let mut out = Vec::new();
     terminal::write_summary(
-        &mut out,
+        &mut Terminal::new(&mut out, true),
         &findings,
         &terminal::TerminalOptions {
             width: 100,

@@ -26,6 +26,7 @@ use guardscope::model::Run;
 use guardscope::records;
 use guardscope::report::text::diff::write_diff;
 use guardscope::report::text::steps as steps_report;
+use guardscope::report::text::Terminal;
 use guardscope::trace::ParseOptions;
 use proptest::prelude::*;
 use std::io::Write;
@@ -326,7 +327,7 @@ fn run_diff(a: &Path, b: &Path) -> Result<Diff, DiffError> {
     let d = ad::diff(inputs, ad::Options::default(), None)?;
     serde_json::to_string(&d).expect("JSON renders");
     let mut out = Vec::new();
-    write_diff(&mut out, &d).expect("text renders");
+    write_diff(&mut Terminal::new(&mut out, true), &d).expect("text renders");
     Ok(d)
 }
 

@@ -18,6 +18,10 @@ input · 3 internal error (please report it).";
 
 /// `summary` never finds "a problem": it has no exit code 1.
 const SUMMARY_HELP: &str = "\
+Example:  guardscope summary /tmp/trace --trace-events /tmp/compiles.json
+          (then open compiles.json in ui.perfetto.dev: one track per rank and
+          frame, each compile a slice with its cause)
+
 Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), `-` for stdin (plain or
 gzip), or a directory holding them (searched recursively for
 dedicated_log_torch_trace*.log[.gz], one per rank or process; without such
@@ -38,6 +42,9 @@ Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour the text output: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: clap::ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
@@ -58,6 +65,43 @@ pub enum Command {
     /// steps and the compiles inside them.
     #[command(after_help = STEPS_HELP)]
     Steps(StepsArgs),
+    /// Print a shell completion script for bash, zsh, fish, PowerShell or Elvish.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), of guardscope or of one command.
+    #[command(after_help = MAN_HELP)]
+    Man(ManArgs),
+}
+
+const COMPLETIONS_HELP: &str = "\
+Example:  guardscope completions bash > ~/.local/share/bash-completion/completions/guardscope
+          guardscope completions zsh > ~/.zfunc/_guardscope   (with fpath+=~/.zfunc)
+          guardscope completions fish > ~/.config/fish/completions/guardscope.fish
+          guardscope completions powershell >> $PROFILE
+
+Exit codes: 0 success · 2 bad usage.";
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete guardscope's commands and flags in.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+const MAN_HELP: &str = "\
+Example:  guardscope man | man -l -
+          guardscope man summary > guardscope-summary.1
+
+Without COMMAND, the page of guardscope (every command, listed); with it,
+the page of that command (all its flags).
+
+Exit codes: 0 success · 2 bad usage.";
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The command whose page to print, e.g. summary (default: guardscope's own).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 const STEPS_HELP: &str = "\
@@ -102,16 +146,18 @@ pub struct StepsArgs {
 
 const REPORT_HELP: &str = "\
 Writes DIR/index.html (open it from disk or attach it to a CI run: no network
-needed) and DIR/summary.json (the same data as `summary --json`), then prints
-the terminal summary and the page's path.
+needed), DIR/summary.json (the same data as `summary --json`) and
+DIR/compile_trace.json (the compile timeline, with --steps the steps, as a
+Chrome trace for ui.perfetto.dev or chrome://tracing), then prints the
+terminal summary and the page's path.
 
 Example:  guardscope report /tmp/trace -o /tmp/trace-report --open
 
 With -q, neither the summary nor a progress bar is printed, only the path.
 
 guardscope only writes into a directory it created, or an empty one; pass
---overwrite to write into another (only index.html and summary.json are
-replaced).
+--overwrite to write into another (only index.html, summary.json and
+compile_trace.json are replaced).
 
 Exit codes: 0 success · 2 bad usage, unreadable input or unwritable output ·
 3 internal error.";
@@ -213,6 +259,10 @@ pub struct SummaryArgs {
     /// List every parse problem with file:line.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Also write the compile timeline to FILE as a Chrome trace (JSON), for
+    /// ui.perfetto.dev or chrome://tracing.
+    #[arg(long, value_name = "FILE")]
+    pub trace_events: Option<PathBuf>,
 }
 
 pub const DIFF_HELP: &str = "\

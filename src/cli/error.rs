@@ -4,13 +4,30 @@
 //! the exit code and prints the error (or a panic) once, on stderr. Library
 //! errors convert into `CliError` with `?`, so no command prints or picks an
 //! exit code itself.
+//!
+//! With `--json`, a command that fails before writing its document also
+//! prints the error as a JSON object on stdout,
+//! `{"error": {"kind": "bad_input", "message": "...", "exit_code": 2}}`, so a
+//! script reads JSON whatever happens. One that wrote its document and then
+//! fails (`incomplete`: the document lists what was not read; `output`:
+//! stdout itself failed) adds nothing to stdout: it stays one document.
 
 use super::exit;
 use crate::activation_diff::DiffError;
 use crate::input::InputError;
 use crate::report::text::terminal_safe;
+use serde::Serialize;
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the command being run was given `--json`: set by `dispatch`
+/// before the command starts, read when its error (or a panic) is printed.
+static JSON: AtomicBool = AtomicBool::new(false);
+
+pub fn set_json(json: bool) {
+    JSON.store(json, Ordering::Relaxed);
+}
 
 /// How a command that ran to its end came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +54,21 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// The error's `kind` in the JSON error object.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CliError::BadInput(_) => "bad_input",
+            CliError::Incomplete(_) => "incomplete",
+            CliError::Output(_) => "output",
+            CliError::Internal(_) => "internal",
+        }
+    }
+
+    /// Whether the command's own document may already be on stdout.
+    fn after_output(&self) -> bool {
+        matches!(self, CliError::Incomplete(_) | CliError::Output(_))
+    }
+
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::BadInput(_) | CliError::Incomplete(_) | CliError::Output(_) => exit::BAD_INPUT,
@@ -90,10 +122,41 @@ pub fn finish(result: Result<Status, CliError>) -> i32 {
         Ok(Status::Success) => exit::OK,
         Ok(Status::FoundProblem) => exit::FOUND_PROBLEM,
         Err(e) => {
-            print_line(&e.to_string());
+            let message = e.to_string();
+            print_line(&message);
+            if JSON.load(Ordering::Relaxed) && !e.after_output() {
+                print_json_error(&e, &message);
+            }
             e.exit_code()
         }
     }
+}
+
+#[derive(Serialize)]
+struct ErrorDocument<'a> {
+    error: ErrorObject<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorObject<'a> {
+    kind: &'static str,
+    message: &'a str,
+    exit_code: i32,
+}
+
+fn print_json_error(e: &CliError, message: &str) {
+    let doc = ErrorDocument {
+        error: ErrorObject {
+            kind: e.kind(),
+            message,
+            exit_code: e.exit_code(),
+        },
+    };
+    let mut out = io::stdout().lock();
+    // stdout closed or full: the line on stderr and the exit code remain.
+    let _ = serde_json::to_writer_pretty(&mut out, &doc)
+        .map_err(io::Error::from)
+        .and_then(|_| writeln!(out));
 }
 
 /// A warning that does not change the outcome (e.g. no browser to open).

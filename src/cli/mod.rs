@@ -7,9 +7,11 @@
 
 mod args;
 mod check;
+mod completions;
 mod diff;
 mod error;
 mod load;
+mod man;
 mod output;
 mod panics;
 mod progress;
@@ -57,6 +59,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    error::set_json(false);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -71,11 +74,21 @@ where
 
 fn dispatch(cli: Cli) -> Result<Status, CliError> {
     panics::deliberate_panic_for_tests();
+    output::set_color(cli.color);
+    error::set_json(match &cli.command {
+        Command::Summary(a) => a.json,
+        Command::Check(a) => a.json,
+        Command::Diff(a) => a.json,
+        Command::Steps(a) => a.json,
+        _ => false,
+    });
     match cli.command {
         Command::Summary(args) => summary::summary(args),
         Command::Check(args) => check::check(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
         Command::Steps(args) => steps::steps(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => man::man(args),
     }
 }

@@ -11,7 +11,7 @@ use crate::analysis;
 use crate::report::emit::SummaryView;
 use crate::report::output_dir::ReportDir;
 use crate::report::text::terminal_safe;
-use crate::report::{self, json};
+use crate::report::{self, json, trace_events};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -53,6 +53,8 @@ pub fn report(args: ReportArgs) -> Result<Status, CliError> {
                 writeln!(w)
             })
             .map_err(fail)?;
+            dir.write_with("compile_trace.json", |w| trace_events::write(w, &findings, &steps))
+                .map_err(fail)?;
             dir.write("index.html", html.as_bytes()).map_err(fail)
         })
         .map_err(CliError::BadInput)?;

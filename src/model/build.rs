@@ -300,12 +300,14 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
         EventData::GuardTree(_) | EventData::InternedPath(_) | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
-    // refused compiles that never log `dynamo_start`.
+    // refused compiles that never log `dynamo_start`. Dynamo logs
+    // `dynamo_start` once per compile, not per restart: a restarted
+    // attempt starts at its first event.
     if let Some(a) = r.attempt {
         if !c.attempts.iter().any(|x| x.attempt == a) && r.frame_id.is_some() {
             c.attempts.push(Attempt {
                 attempt: a,
-                start: None,
+                start: (a > 0).then_some(glog_unix),
                 log_line: line,
             });
             c.attempts.sort_by_key(|x| x.attempt);

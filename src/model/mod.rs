@@ -101,6 +101,8 @@ pub struct Compile {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Attempt {
     pub attempt: u32,
+    /// Unix seconds: `dynamo_start` for the first attempt, the first event
+    /// of a restarted one (torch logs no start for it).
     pub start: Option<f64>,
     pub log_line: u64,
 }

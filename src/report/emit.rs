@@ -4,7 +4,7 @@
 //! "JSON or text" itself.
 
 use super::json;
-use super::text::SafeWriter;
+use super::text::Terminal;
 use super::text::{check, diff, steps, summary};
 use crate::activation_diff::Diff;
 use crate::analysis::check::CheckVerdict;
@@ -16,18 +16,18 @@ use std::io::{self, Write};
 /// Which of a view's two forms a command prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// For a terminal (or a pipe) `width` columns wide.
-    Text { width: usize },
+    /// For a terminal (or a pipe) `width` columns wide, in colour or not.
+    Text { width: usize, colour: bool },
     /// Pretty-printed JSON, one document: a stable contract (docs/json.md).
     Json,
 }
 
 impl Format {
-    pub fn new(json: bool, width: usize) -> Self {
+    pub fn new(json: bool, width: usize, colour: bool) -> Self {
         if json {
             Format::Json
         } else {
-            Format::Text { width }
+            Format::Text { width, colour }
         }
     }
 }
@@ -36,8 +36,9 @@ impl Format {
 pub trait View {
     /// The JSON document.
     fn json(&self) -> impl Serialize + '_;
-    /// The text; `out` already makes text from logs inert for the terminal.
-    fn write_text(&self, out: &mut dyn Write, width: usize) -> io::Result<()>;
+    /// The text; `out` already makes text from logs inert for the terminal,
+    /// and colours only what the view asks it to (`Terminal::styled`).
+    fn write_text(&self, out: &mut Terminal, width: usize) -> io::Result<()>;
 }
 
 /// Writes `view` to `out` in `format`.
@@ -47,7 +48,7 @@ pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result
             serde_json::to_writer_pretty(&mut *out, &view.json())?;
             writeln!(out)
         }
-        Format::Text { width } => view.write_text(&mut SafeWriter::new(out), width),
+        Format::Text { width, colour } => view.write_text(&mut Terminal::new(out, colour), width),
     }
 }
 
@@ -63,7 +64,7 @@ impl View for SummaryView<'_> {
         json::summary(self.findings)
     }
 
-    fn write_text(&self, out: &mut dyn Write, width: usize) -> io::Result<()> {
+    fn write_text(&self, out: &mut Terminal, width: usize) -> io::Result<()> {
         let opts = summary::TerminalOptions {
             width,
             verbose: self.verbose,
@@ -78,7 +79,7 @@ impl View for CheckVerdict {
         self
     }
 
-    fn write_text(&self, out: &mut dyn Write, _width: usize) -> io::Result<()> {
+    fn write_text(&self, out: &mut Terminal, _width: usize) -> io::Result<()> {
         check::write_verdict(out, self)
     }
 }
@@ -89,7 +90,7 @@ impl View for Diff {
         self
     }
 
-    fn write_text(&self, out: &mut dyn Write, _width: usize) -> io::Result<()> {
+    fn write_text(&self, out: &mut Terminal, _width: usize) -> io::Result<()> {
         diff::write_diff(out, self)
     }
 }
@@ -120,7 +121,7 @@ impl View for StepsView<'_> {
         }
     }
 
-    fn write_text(&self, out: &mut dyn Write, _width: usize) -> io::Result<()> {
+    fn write_text(&self, out: &mut Terminal, _width: usize) -> io::Result<()> {
         out.write_all(steps::render(self.analysis).as_bytes())?;
         if self.problem_count > 0 {
             writeln!(out, "\n{} bad step record(s) skipped:", self.problem_count)?;

@@ -14,3 +14,4 @@ pub mod junit;
 pub mod output_dir;
 pub mod paths;
 pub mod text;
+pub mod trace_events;

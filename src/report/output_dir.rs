@@ -17,7 +17,7 @@ const MARKER: &str = ".guardscope-report";
 /// Every name guardscope writes into a report directory. Its temporaries
 /// are `.NAME.tmp-PID.XXXXXX` (`.NAME.tmp-PID` before they were random), and
 /// only those are ever removed as stale.
-const WRITTEN: [&str; 3] = [MARKER, "summary.json", "index.html"];
+const WRITTEN: [&str; 4] = [MARKER, "summary.json", "index.html", "compile_trace.json"];
 
 pub struct ReportDir {
     path: PathBuf,

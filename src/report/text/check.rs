@@ -4,9 +4,10 @@ use crate::analysis::check::{CheckVerdict, Offense};
 use crate::analysis::Severity;
 use crate::report::format::plural;
 use crate::report::paths::display_site;
+use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
-pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
+pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
     if !v.offending.is_empty() {
         let what = if v.mode == "baseline" {
             "Recompiles the baseline does not have"
@@ -28,20 +29,20 @@ pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
     if !v.allowed.is_empty() {
         writeln!(out, "Excused by --allow:")?;
         for o in &v.allowed {
-            writeln!(
-                out,
-                "  {} {} [{}] {}",
-                o.compile_id,
-                frame(o),
-                o.cause.category.name(),
-                o.cause.culprit
-            )?;
+            write!(out, "  {} {} [", o.compile_id, frame(o))?;
+            out.styled(style::category(o.cause.category), o.cause.category.name())?;
+            writeln!(out, "] {}", o.cause.culprit)?;
         }
         writeln!(out)?;
     }
     if !v.new_frames.is_empty() {
-        let tag = if v.new_frames_failed { "error" } else { "warning" };
-        writeln!(out, "{tag}: frames the baseline does not have (new graph breaks?):")?;
+        let (tag, tag_style) = if v.new_frames_failed {
+            ("error", style::fail())
+        } else {
+            ("warning", style::warn())
+        };
+        out.styled(tag_style, tag)?;
+        writeln!(out, ": frames the baseline does not have (new graph breaks?):")?;
         for k in &v.new_frames {
             let at = match (&k.file, k.line) {
                 (Some(f), Some(l)) => format!("{f}:{l}"),
@@ -52,13 +53,16 @@ pub fn write_verdict(out: &mut dyn Write, v: &CheckVerdict) -> io::Result<()> {
         writeln!(out)?;
     }
     if !v.unread_inputs.is_empty() {
-        writeln!(out, "error: input that could not be read (the gate fails closed):")?;
+        out.styled(style::fail(), "error")?;
+        writeln!(out, ": input that could not be read (the gate fails closed):")?;
         for p in &v.unread_inputs {
             writeln!(out, "  {p}")?;
         }
         writeln!(out)?;
     }
-    writeln!(out, "{}", v.message)
+    let verdict = if v.passed { style::pass() } else { style::fail() };
+    out.styled(verdict, &v.message)?;
+    writeln!(out)
 }
 
 /// `rank R frame F (name)`: how the text and the JUnit document name an offense's frame.
@@ -72,17 +76,13 @@ pub(crate) fn frame(o: &Offense) -> String {
     format!("{rank}frame {} ({})", f.frame_id, f.name)
 }
 
-fn write_offense(out: &mut dyn Write, o: &Offense) -> io::Result<()> {
+fn write_offense(out: &mut Terminal, o: &Offense) -> io::Result<()> {
     let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
-    writeln!(
-        out,
-        "  {} {} [{}, {}] {}{secs}",
-        o.compile_id,
-        frame(o),
-        o.cause.category.name(),
-        o.severity.name(),
-        o.cause.culprit
-    )?;
+    write!(out, "  {} {} [", o.compile_id, frame(o))?;
+    out.styled(style::category(o.cause.category), o.cause.category.name())?;
+    write!(out, ", ")?;
+    out.styled(style::severity(o.severity), o.severity.name())?;
+    writeln!(out, "] {}{secs}", o.cause.culprit)?;
     if let Some(from) = &o.cause.called_from {
         writeln!(out, "      called from {}", display_site(from))?;
     }

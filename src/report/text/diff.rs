@@ -4,12 +4,19 @@
 
 use crate::activation_diff::{outcome::StepRow, Diff, DiffVerdict, Divergence};
 use crate::report::format::{display_module, g, pad, plural, width};
+use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
+
+/// Writes the verdict's word in its colour; the sentence follows.
+fn verdict<'t, 'w>(out: &'t mut Terminal<'w>, style: anstyle::Style, word: &str) -> io::Result<&'t mut Terminal<'w>> {
+    out.styled(style, word)?;
+    Ok(out)
+}
 
 /// Steps listed in the terminal (all are in `--json`).
 const STEP_ROWS_SHOWN: usize = 20;
 
-pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
+pub fn write_diff(out: &mut Terminal, d: &Diff) -> io::Result<()> {
     let path_columns = width(&d.a.path).max(width(&d.b.path));
     for (label, s) in [("A", &d.a), ("B", &d.b)] {
         let passes = if s.passes > 1 {
@@ -43,29 +50,30 @@ pub fn write_diff(out: &mut dyn Write, d: &Diff) -> io::Result<()> {
     let missing = d.only_in_a.records + d.only_in_b.records;
     match d.verdict {
         DiffVerdict::Equal => {
-            write!(out, "EQUAL: all {} aligned records within tolerance", d.compared)?;
+            out.styled(style::pass(), "EQUAL")?;
+            write!(out, ": all {} aligned records within tolerance", d.compared)?;
             if missing > 0 {
                 write!(out, " ({missing} records on one side only, allowed)")?;
             }
             writeln!(out, ".")?;
         }
         DiffVerdict::Divergent if d.divergent > 0 => writeln!(
-            out,
-            "DIVERGENT: {} of {} aligned records differ ({} equal).",
+            verdict(out, style::fail(), "DIVERGENT")?,
+            ": {} of {} aligned records differ ({} equal).",
             d.divergent, d.compared, d.equal
         )?,
         DiffVerdict::Divergent if d.compared == 0 => writeln!(
-            out,
-            "DIVERGENT: no record of A aligns with one of B ({missing} records on one side only)."
+            verdict(out, style::fail(), "DIVERGENT")?,
+            ": no record of A aligns with one of B ({missing} records on one side only)."
         )?,
         DiffVerdict::Divergent => writeln!(
-            out,
-            "DIVERGENT: all {} aligned records are equal, but {missing} records are on one side only.",
+            verdict(out, style::fail(), "DIVERGENT")?,
+            ": all {} aligned records are equal, but {missing} records are on one side only.",
             d.compared
         )?,
         DiffVerdict::Unreadable => writeln!(
-            out,
-            "UNREADABLE: {} could not be read to its end (read error, listed below); no verdict on the {} records aligned so far.",
+            verdict(out, style::fail(), "UNREADABLE")?,
+            ": {} could not be read to its end (read error, listed below); no verdict on the {} records aligned so far.",
             match (d.a.read_errors > 0, d.b.read_errors > 0) {
                 (true, true) => "A and B",
                 (true, false) => "A",

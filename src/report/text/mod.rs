@@ -12,10 +12,16 @@
 //! controls are shown escaped (`\x1b`, `\u{202e}`). The renderers
 //! themselves never emit such characters. JSON output needs none of this
 //! (JSON escapes control characters itself) and is written unwrapped.
+//!
+//! Colour is the one exception, and it never passes through the text: a
+//! renderer asks `Terminal::styled` to put the codes of a typed
+//! `anstyle::Style` (style.rs) around its own words, which still go through
+//! `SafeWriter`; no byte of a log can become a colour code.
 
 pub mod check;
 pub mod diff;
 pub mod steps;
+pub mod style;
 pub mod summary;
 
 use std::borrow::Cow;
@@ -66,6 +72,60 @@ impl<W: Write> SafeWriter<W> {
             inner,
             pending: Vec::new(),
         }
+    }
+}
+
+impl<W: Write> SafeWriter<W> {
+    /// Writes the codes of `style` (or its reset) unescaped: the only way
+    /// past the escaping, and it takes a typed style, never text.
+    fn style_codes(&mut self, codes: impl std::fmt::Display) -> io::Result<()> {
+        // A character cut by the last write cannot be completed by codes.
+        if !self.pending.is_empty() {
+            let rest = std::mem::take(&mut self.pending);
+            self.inner.write_all(String::from_utf8_lossy(&rest).as_bytes())?;
+        }
+        write!(self.inner, "{codes}")
+    }
+}
+
+/// Where a text view writes: through `SafeWriter`, with colour when the
+/// command's `--color` and the terminal allow it.
+pub struct Terminal<'w> {
+    safe: SafeWriter<&'w mut dyn Write>,
+    colour: bool,
+}
+
+impl<'w> Terminal<'w> {
+    pub fn new(out: &'w mut dyn Write, colour: bool) -> Self {
+        Terminal {
+            safe: SafeWriter::new(out),
+            colour,
+        }
+    }
+
+    /// Without colour, e.g. for tests and files.
+    pub fn plain(out: &'w mut dyn Write) -> Self {
+        Terminal::new(out, false)
+    }
+
+    /// Writes `text` (made inert like any other) in `style`.
+    pub fn styled(&mut self, style: anstyle::Style, text: &str) -> io::Result<()> {
+        if !self.colour {
+            return self.safe.write_all(text.as_bytes());
+        }
+        self.safe.style_codes(style.render())?;
+        self.safe.write_all(text.as_bytes())?;
+        self.safe.style_codes(style.render_reset())
+    }
+}
+
+impl Write for Terminal<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.safe.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.safe.flush()
     }
 }
 
@@ -127,5 +187,17 @@ mod tests {
             }
         }
         assert_eq!(String::from_utf8(out).unwrap(), "é\\u{202e}\\x1b");
+    }
+
+    #[test]
+    fn styled_text_is_escaped_inside_the_codes_and_plain_without_colour() {
+        let style = anstyle::AnsiColor::Red.on_default().bold();
+        let mut coloured = Vec::new();
+        Terminal::new(&mut coloured, true).styled(style, "x\u{1b}[0m").unwrap();
+        let expected = format!("{}x\\x1b[0m{}", style.render(), style.render_reset());
+        assert_eq!(String::from_utf8(coloured).unwrap(), expected);
+        let mut plain = Vec::new();
+        Terminal::plain(&mut plain).styled(style, "x\u{1b}").unwrap();
+        assert_eq!(String::from_utf8(plain).unwrap(), "x\\x1b");
     }
 }

@@ -4,6 +4,7 @@ use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
 use crate::report::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
 use crate::report::paths::{display, display_site, file_name};
+use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
 pub struct TerminalOptions {
@@ -13,7 +14,7 @@ pub struct TerminalOptions {
     pub verbose: bool,
 }
 
-pub fn write_summary(out: &mut dyn Write, findings: &Findings<'_>, opts: &TerminalOptions) -> io::Result<()> {
+pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &TerminalOptions) -> io::Result<()> {
     let run = findings.run;
     let t = &findings.totals;
     let files = run.inputs.len();
@@ -67,9 +68,10 @@ pub fn write_summary(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termin
         findings.culprits.iter().partition(|g| g.severity == Severity::Problem);
     if !problems.is_empty() {
         writeln!(out)?;
+        out.styled(style::severity(Severity::Problem), "What to fix")?;
         writeln!(
             out,
-            "What to fix (problems: recompiles that repeat, hit the limit or are never expected; most expensive first):"
+            " (problems: recompiles that repeat, hit the limit or are never expected; most expensive first):"
         )?;
         for g in &problems {
             write_culprit(out, g, opts)?;
@@ -162,7 +164,7 @@ fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::R
     Ok(())
 }
 
-fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
+fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
     let frame = match (&f.file, f.line) {
@@ -174,16 +176,15 @@ fn write_culprit(out: &mut dyn Write, g: &CulpritGroup, opts: &TerminalOptions) 
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
-    writeln!(
+    write!(
         out,
-        "  {} of {rank}frame {} ({frame}) caused by {} [{}], {:.2} s ({})",
+        "  {} of {rank}frame {} ({frame}) caused by {} [",
         plural(n, "recompile", "recompiles"),
         f.frame_id,
         c.culprit,
-        c.category.name(),
-        g.seconds,
-        compile_ids(&g.compile_ids)
     )?;
+    out.styled(style::category(c.category), c.category.name())?;
+    writeln!(out, "], {:.2} s ({})", g.seconds, compile_ids(&g.compile_ids))?;
     let wrap = opts.width.saturating_sub(6).max(40);
     let with_code = |site: &str, code: Option<&str>| {
         let site = display_site(site);
@@ -283,7 +284,7 @@ fn rank_prefix(f: &Frame) -> String {
         .unwrap_or_default()
 }
 
-fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
+fn write_recompile(out: &mut Terminal, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
     let rank = r
@@ -294,7 +295,8 @@ fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions)
         .unwrap_or_default();
     let category = r.cause.category.name();
     let mark = if r.severity == Severity::Problem { "!" } else { " " };
-    let head = format!("{mark} {rank}{:<6} {secs}  [{category}] ", c.compile_id);
+    let after_mark = format!(" {rank}{:<6} {secs}  [", c.compile_id);
+    let head = format!("{mark}{after_mark}{category}] ");
     let room = opts.width.saturating_sub(width(&head)).max(30);
     let text = match r.guard() {
         Some(g) => {
@@ -317,7 +319,11 @@ fn write_recompile(out: &mut dyn Write, r: &Finding<'_>, opts: &TerminalOptions)
         None if c.cache_limit => "recompile limit hit: Dynamo refused to compile".to_string(),
         None => "(no recompile_reasons logged)".to_string(),
     };
-    writeln!(out, "{head}{text}")?;
+    // The head in pieces, for its colours; `head` measured it whole.
+    out.styled(style::severity(r.severity), mark)?;
+    write!(out, "{after_mark}")?;
+    out.styled(style::category(r.cause.category), category)?;
+    writeln!(out, "] {text}")?;
     if c.cache_limit && c.recompile_reasons.is_empty() {
         return Ok(());
     }
