@@ -34,6 +34,9 @@ pub enum CliError {
     Output(io::Error),
     /// A bug in guardscope (exit 3).
     Internal(String),
+    /// The command `guardscope run` ran failed: its own exit code (or 128 +
+    /// its signal), so a wrapped job never reads as a pass.
+    CommandFailed { why: String, code: i32 },
 }
 
 impl CliError {
@@ -41,6 +44,7 @@ impl CliError {
         match self {
             CliError::BadInput(_) | CliError::Incomplete(_) | CliError::Output(_) => exit::BAD_INPUT,
             CliError::Internal(_) => exit::INTERNAL,
+            CliError::CommandFailed { code, .. } => *code,
         }
     }
 }
@@ -58,7 +62,9 @@ pub fn written(result: io::Result<()>) -> Result<(), CliError> {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::BadInput(why) | CliError::Incomplete(why) => f.write_str(why),
+            CliError::BadInput(why) | CliError::Incomplete(why) | CliError::CommandFailed { why, .. } => {
+                f.write_str(why)
+            }
             CliError::Output(e) => write!(f, "cannot write output: {e}"),
             CliError::Internal(why) => write!(
                 f,
@@ -96,7 +102,8 @@ pub fn finish(result: Result<Status, CliError>) -> i32 {
     }
 }
 
-/// A warning that does not change the outcome (e.g. no browser to open).
+/// A warning that does not change the outcome (e.g. no browser to open),
+/// or a note beside the output (where `run` keeps the logs).
 pub fn warn(message: &str) {
     print_line(message);
 }

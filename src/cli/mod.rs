@@ -14,10 +14,11 @@ mod output;
 mod panics;
 mod progress;
 mod report;
+mod run;
 mod steps;
 mod summary;
 
-pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, StepsArgs, SummaryArgs};
+pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs};
 pub use error::{CliError, Status};
 
 use clap::Parser;
@@ -77,5 +78,6 @@ fn dispatch(cli: Cli) -> Result<Status, CliError> {
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
         Command::Steps(args) => steps::steps(args),
+        Command::Run(args) => run::run(args),
     }
 }
