@@ -22,7 +22,12 @@ use std::path::{Path, PathBuf};
 pub fn run(args: RunArgs) -> Result<Status, CliError> {
     let dir = trace_dir(args.trace_dir.as_deref())?;
     error::warn(&format!("TORCH_TRACE={} (kept)", dir.display()));
-    let ended = child::run(&args.command, &dir)?;
+    let ended = child::run(&args.command, &dir).inspect_err(|_| {
+        if args.trace_dir.is_none() {
+            // Never started: the empty directory made for it is no use to keep.
+            let _ = std::fs::remove_dir(&dir);
+        }
+    })?;
     let command = child::display(&args.command);
     let failed = |more: &str| CliError::CommandFailed {
         why: format!("`{command}` {}{more}", ended.describe()),
