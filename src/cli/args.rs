@@ -67,8 +67,8 @@ command; guardscope then still summarises what the logs hold.
 Example:  guardscope run --check -- python train.py --steps 20
 
 With --check, the check's verdict is printed instead of the summary and the
-exit code is the check's (`guardscope check --help`). --report DIR also
-writes the HTML page, as `guardscope report -o DIR` does.
+exit code is the check's (its options are those of `check`, see its --help).
+--report DIR also writes the HTML page and summary.json, as `report` does.
 
 When the command fails, its failure is one line on stderr (after what its
 logs hold) and guardscope exits with the command's own code, never a pass:
@@ -91,7 +91,7 @@ pub struct RunArgs {
     /// Write the --report into DIR even if it holds files guardscope did not write.
     #[arg(long, requires = "report")]
     pub overwrite: bool,
-    /// Gate on recompiles as `guardscope check` does: its verdict and exit code.
+    /// Gate on recompiles as the `check` command does: its verdict and exit code.
     #[arg(long)]
     pub check: bool,
     /// With --check: recompiles tolerated before failing.

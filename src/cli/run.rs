@@ -135,7 +135,7 @@ fn holds_logs(dir: &Path) -> bool {
 fn title(command: &[std::ffi::OsString]) -> String {
     let script = command
         .iter()
-        .map(|w| Path::new(w))
+        .map(Path::new)
         .find(|p| p.extension().is_some_and(|e| e == "py"));
     let name = script.or(command.first().map(Path::new));
     name.and_then(Path::file_name)
