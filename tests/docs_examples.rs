@@ -209,6 +209,8 @@ fn run(args: &[String], cwd: &Path, path_env: &Path) -> Run {
         .env("COLUMNS", DOC_COLUMNS)
         // `--open` finds the stub opener of `Scratch`, not a real browser.
         .env("PATH", path_env)
+        // `run` keeps its trace directory: in the scratch cwd, removed after.
+        .env("TMPDIR", cwd)
         .output()
         .expect("guardscope runs");
     Run {
