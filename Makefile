@@ -31,7 +31,8 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 
-test-rust: browser
+# The `guardscope run` tests (tests/run_command.rs) start .venv/bin/python with torch.
+test-rust: browser $(DEPS)
 	cargo test
 
 # The report's browser test (tests/report_browser.rs) opens the page in

@@ -15,7 +15,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 7] = ["summary", "check", "report", "diff", "steps", "completions", "man"];
+const SUBCOMMANDS: [&str; 8] = [
+    "summary",
+    "check",
+    "report",
+    "diff",
+    "steps",
+    "run",
+    "completions",
+    "man",
+];
 
 /// The width the transcripts were made at: the README's summary wraps its
 /// advice and shortens guards to fit 110 columns.
@@ -54,7 +63,21 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
         "tl_out/raw.log",
         &["samples/traces/collision/dedicated_log_torch_trace.log.gz"],
     ),
+    // `guardscope run -- python train.py`: a tiny real torch script that
+    // recompiles once (see `run_placeholder` for the interpreter).
+    ("train.py", &["tests/run/recompiling.py"]),
 ];
+
+/// The programs `guardscope run` examples start, as this machine has them:
+/// the tests' Python with torch, and torchrun through it.
+fn run_placeholder(word: &str) -> Option<Vec<String>> {
+    let python = || common::python().to_string_lossy().into_owned();
+    match word {
+        "python" => Some(vec![python()]),
+        "torchrun" => Some(vec![python(), "-m".into(), "torch.distributed.run".into()]),
+        _ => None,
+    }
+}
 
 /// Inputs for inline spans that name a command and flags but leave the input
 /// to the table around them (`guardscope summary --verify-all`).
@@ -75,7 +98,7 @@ fn default_inputs(command: &str) -> &'static [&'static str] {
 /// `check` and `diff` fail with 1 on a finding (README, "Exit codes").
 fn allowed_codes(command: &str) -> &'static [i32] {
     match command {
-        "check" | "diff" => &[0, 1],
+        "check" | "diff" | "run" => &[0, 1],
         _ => &[0],
     }
 }
@@ -207,6 +230,8 @@ fn run(args: &[String], cwd: &Path, path_env: &Path) -> Run {
         .env("COLUMNS", DOC_COLUMNS)
         // `--open` finds the stub opener of `Scratch`, not a real browser.
         .env("PATH", path_env)
+        // `run` keeps its trace directory: in the scratch cwd, removed after.
+        .env("TMPDIR", cwd)
         .output()
         .expect("guardscope runs");
     Run {
@@ -266,9 +291,16 @@ fn guardscope_args(line: &str) -> Option<Vec<String>> {
 /// Returns an error message, or `None` when it ran as documented.
 fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<String> {
     let command = args.first().map(String::as_str).unwrap_or("");
+    let mut args = args.to_vec();
+    if command == "run" && !args.iter().any(|a| a == "--") {
+        // `guardscope run` named in prose runs the placeholder script.
+        args.extend(["--", "python", "train.py"].map(String::from));
+    }
     let mut real: Vec<String> = Vec::new();
-    for arg in args {
-        if let Some((_, to)) = PLACEHOLDERS.iter().find(|(from, _)| from == arg) {
+    for arg in &args {
+        if let Some(program) = run_placeholder(arg).filter(|_| command == "run") {
+            real.extend(program);
+        } else if let Some((_, to)) = PLACEHOLDERS.iter().find(|(from, _)| from == arg) {
             real.extend(to.iter().map(|t| t.to_string()));
         } else if arg.starts_with("/tmp/") {
             return Some(format!(
@@ -284,7 +316,7 @@ fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<Str
     let real: Vec<String> = real
         .into_iter()
         .map(|a| {
-            if a.starts_with("samples/") {
+            if a.starts_with("samples/") || a.starts_with("tests/run/") {
                 root().join(a).to_string_lossy().into_owned()
             } else {
                 a
@@ -565,7 +597,17 @@ fn help_examples_run_as_written() {
     let scratch = scratch();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for command in ["", "summary", "check", "report", "diff", "steps", "completions", "man"] {
+    for command in [
+        "",
+        "summary",
+        "check",
+        "report",
+        "diff",
+        "steps",
+        "run",
+        "completions",
+        "man",
+    ] {
         let args: Vec<&str> = [command, "--help"].into_iter().filter(|a| !a.is_empty()).collect();
         let help = common::guardscope(&args).stdout;
         for line in help.lines() {
@@ -597,7 +639,7 @@ fn help_examples_run_as_written() {
             ));
         }
     }
-    // report, steps and the two of diff: finding fewer means the extraction broke.
-    assert!(checked >= 4, "only {checked} help examples found");
+    // report, steps, run and the two of diff: finding fewer means the extraction broke.
+    assert!(checked >= 5, "only {checked} help examples found");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -71,6 +71,9 @@ pub enum Command {
     /// Print the manual page (roff), of guardscope or of one command.
     #[command(after_help = MAN_HELP)]
     Man(ManArgs),
+    /// Run a training command with TORCH_TRACE set, then summarize (or check) its compiles.
+    #[command(after_help = RUN_HELP)]
+    Run(RunArgs),
 }
 
 const COMPLETIONS_HELP: &str = "\
@@ -102,6 +105,69 @@ pub struct ManArgs {
     /// The command whose page to print, e.g. summary (default: guardscope's own).
     #[arg(value_name = "COMMAND")]
     pub command: Option<String>,
+}
+
+const RUN_HELP: &str = "\
+Runs COMMAND with your environment and TORCH_TRACE set to a fresh directory
+(kept, its path printed; --trace-dir to choose one), then prints the summary
+of the logs it wrote: one per process, so a torchrun job's ranks are all
+summarised. Ctrl-C or a SIGTERM/SIGHUP sent to guardscope reaches the
+command; guardscope then still summarises what the logs hold.
+
+Example:  guardscope run --check -- python train.py --steps 20
+
+With --check, the check's verdict is printed instead of the summary and the
+exit code is the check's (its options are those of `check`, see its --help).
+--report DIR also writes the HTML page and summary.json, as `report` does.
+
+When the command fails, its failure is one line on stderr (after what its
+logs hold) and guardscope exits with the command's own code, never a pass:
+its exit code as is, or 128 + the signal number when a signal ended it
+(130 for Ctrl-C), as a shell reports it.
+
+Exit codes: 0 success · 1 --check failed · 2 bad usage, a command that
+cannot be started, or one that wrote no TORCH_TRACE log (nothing compiled)
+· 3 internal error · otherwise the command's own failure, as above.";
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The directory TORCH_TRACE is set to: created, or an empty one
+    /// (default: a fresh guardscope-run-* directory in the system temp dir, kept).
+    #[arg(long, value_name = "DIR")]
+    pub trace_dir: Option<PathBuf>,
+    /// Also write the HTML report and summary.json into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// Write the --report into DIR even if it holds files guardscope did not write.
+    #[arg(long, requires = "report")]
+    pub overwrite: bool,
+    /// Gate on recompiles as the `check` command does: its verdict and exit code.
+    #[arg(long)]
+    pub check: bool,
+    /// With --check: recompiles tolerated before failing.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
+    pub max_recompiles: usize,
+    /// With --check: a baseline run (logs or directories) to compare against.
+    #[arg(long, value_name = "PATH", requires = "check")]
+    pub baseline: Vec<PathBuf>,
+    /// With --check: do not count recompiles of this category (repeatable).
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category, requires = "check")]
+    pub allow: Vec<Category>,
+    /// With --check: fail when the run has more than N frames the baseline lacks.
+    #[arg(long, value_name = "N", requires = "check")]
+    pub max_new_frames: Option<usize>,
+    /// With --check: also write the verdict as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE", requires = "check")]
+    pub junit: Option<PathBuf>,
+    /// Print the summary (with --check, the verdict) as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar while reading the logs.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// The command to run, after `--` (e.g. `-- torchrun --nproc-per-node 2 train.py`).
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 const STEPS_HELP: &str = "\

@@ -4,8 +4,9 @@ use super::args::CheckArgs;
 use super::error::{CliError, Status};
 use super::load::load_run;
 use super::output::print;
-use crate::analysis::{self, check::CheckOptions};
+use crate::analysis::{self, check::CheckOptions, Findings};
 use crate::report::junit;
+use std::path::Path;
 
 pub fn check(args: CheckArgs) -> Result<Status, CliError> {
     let candidate = load_run(&args.input.paths, &args.input)?;
@@ -20,12 +21,25 @@ pub fn check(args: CheckArgs) -> Result<Status, CliError> {
     };
     let candidate = analysis::analyse(&candidate);
     let baseline = baseline.as_ref().map(analysis::analyse);
-    let verdict = analysis::check::check(&candidate, baseline.as_ref(), &opts);
-    if let Some(path) = &args.junit {
+    gate(&candidate, baseline.as_ref(), &opts, args.json, args.junit.as_deref())
+}
+
+/// Judges an analysed run, writes the JUnit file if asked, prints the
+/// verdict and turns it into the exit status: `check` and `run --check`
+/// are the same gate.
+pub(super) fn gate(
+    candidate: &Findings,
+    baseline: Option<&Findings>,
+    opts: &CheckOptions,
+    json: bool,
+    junit_file: Option<&Path>,
+) -> Result<Status, CliError> {
+    let verdict = analysis::check::check(candidate, baseline, opts);
+    if let Some(path) = junit_file {
         std::fs::write(path, junit::junit(&verdict))
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
-    print(&verdict, args.json)?;
+    print(&verdict, json)?;
     if verdict.passed {
         Ok(Status::Success)
     } else if !verdict.unread_inputs.is_empty() {

@@ -51,6 +51,10 @@ pub enum CliError {
     Output(io::Error),
     /// A bug in guardscope (exit 3).
     Internal(String),
+    /// The command `guardscope run` ran failed: its own exit code (or 128 +
+    /// its signal), so a wrapped job never reads as a pass.
+    /// `after_output`: the summary of its logs was already printed.
+    CommandFailed { why: String, code: i32, after_output: bool },
 }
 
 impl CliError {
@@ -61,18 +65,23 @@ impl CliError {
             CliError::Incomplete(_) => "incomplete",
             CliError::Output(_) => "output",
             CliError::Internal(_) => "internal",
+            CliError::CommandFailed { .. } => "command_failed",
         }
     }
 
     /// Whether the command's own document may already be on stdout.
     fn after_output(&self) -> bool {
-        matches!(self, CliError::Incomplete(_) | CliError::Output(_))
+        matches!(
+            self,
+            CliError::Incomplete(_) | CliError::Output(_) | CliError::CommandFailed { after_output: true, .. }
+        )
     }
 
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::BadInput(_) | CliError::Incomplete(_) | CliError::Output(_) => exit::BAD_INPUT,
             CliError::Internal(_) => exit::INTERNAL,
+            CliError::CommandFailed { code, .. } => *code,
         }
     }
 }
@@ -90,7 +99,9 @@ pub fn written(result: io::Result<()>) -> Result<(), CliError> {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::BadInput(why) | CliError::Incomplete(why) => f.write_str(why),
+            CliError::BadInput(why) | CliError::Incomplete(why) | CliError::CommandFailed { why, .. } => {
+                f.write_str(why)
+            }
             CliError::Output(e) => write!(f, "cannot write output: {e}"),
             CliError::Internal(why) => write!(
                 f,
@@ -159,7 +170,8 @@ fn print_json_error(e: &CliError, message: &str) {
         .and_then(|_| writeln!(out));
 }
 
-/// A warning that does not change the outcome (e.g. no browser to open).
+/// A warning that does not change the outcome (e.g. no browser to open),
+/// or a note beside the output (where `run` keeps the logs).
 pub fn warn(message: &str) {
     print_line(message);
 }

@@ -16,10 +16,11 @@ mod output;
 mod panics;
 mod progress;
 mod report;
+mod run;
 mod steps;
 mod summary;
 
-pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, StepsArgs, SummaryArgs};
+pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs};
 pub use error::{CliError, Status};
 
 use clap::Parser;
@@ -80,7 +81,8 @@ fn dispatch(cli: Cli) -> Result<Status, CliError> {
         Command::Check(a) => a.json,
         Command::Diff(a) => a.json,
         Command::Steps(a) => a.json,
-        _ => false,
+        Command::Run(a) => a.json,
+        Command::Report(_) | Command::Completions(_) | Command::Man(_) => false,
     });
     match cli.command {
         Command::Summary(args) => summary::summary(args),
@@ -90,5 +92,6 @@ fn dispatch(cli: Cli) -> Result<Status, CliError> {
         Command::Steps(args) => steps::steps(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => man::man(args),
+        Command::Run(args) => run::run(args),
     }
 }

@@ -9,6 +9,7 @@ use super::steps::{read_step_files, StepsFor};
 use crate::activation_diff;
 use crate::analysis;
 use crate::report::emit::SummaryView;
+use crate::report::html::PageInput as Page;
 use crate::report::output_dir::ReportDir;
 use crate::report::text::terminal_safe;
 use crate::report::{self, json, trace_events};
@@ -34,30 +35,14 @@ pub fn report(args: ReportArgs) -> Result<Status, CliError> {
     let steps = crate::analysis::steps::screen(steps, Some(&run), &mut problems);
     run.problems.merge(problems);
 
-    let title = report_title(&args.input.paths);
     let findings = analysis::analyse(&run);
-    let html = report::html::render(&report::html::PageInput {
+    let page = Page {
         findings: &findings,
         steps: &steps,
         activations: activations.as_ref(),
-        title,
-    })
-    .map_err(|e| CliError::Internal(format!("rendering the report: {e:?}")))?;
-    let index = ReportDir::prepare(&args.output, args.overwrite)
-        .map_err(|e| e.to_string())
-        .and_then(|dir| {
-            let fail = |e: io::Error| format!("{}: {e}", args.output.display());
-            // Streamed: summary.json of thousands of ranks is tens of MB.
-            dir.write_with("summary.json", |w| {
-                serde_json::to_writer_pretty(&mut *w, &json::summary(&findings))?;
-                writeln!(w)
-            })
-            .map_err(fail)?;
-            dir.write_with("compile_trace.json", |w| trace_events::write(w, &findings, &steps))
-                .map_err(fail)?;
-            dir.write("index.html", html.as_bytes()).map_err(fail)
-        })
-        .map_err(CliError::BadInput)?;
+        title: report_title(&args.input.paths),
+    };
+    let index = write_report(&page, &args.output, args.overwrite)?;
     if !args.input.quiet {
         let view = SummaryView {
             findings: &findings,
@@ -65,13 +50,42 @@ pub fn report(args: ReportArgs) -> Result<Status, CliError> {
         };
         print(&view, false)?;
     }
-    let blank_line = if args.input.quiet { "" } else { "\n" };
-    let index = terminal_safe(&index.display().to_string()).into_owned();
-    written(writeln!(io::stdout().lock(), "{blank_line}Report: {index}"))?;
+    print_report_path(&index, !args.input.quiet)?;
     if args.open {
-        open_in_browser(Path::new(&index));
+        open_in_browser(&index);
     }
     Ok(Status::Success)
+}
+
+/// Renders the page and writes it with summary.json into `output` (a
+/// directory guardscope created or an empty one, unless `overwrite`):
+/// `report` and `run --report` write the same files. Returns index.html's path.
+pub(super) fn write_report(page: &Page, output: &Path, overwrite: bool) -> Result<PathBuf, CliError> {
+    let html = report::html::render(page).map_err(|e| CliError::Internal(format!("rendering the report: {e:?}")))?;
+    ReportDir::prepare(output, overwrite)
+        .map_err(|e| e.to_string())
+        .and_then(|dir| {
+            let fail = |e: io::Error| format!("{}: {e}", output.display());
+            // Streamed: summary.json of thousands of ranks is tens of MB.
+            dir.write_with("summary.json", |w| {
+                serde_json::to_writer_pretty(&mut *w, &json::summary(page.findings))?;
+                writeln!(w)
+            })
+            .map_err(fail)?;
+            dir.write_with("compile_trace.json", |w| {
+                trace_events::write(w, page.findings, page.steps)
+            })
+            .map_err(fail)?;
+            dir.write("index.html", html.as_bytes()).map_err(fail)
+        })
+        .map_err(CliError::BadInput)
+}
+
+/// The `Report: PATH` line, after a blank line when it follows a summary.
+pub(super) fn print_report_path(index: &Path, after_summary: bool) -> Result<(), CliError> {
+    let blank_line = if after_summary { "\n" } else { "" };
+    let index = terminal_safe(&index.display().to_string()).into_owned();
+    written(writeln!(io::stdout().lock(), "{blank_line}Report: {index}"))
 }
 
 /// The page title: the input's name, e.g. the TORCH_TRACE directory.

@@ -148,3 +148,19 @@ pub fn hostile_log() -> String {
     .concat()
 }
 pub mod mutate;
+
+/// The Python with torch that the `run` tests start: GUARDSCOPE_TEST_PYTHON,
+/// else the repository's `.venv/bin/python`, which `make test` creates
+/// before `cargo test` runs.
+pub fn python() -> PathBuf {
+    let python = std::env::var_os("GUARDSCOPE_TEST_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".venv/bin/python"));
+    assert!(
+        python.exists(),
+        "the `guardscope run` tests need Python with torch, and {} does not exist: run `make test` \
+         (it creates .venv), or set GUARDSCOPE_TEST_PYTHON to a Python that has torch",
+        python.display()
+    );
+    python
+}

@@ -1,0 +1,145 @@
+//! `guardscope run -- COMMAND`: runs a training command with TORCH_TRACE set
+//! to a fresh directory, then prints the summary of what it logged (or,
+//! with --check, the gate's verdict), the same views as `summary`,
+//! `check` and `report`.
+
+mod child;
+
+use super::args::{InputArgs, RunArgs};
+use super::check::gate;
+use super::error::{self, written, CliError, Status};
+use super::load::load_run;
+use super::output::print;
+use super::report::{print_report_path, write_report};
+use crate::analysis::{self, check::CheckOptions};
+use crate::report::emit::SummaryView;
+use crate::report::html::PageInput as Page;
+use crate::report::text::terminal_safe;
+use child::Ended;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+pub fn run(args: RunArgs) -> Result<Status, CliError> {
+    let dir = trace_dir(args.trace_dir.as_deref())?;
+    error::warn(&format!("TORCH_TRACE={} (kept)", dir.display()));
+    let ended = child::run(&args.command, &dir).inspect_err(|_| {
+        if args.trace_dir.is_none() {
+            // Never started: the empty directory made for it is no use to keep.
+            let _ = std::fs::remove_dir(&dir);
+        }
+    })?;
+    let command = child::display(&args.command);
+    let failed = |more: &str, after_output: bool| CliError::CommandFailed {
+        why: format!("`{command}` {}{more}", ended.describe()),
+        code: ended.exit_code(),
+        after_output,
+    };
+    if !holds_logs(&dir) {
+        return Err(match ended {
+            Ended::Exited(0) => CliError::BadInput(format!(
+                "`{command}` wrote no TORCH_TRACE log into {}: it compiled nothing (no torch.compile \
+                 call ran), or it is not a torch program",
+                dir.display()
+            )),
+            _ => failed(", before writing any TORCH_TRACE log", false),
+        });
+    }
+    let input = InputArgs {
+        paths: vec![dir.clone()],
+        verify_all: false,
+        quiet: args.quiet,
+    };
+    let loaded = match (load_run(&input.paths, &input), ended) {
+        (Ok(run), _) => run,
+        (Err(e), Ended::Exited(0)) => return Err(e),
+        (Err(e), _) => return Err(failed(&format!("; its logs hold nothing to summarise ({e})"), false)),
+    };
+    let findings = analysis::analyse(&loaded);
+    let index = match &args.report {
+        Some(output) => {
+            let page = Page {
+                findings: &findings,
+                steps: &[],
+                activations: None,
+                title: title(&args.command),
+            };
+            Some(write_report(&page, output, args.overwrite)?)
+        }
+        None => None,
+    };
+    // A failed command is never judged by the gate: what its logs hold is
+    // context for its own failure, which decides the exit code.
+    let status = if args.check && ended == Ended::Exited(0) {
+        let baseline = match &args.baseline[..] {
+            [] => None,
+            paths => Some(load_run(paths, &input)?),
+        };
+        let baseline = baseline.as_ref().map(analysis::analyse);
+        let opts = CheckOptions {
+            max_recompiles: args.max_recompiles,
+            allow: args.allow.clone(),
+            max_new_frames: args.max_new_frames,
+        };
+        gate(&findings, baseline.as_ref(), &opts, args.json, args.junit.as_deref())
+    } else {
+        let view = SummaryView {
+            findings: &findings,
+            verbose: false,
+        };
+        print(&view, args.json).map(|()| Status::Success)
+    };
+    if !args.json {
+        let dir = terminal_safe(&dir.display().to_string()).into_owned();
+        written(writeln!(io::stdout().lock(), "\nLogs: {dir}"))?;
+        if let Some(index) = &index {
+            print_report_path(index, false)?;
+        }
+    }
+    match ended {
+        Ended::Exited(0) => status,
+        _ => Err(failed(" (the output above is of the logs it wrote)", true)),
+    }
+}
+
+/// The directory TORCH_TRACE points at: the one asked for (created, or
+/// empty, so another run's logs are not summarised with this one), or a
+/// fresh one that outlives guardscope.
+fn trace_dir(chosen: Option<&Path>) -> Result<PathBuf, CliError> {
+    let Some(dir) = chosen else {
+        return tempfile::Builder::new()
+            .prefix("guardscope-run-")
+            .tempdir()
+            .map(tempfile::TempDir::keep)
+            .map_err(|e| CliError::BadInput(format!("cannot create a trace directory: {e}")));
+    };
+    let fail = |e: io::Error| CliError::BadInput(format!("--trace-dir {}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    if std::fs::read_dir(dir).map_err(fail)?.next().is_some() {
+        return Err(CliError::BadInput(format!(
+            "--trace-dir {} is not empty: its logs would be summarised with this run's; \
+             name a new or empty directory",
+            dir.display()
+        )));
+    }
+    Ok(dir.to_path_buf())
+}
+
+/// Whether the command left any TORCH_TRACE log (one per process) in `dir`.
+fn holds_logs(dir: &Path) -> bool {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .any(|e| e.file_type().is_file() && e.file_name().to_string_lossy().starts_with("dedicated_log_torch_trace"))
+}
+
+/// The page's title: the script the command ran, else the program.
+fn title(command: &[std::ffi::OsString]) -> String {
+    let script = command
+        .iter()
+        .map(Path::new)
+        .find(|p| p.extension().is_some_and(|e| e == "py"));
+    let name = script.or(command.first().map(Path::new));
+    name.and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "guardscope run".to_string())
+}
