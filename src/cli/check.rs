@@ -3,12 +3,12 @@
 use super::args::CheckArgs;
 use super::error::{CliError, Status};
 use super::load::load_run;
-use super::output::print;
+use super::output::Output;
 use crate::analysis::{self, check::CheckOptions, Findings};
 use crate::report::junit;
 use std::path::Path;
 
-pub fn check(args: CheckArgs) -> Result<Status, CliError> {
+pub fn check(args: CheckArgs, out: Output) -> Result<Status, CliError> {
     let candidate = load_run(&args.input.paths, &args.input)?;
     let baseline = match &args.baseline[..] {
         [] => None,
@@ -21,7 +21,7 @@ pub fn check(args: CheckArgs) -> Result<Status, CliError> {
     };
     let candidate = analysis::analyse(&candidate);
     let baseline = baseline.as_ref().map(analysis::analyse);
-    gate(&candidate, baseline.as_ref(), &opts, args.json, args.junit.as_deref())
+    gate(&candidate, baseline.as_ref(), &opts, out, args.junit.as_deref())
 }
 
 /// Judges an analysed run, writes the JUnit file if asked, prints the
@@ -31,7 +31,7 @@ pub(super) fn gate(
     candidate: &Findings,
     baseline: Option<&Findings>,
     opts: &CheckOptions,
-    json: bool,
+    out: Output,
     junit_file: Option<&Path>,
 ) -> Result<Status, CliError> {
     let verdict = analysis::check::check(candidate, baseline, opts);
@@ -39,7 +39,7 @@ pub(super) fn gate(
         std::fs::write(path, junit::junit(&verdict))
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
-    print(&verdict, json)?;
+    out.print(&verdict)?;
     if verdict.passed {
         Ok(Status::Success)
     } else if !verdict.unread_inputs.is_empty() {

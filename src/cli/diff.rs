@@ -3,7 +3,7 @@
 
 use super::args::DiffArgs;
 use super::error::{CliError, Status};
-use super::output::print;
+use super::output::Output;
 use crate::activation_diff::{self as ad, DiffVerdict, NameMap, Tolerance};
 use std::path::Path;
 
@@ -42,7 +42,7 @@ pub fn name_maps(strip: &[String], maps: &[String]) -> Result<[NameMap; 2], Stri
     Ok(out)
 }
 
-pub fn diff(args: DiffArgs) -> Result<Status, CliError> {
+pub fn diff(args: DiffArgs, out: Output) -> Result<Status, CliError> {
     let [map_a, map_b] = name_maps(&args.strip_prefix, &args.map).map_err(CliError::BadInput)?;
     let opts = ad::Options {
         tolerance: Tolerance {
@@ -66,7 +66,7 @@ pub fn diff(args: DiffArgs) -> Result<Status, CliError> {
             result.stats_never_compared.join(", ")
         )));
     }
-    print(&result, args.json)?;
+    out.print(&result)?;
     match result.verdict {
         DiffVerdict::Equal => Ok(Status::Success),
         // No value compared is a failed comparison, not a pass.

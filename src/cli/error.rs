@@ -19,15 +19,6 @@ use crate::report::text::terminal_safe;
 use serde::Serialize;
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Whether the command being run was given `--json`: set by `dispatch`
-/// before the command starts, read when its error (or a panic) is printed.
-static JSON: AtomicBool = AtomicBool::new(false);
-
-pub fn set_json(json: bool) {
-    JSON.store(json, Ordering::Relaxed);
-}
 
 /// How a command that ran to its end came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,14 +119,14 @@ impl From<DiffError> for CliError {
 }
 
 /// The exit code of a command's result, printing its error (if any) once.
-pub fn finish(result: Result<Status, CliError>) -> i32 {
+pub fn finish(result: Result<Status, CliError>, json: bool) -> i32 {
     match result {
         Ok(Status::Success) => exit::OK,
         Ok(Status::FoundProblem) => exit::FOUND_PROBLEM,
         Err(e) => {
             let message = e.to_string();
             print_line(&message);
-            if JSON.load(Ordering::Relaxed) && !e.after_output() {
+            if json && !e.after_output() {
                 print_json_error(&e, &message);
             }
             e.exit_code()
@@ -188,17 +179,17 @@ mod tests {
 
     #[test]
     fn exit_codes_follow_the_kind_of_failure() {
-        assert_eq!(finish(Ok(Status::Success)), exit::OK);
-        assert_eq!(finish(Ok(Status::FoundProblem)), exit::FOUND_PROBLEM);
+        assert_eq!(finish(Ok(Status::Success), false), exit::OK);
+        assert_eq!(finish(Ok(Status::FoundProblem), false), exit::FOUND_PROBLEM);
         assert_eq!(CliError::BadInput("x".into()).exit_code(), exit::BAD_INPUT);
         assert_eq!(CliError::Incomplete("x".into()).exit_code(), exit::BAD_INPUT);
         assert_eq!(CliError::Internal("x".into()).exit_code(), exit::INTERNAL);
         let disk_full = io::Error::other("no space left on device");
         assert_eq!(
-            finish(written(Err(disk_full)).map(|_| Status::Success)),
+            finish(written(Err(disk_full)).map(|_| Status::Success), false),
             exit::BAD_INPUT
         );
         let pipe = written(Err(io::ErrorKind::BrokenPipe.into()));
-        assert_eq!(finish(pipe.map(|_| Status::FoundProblem)), exit::FOUND_PROBLEM);
+        assert_eq!(finish(pipe.map(|_| Status::FoundProblem), false), exit::FOUND_PROBLEM);
     }
 }

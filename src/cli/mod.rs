@@ -24,6 +24,7 @@ pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs
 pub use error::{CliError, Status};
 
 use clap::Parser;
+use output::Output;
 
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
@@ -47,20 +48,22 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     let _guard = panics::Guard::enter();
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_and_dispatch(args)));
+    // Known once the arguments are parsed: a panic after that still gets
+    // its JSON error object under --json.
+    let mut json = false;
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_and_dispatch(args, &mut json)));
     match (result, panics::take()) {
         (Ok(code), None) => code,
-        (_, Some(panic)) => error::finish(Err(CliError::Internal(panic))),
-        (Err(_), None) => error::finish(Err(CliError::Internal("unknown panic".into()))),
+        (_, Some(panic)) => error::finish(Err(CliError::Internal(panic)), json),
+        (Err(_), None) => error::finish(Err(CliError::Internal("unknown panic".into())), json),
     }
 }
 
-fn parse_and_dispatch<I, T>(args: I) -> i32
+fn parse_and_dispatch<I, T>(args: I, json: &mut bool) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    error::set_json(false);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -70,28 +73,28 @@ where
             return code;
         }
     };
-    error::finish(dispatch(cli))
-}
-
-fn dispatch(cli: Cli) -> Result<Status, CliError> {
-    panics::deliberate_panic_for_tests();
-    output::set_color(cli.color);
-    error::set_json(match &cli.command {
+    *json = match &cli.command {
         Command::Summary(a) => a.json,
         Command::Check(a) => a.json,
         Command::Diff(a) => a.json,
         Command::Steps(a) => a.json,
         Command::Run(a) => a.json,
         Command::Report(_) | Command::Completions(_) | Command::Man(_) => false,
-    });
-    match cli.command {
-        Command::Summary(args) => summary::summary(args),
-        Command::Check(args) => check::check(args),
-        Command::Report(args) => report::report(args),
-        Command::Diff(args) => diff::diff(args),
-        Command::Steps(args) => steps::steps(args),
+    };
+    let out = Output::new(*json, cli.color);
+    error::finish(dispatch(cli.command, out), *json)
+}
+
+fn dispatch(command: Command, out: Output) -> Result<Status, CliError> {
+    panics::deliberate_panic_for_tests();
+    match command {
+        Command::Summary(args) => summary::summary(args, out),
+        Command::Check(args) => check::check(args, out),
+        Command::Report(args) => report::report(args, out.text()),
+        Command::Diff(args) => diff::diff(args, out),
+        Command::Steps(args) => steps::steps(args, out),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => man::man(args),
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(args, out),
     }
 }

@@ -5,40 +5,47 @@ use super::error::{written, CliError};
 use crate::report::emit::{emit, Format, View};
 use clap::ColorChoice;
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::{AtomicU8, Ordering};
 
-/// The global `--color` of the command being run, set once by `dispatch`
-/// before the command starts, so no command passes it around.
-static COLOR: AtomicU8 = AtomicU8::new(0);
-
-pub fn set_color(choice: ColorChoice) {
-    let code = match choice {
-        ColorChoice::Auto => 0,
-        ColorChoice::Always => 1,
-        ColorChoice::Never => 2,
-    };
-    COLOR.store(code, Ordering::Relaxed);
+/// How this invocation prints: `--json` or text, and the `--color` choice.
+/// Made once by `dispatch` and handed to the command, so two runs in one
+/// process (the Python console script, from threads) never share it.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub json: bool,
+    color: ColorChoice,
 }
 
-/// Whether stdout gets colour: `always`, `never`, or (auto) when stdout is
-/// a terminal and neither NO_COLOR (non-empty, no-color.org) nor TERM=dumb
-/// says otherwise; CLICOLOR_FORCE forces it (anstream's rules).
-fn colour() -> bool {
-    match COLOR.load(Ordering::Relaxed) {
-        1 => true,
-        2 => false,
-        _ => !matches!(
-            anstream::AutoStream::choice(&io::stdout()),
-            anstream::ColorChoice::Never
-        ),
+impl Output {
+    pub fn new(json: bool, color: ColorChoice) -> Self {
+        Output { json, color }
     }
-}
 
-/// Prints `view` on stdout, as JSON or as text for this terminal.
-pub fn print(view: &impl View, json: bool) -> Result<(), CliError> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    written(emit(view, Format::new(json, terminal_width(), colour()), &mut out))
+    /// The same, as text (e.g. `report`'s summary beside its page).
+    pub fn text(self) -> Self {
+        Output { json: false, ..self }
+    }
+
+    /// Prints `view` on stdout, as JSON or as text for this terminal.
+    pub fn print(&self, view: &impl View) -> Result<(), CliError> {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let format = Format::new(self.json, terminal_width(), self.colour());
+        written(emit(view, format, &mut out))
+    }
+
+    /// Whether stdout gets colour: `always`, `never`, or (auto) when stdout
+    /// is a terminal and neither NO_COLOR (non-empty, no-color.org) nor
+    /// TERM=dumb says otherwise; CLICOLOR_FORCE forces it (anstream's rules).
+    fn colour(&self) -> bool {
+        match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !matches!(
+                anstream::AutoStream::choice(&io::stdout()),
+                anstream::ColorChoice::Never
+            ),
+        }
+    }
 }
 
 fn terminal_width() -> usize {

@@ -4,7 +4,7 @@
 use super::args::ReportArgs;
 use super::error::{self, written, CliError, Status};
 use super::load::load_run;
-use super::output::print;
+use super::output::Output;
 use super::steps::{read_step_files, StepsFor};
 use crate::activation_diff;
 use crate::analysis;
@@ -16,7 +16,7 @@ use crate::report::{self, json, trace_events};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-pub fn report(args: ReportArgs) -> Result<Status, CliError> {
+pub fn report(args: ReportArgs, out: Output) -> Result<Status, CliError> {
     let run = load_run(&args.input.paths, &args.input)?;
     let (steps, problems) = read_step_files(&args.steps, StepsFor::Report)?;
     let activations = match &args.activations[..] {
@@ -48,7 +48,7 @@ pub fn report(args: ReportArgs) -> Result<Status, CliError> {
             findings: &findings,
             verbose: false,
         };
-        print(&view, false)?;
+        out.print(&view)?;
     }
     print_report_path(&index, !args.input.quiet)?;
     if args.open {

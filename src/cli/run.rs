@@ -9,7 +9,7 @@ use super::args::{InputArgs, RunArgs};
 use super::check::gate;
 use super::error::{self, written, CliError, Status};
 use super::load::load_run;
-use super::output::print;
+use super::output::Output;
 use super::report::{print_report_path, write_report};
 use crate::analysis::{self, check::CheckOptions};
 use crate::report::emit::SummaryView;
@@ -19,7 +19,7 @@ use child::Ended;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-pub fn run(args: RunArgs) -> Result<Status, CliError> {
+pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
     let dir = trace_dir(args.trace_dir.as_deref())?;
     error::warn(&format!("TORCH_TRACE={} (kept)", dir.display()));
     let ended = child::run(&args.command, &dir).inspect_err(|_| {
@@ -80,13 +80,13 @@ pub fn run(args: RunArgs) -> Result<Status, CliError> {
             allow: args.allow.clone(),
             max_new_frames: args.max_new_frames,
         };
-        gate(&findings, baseline.as_ref(), &opts, args.json, args.junit.as_deref())
+        gate(&findings, baseline.as_ref(), &opts, out, args.junit.as_deref())
     } else {
         let view = SummaryView {
             findings: &findings,
             verbose: false,
         };
-        print(&view, args.json).map(|()| Status::Success)
+        out.print(&view).map(|()| Status::Success)
     };
     if !args.json {
         let dir = terminal_safe(&dir.display().to_string()).into_owned();

@@ -3,7 +3,7 @@
 use super::args::{InputArgs, StepsArgs};
 use super::error::{CliError, Status};
 use super::load::load_run;
-use super::output::print;
+use super::output::Output;
 use crate::analysis::steps::{analyse, screen};
 use crate::input::{self, Content, Problems};
 use crate::model::Step;
@@ -87,7 +87,7 @@ fn wrong_kind(path: &Path, cmd: StepsFor) -> Option<CliError> {
     Some(CliError::BadInput(format!("{}: {advice}", path.display())))
 }
 
-pub fn steps(args: StepsArgs) -> Result<Status, CliError> {
+pub fn steps(args: StepsArgs, out: Output) -> Result<Status, CliError> {
     let (steps, problems) = read_step_files(&args.files, StepsFor::Steps)?;
     let trace = if args.trace.is_empty() {
         None
@@ -114,7 +114,7 @@ pub fn steps(args: StepsArgs) -> Result<Status, CliError> {
         problem_count: problems.count,
         unread_inputs: unread,
     };
-    print(&view, args.json)?;
+    out.print(&view)?;
     if view.unread_inputs.is_empty() {
         Ok(Status::Success)
     } else {

@@ -3,14 +3,14 @@
 use super::args::SummaryArgs;
 use super::error::{CliError, Status};
 use super::load::load_run;
-use super::output::print;
+use super::output::Output;
 use crate::analysis::{self, Findings};
 use crate::report::emit::SummaryView;
 use crate::report::trace_events;
 use std::io::{self, Write};
 use std::path::Path;
 
-pub fn summary(args: SummaryArgs) -> Result<Status, CliError> {
+pub fn summary(args: SummaryArgs, out: Output) -> Result<Status, CliError> {
     let run = load_run(&args.input.paths, &args.input)?;
     let findings = analysis::analyse(&run);
     if let Some(path) = &args.trace_events {
@@ -21,7 +21,7 @@ pub fn summary(args: SummaryArgs) -> Result<Status, CliError> {
         findings: &findings,
         verbose: args.verbose,
     };
-    print(&view, args.json)?;
+    out.print(&view)?;
     Ok(Status::Success)
 }
 
