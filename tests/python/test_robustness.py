@@ -109,6 +109,8 @@ def test_a_full_disk_under_fullgraph_compile_fails_inside_the_op_and_the_graph_r
         trace.close()
     [warning] = guardscope_warnings(caplog)
     assert "cannot write /dev/full: No space left on device" in warning, warning
+    # The logger's name says guardscope; the message does not repeat it.
+    assert warning.startswith("activation trace: cannot write"), warning
     assert log.recompiles == [] and log.graph_break_count == 0
 
 
