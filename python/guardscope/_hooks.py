@@ -377,15 +377,28 @@ def trace_activations(
     op-mode hooks warn once and record as "disable" does (README: "The two
     modes"). Attach before the first compiled call.
     """
+    return _trace_activations(model, layers, stats, steps, output, mode, stacklevel=3)
+
+
+def _trace_activations(
+    model: torch.nn.Module,
+    layers: Optional[str],
+    stats: Union[str, Sequence[Stat]],
+    steps: Optional[Iterable[int]],
+    output: Union[str, os.PathLike[str], None],
+    mode: Mode,
+    stacklevel: int,
+) -> ActivationTrace:
+    """``trace_activations``, its warnings pointing ``stacklevel`` frames up (at the user's call)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     pattern = re.compile(layers) if layers else None
     root = unwrap_compiled(model)
-    warn_if_compiled(model, stacklevel=3)
+    warn_if_compiled(model, stacklevel=stacklevel)
     matched = [(name, module) for name, module in root.named_modules() if pattern is None or pattern.search(name)]
     trace = attach_modules(root, matched, stats, steps, output, mode)
     if not matched:
-        warn(f"activation trace attached to 0 modules (pattern={layers!r})")
+        warn(f"activation trace attached to 0 modules (pattern={layers!r})", stacklevel)
     return trace
 
 
@@ -462,7 +475,7 @@ def attach_from_env(model: torch.nn.Module) -> Optional[ActivationTrace]:
         steps = [int(s) for s in steps_text.split(",") if s.strip()] or None
     except ValueError:
         raise ValueError(f"GUARDSCOPE_TRACE_STEPS must be comma-separated integers, not {steps_text!r}") from None
-    trace = trace_activations(model, layers=layers or None, stats=stats, steps=steps, output=output, mode=mode)
+    trace = _trace_activations(model, layers or None, stats, steps, output, mode, stacklevel=4)
     if trace.modules:
         logger.info("activation trace attached to %d modules (pattern=%r)", len(trace.modules), layers)
     return trace

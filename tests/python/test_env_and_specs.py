@@ -83,6 +83,7 @@ def test_no_matching_module_warns(env, tmp_path):
     assert trace.modules == []
     [warning] = warned
     assert str(warning.message) == "activation trace attached to 0 modules (pattern='^transformer')"
+    assert warning.filename == __file__  # the user's attach_from_env call
     trace.close()
 
 
