@@ -389,12 +389,13 @@ def _trace_activations(
     mode: Mode,
     stacklevel: int,
 ) -> ActivationTrace:
-    """``trace_activations``, its warnings pointing ``stacklevel`` frames up (at the user's call)."""
+    """``trace_activations``; its warnings point at the caller of the
+    function calling this one (``stacklevel`` as ``warnings.warn`` counts from there)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     pattern = re.compile(layers) if layers else None
     root = unwrap_compiled(model)
-    warn_if_compiled(model, stacklevel=stacklevel)
+    warn_if_compiled(model, stacklevel=stacklevel + 1)
     matched = [(name, module) for name, module in root.named_modules() if pattern is None or pattern.search(name)]
     trace = attach_modules(root, matched, stats, steps, output, mode)
     if not matched:
@@ -475,7 +476,7 @@ def attach_from_env(model: torch.nn.Module) -> Optional[ActivationTrace]:
         steps = [int(s) for s in steps_text.split(",") if s.strip()] or None
     except ValueError:
         raise ValueError(f"GUARDSCOPE_TRACE_STEPS must be comma-separated integers, not {steps_text!r}") from None
-    trace = _trace_activations(model, layers or None, stats, steps, output, mode, stacklevel=4)
+    trace = _trace_activations(model, layers or None, stats, steps, output, mode, stacklevel=3)
     if trace.modules:
         logger.info("activation trace attached to %d modules (pattern=%r)", len(trace.modules), layers)
     return trace
