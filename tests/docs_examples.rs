@@ -145,12 +145,12 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/python.md",
-        "guardscope: step ",
+        "WARNING:guardscope:step ",
         "output: compared by tests/python/test_docs_examples.py",
     ),
     (
         "docs/python.md",
-        "guardscope._guards.RecompileError",
+        "guardscope.RecompileError",
         "output: compared by tests/python/test_docs_examples.py",
     ),
     (

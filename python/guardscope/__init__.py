@@ -22,14 +22,33 @@ Compile events (captured in-process, no TORCH_TRACE needed):
 - ``compile_events()``: context manager collecting the compiles of a block.
 """
 
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING, Any, Iterable
+
 from guardscope._native import __version__, run_cli
+from guardscope._types import Category, CompileEvent, StepRecord
+from guardscope._warnings import GuardscopeWarning
+
+if TYPE_CHECKING:
+    # What __getattr__ loads on first use, for type checkers and IDEs (jedi
+    # reads these; at run time importing them would import torch).
+    from guardscope._guards import CompileEvents, RecompileError, compile_events, no_recompiles
+    from guardscope._hooks import ActivationTrace, attach_from_env, trace_activations
+    from guardscope._specs import HookHandles, activation_stats, register_forward_hooks
+    from guardscope._steps import StepLogger
 
 __all__ = [
     "ActivationTrace",
+    "Category",
+    "CompileEvent",
     "CompileEvents",
+    "GuardscopeWarning",
     "HookHandles",
     "RecompileError",
     "StepLogger",
+    "StepRecord",
     "__version__",
     "activation_stats",
     "attach_from_env",
@@ -58,22 +77,25 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'guardscope' has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+def __dir__() -> list[str]:
+    # Without torch the lazy names are left out: pydoc (help(guardscope)) and
+    # completion read every name dir() gives, and loading these imports torch.
+    names = set(globals())
+    if importlib.util.find_spec("torch") is not None:
+        names |= set(_LAZY)
+    return sorted(names)
 
 
-def main(argv=None):
+def main(argv: Iterable[str] | None = None) -> int:
     """Runs the guardscope CLI with ``argv`` (default: ``sys.argv[1:]``) and returns its exit code."""
     import sys
 

@@ -1,9 +1,11 @@
 """``python -m guardscope`` and the ``guardscope`` console script."""
 
+from __future__ import annotations
+
 import sys
 
 
-def main():
+def main() -> None:
     from guardscope import main as run
 
     sys.exit(run())

@@ -16,14 +16,18 @@ them, as it does for TORCH_TRACE, which adds to compile time (measured in
 the README), never to steps without compiles.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import logging
 import os
 import threading
 import time
+from typing import Any, Optional, cast
 
 from guardscope import _native
+from guardscope._types import CompileEvent
 
 logger = logging.getLogger("guardscope")
 
@@ -31,7 +35,7 @@ _KEEP_ARTIFACTS = frozenset({"recompile_reasons", "dynamo_graph_break_reason"})
 _STATIC_KINDS = ("DIMENSION_DYNAMIC_MARKING_GUARD", "OBJECT_ALIASING", "NO_TENSOR_ALIASING")
 
 
-def _kept_guard_line(line):
+def _kept_guard_line(line: str) -> bool:
     """A guard that carries a value (``+- EQUALS_MATCH: ...``), or the manager
     of a root local, whose type names what was compiled; the same lines the
     Rust parser keeps from a TORCH_TRACE file."""
@@ -50,7 +54,7 @@ def _kept_guard_line(line):
     return rest[:1].isupper()
 
 
-def _kept_payload(kind, meta, payload):
+def _kept_payload(kind: str, meta: dict[str, Any], payload: Optional[str]) -> Optional[str]:
     """The part of an event's payload guardscope reads, or None."""
     if payload is None:
         return None
@@ -66,12 +70,12 @@ def _kept_payload(kind, meta, payload):
     return None
 
 
-def _glog_prefix(created, pid):
+def _glog_prefix(created: float, pid: Optional[int]) -> str:
     seconds = time.strftime("%m%d %H:%M:%S", time.localtime(created))
     return f"V{seconds}.{int((created % 1) * 1e6):06d} {pid} guardscope/_compile_log.py:0]"
 
 
-def format_event(metadata, payload, created, pid):
+def format_event(metadata: object, payload: object, created: float, pid: Optional[int]) -> Optional[str]:
     """One structured trace event as TORCH_TRACE writes it (envelope line,
     then tab-indented payload lines), keeping only what guardscope reads;
     None for events that belong to no compile."""
@@ -80,9 +84,7 @@ def format_event(metadata, payload, created, pid):
     kind = next(iter(metadata))
     if kind != "str" and metadata.get("frame_id") is None and metadata.get("compiled_autograd_id") is None:
         return None
-    if not isinstance(payload, str):
-        payload = None
-    kept = _kept_payload(kind, metadata, payload)
+    kept = _kept_payload(kind, metadata, payload if isinstance(payload, str) else None)
     envelope = {k: v for k, v in metadata.items() if k != "has_payload"}
     if kept is not None:
         envelope["has_payload"] = hashlib.md5(kept.encode("utf-8"), usedforsecurity=False).hexdigest()
@@ -93,12 +95,12 @@ def format_event(metadata, payload, created, pid):
 
 
 class _Handler(logging.Handler):
-    def __init__(self, log):
+    def __init__(self, log: _native.CompileLog) -> None:
         super().__init__(level=logging.DEBUG)
         self.log = log
         self.failed = False
 
-    def emit(self, record):
+    def emit(self, record: logging.LogRecord) -> None:
         # Runs inside torch's compile: an exception here would surface in the
         # user's compile, so report once and keep quiet.
         try:
@@ -108,35 +110,35 @@ class _Handler(logging.Handler):
         except Exception as exc:
             if not self.failed:
                 self.failed = True
-                logger.warning("guardscope: could not record a compile event (%s: %s); compile events may be incomplete", type(exc).__name__, exc)
+                logger.warning("could not record a compile event (%s: %s); compile events may be incomplete", type(exc).__name__, exc)
 
-    def handleError(self, record):
+    def handleError(self, record: logging.LogRecord) -> None:
         pass
 
 
 class _Shared:
     """The one handler of the process, attached while anything uses it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.Lock()
         self.users = 0
-        self.handler = None
-        self.log = None
-        self.trace_log = None
+        self.handler: Optional[_Handler] = None
+        self.log: Optional[_native.CompileLog] = None
+        self.trace_log: Optional[logging.Logger] = None
 
-    def acquire(self):
+    def acquire(self) -> _native.CompileLog:
         import torch._logging._internal as internal
 
         with self.lock:
             if self.users == 0 or self.log is None:
                 self.log = _native.CompileLog(time.localtime().tm_year)
                 self.handler = _Handler(self.log)
-                self._replay_interned_strings()
+                self._replay_interned_strings(self.log)
             self.users += 1
             self.ensure_attached(internal.trace_log)
             return self.log
 
-    def release(self):
+    def release(self) -> None:
         import torch._logging._internal as internal
 
         with self.lock:
@@ -146,7 +148,7 @@ class _Shared:
                 self.handler = None
                 self.log = None
 
-    def ensure_attached(self, trace_log=None):
+    def ensure_attached(self, trace_log: Optional[logging.Logger] = None) -> None:
         """Re-adds the handler if ``torch._logging.set_logs`` (which clears
         the trace logger's handlers) removed it."""
         handler = self.handler
@@ -156,10 +158,15 @@ class _Shared:
             trace_log = self.trace_log
         else:
             self.trace_log = trace_log
-        if handler not in trace_log.handlers:
+        if trace_log is not None and handler not in trace_log.handlers:
             trace_log.addHandler(handler)
+            # torch's own rule ("trace_log never propagates"), set only once
+            # torch configures its logs: else, with a handler there, every
+            # event also reaches the root logger (pytest shows hundreds of
+            # DEBUG lines under a failing test).
+            trace_log.propagate = False
 
-    def _replay_interned_strings(self):
+    def _replay_interned_strings(self, log: _native.CompileLog) -> None:
         # Stack frames name files by index into a table torch logs once per
         # string; strings interned before we attached must be replayed.
         try:
@@ -168,12 +175,22 @@ class _Shared:
             return
         now, pid = time.time(), os.getpid()
         for string, index in list(INTERN_TABLE.items()):
-            self.log.append(format_event({"str": [string, index]}, None, now, pid))
+            text = format_event({"str": [string, index]}, None, now, pid)
+            if text is not None:
+                log.append(text)
 
 
 SHARED = _Shared()
 
 
-def events_between(log, after, upto):
-    """Compile events whose first event is on a line in ``(after, upto]``."""
-    return json.loads(log.events_json(after, upto))
+def events_between(log: _native.CompileLog, after: int, upto: int) -> list[CompileEvent]:
+    """Compile events whose first event is on a line in ``(after, upto]``,
+    with the ``first_line`` and ``last_line`` that place them in the log."""
+    return cast("list[CompileEvent]", json.loads(log.events_json(after, upto)))
+
+
+def drop_lines(event: CompileEvent) -> None:
+    """Removes the log lines ``events_between`` adds (not part of an event as users see it)."""
+    extra = cast("dict[str, object]", event)
+    extra.pop("first_line", None)
+    extra.pop("last_line", None)

@@ -1,18 +1,27 @@
 """Compile assertions for tests and pre-merge checks: ``no_recompiles`` and
 ``compile_events``."""
 
+from __future__ import annotations
+
 import contextlib
+from types import TracebackType
+from typing import Iterable, Iterator, Literal, Optional
 
 from guardscope import _compile_log, _native, _steps
+from guardscope._types import Category, CompileEvent
 
 
 class RecompileError(AssertionError):
     """A recompile happened inside ``no_recompiles()``. ``events`` holds the
     offending compile events (dicts, as in StepLogger records)."""
 
-    def __init__(self, message, events):
+    def __init__(self, message: str, events: list[CompileEvent]) -> None:
         super().__init__(message)
         self.events = events
+
+
+# Tracebacks and pytest name it as users spell it.
+RecompileError.__module__ = "guardscope"
 
 
 class CompileEvents:
@@ -20,21 +29,22 @@ class CompileEvents:
     fields of a StepLogger record's ``compiles``). Read inside the block for
     the events so far, or after it for all of them."""
 
-    def __init__(self):
-        self._log = None
+    def __init__(self) -> None:
+        self._log: Optional[_native.CompileLog] = None
         self._mark = 0
-        self._end = None
+        self._end: Optional[int] = None
 
-    def _start(self):
+    def _start(self) -> None:
         self._log = _compile_log.SHARED.acquire()
         self._mark = self._log.lines
         self._end = None
 
-    def _stop(self):
+    def _stop(self) -> None:
+        assert self._log is not None
         self._end = self._log.lines
         _compile_log.SHARED.release()
 
-    def _with_lines(self, after=None):
+    def _with_lines(self, after: Optional[int] = None) -> list[CompileEvent]:
         """Events after log line ``after`` (default: the block's start),
         still carrying their ``first_line``/``last_line``."""
         if self._log is None:
@@ -46,35 +56,34 @@ class CompileEvents:
         return _compile_log.events_between(self._log, after, upto)
 
     @property
-    def events(self):
+    def events(self) -> list[CompileEvent]:
         events = self._with_lines()
         for event in events:
-            event.pop("first_line", None)
-            event.pop("last_line", None)
+            _compile_log.drop_lines(event)
         return events
 
     @property
-    def recompiles(self):
+    def recompiles(self) -> list[CompileEvent]:
         return [e for e in self.events if e.get("recompile")]
 
     @property
-    def graph_breaks(self):
+    def graph_breaks(self) -> list[str]:
         return [b for e in self.events for b in e.get("graph_breaks", ())]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CompileEvent]:
         return iter(self.events)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.events)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         events = self.events
         recompiles = sum(1 for e in events if e.get("recompile"))
         return f"<CompileEvents: {len(events)} compiles, {recompiles} recompiles>"
 
 
 @contextlib.contextmanager
-def compile_events():
+def compile_events() -> Iterator[CompileEvents]:
     """Collects the compiles that happen inside the block::
 
         with guardscope.compile_events() as seen:
@@ -109,7 +118,12 @@ class no_recompiles(contextlib.ContextDecorator):
     exception already leaving the block is never masked.
     """
 
-    def __init__(self, warmup_steps=0, allow=(), max_recompiles=0):
+    def __init__(
+        self,
+        warmup_steps: int = 0,
+        allow: Category | Iterable[Category] = (),
+        max_recompiles: int = 0,
+    ) -> None:
         if warmup_steps < 0 or max_recompiles < 0:
             raise ValueError("warmup_steps and max_recompiles must be >= 0")
         if isinstance(allow, str):
@@ -118,18 +132,21 @@ class no_recompiles(contextlib.ContextDecorator):
         if unknown:
             raise ValueError(f"unknown recompile categories {unknown}; known: {', '.join(_native.CATEGORIES)}")
         self.warmup_steps = warmup_steps
-        self.allow = frozenset(allow)
+        self.allow: frozenset[str] = frozenset(allow)
         self.max_recompiles = max_recompiles
-        self._seen = None
+        self._seen: Optional[CompileEvents] = None
+        self._steps = 0
+        self._from: Optional[int] = None
 
-    def step(self, step=None):
+    def step(self, step: object = None) -> None:
         """Marks the start of a step (``step`` is only informative)."""
         self._steps += 1
         if self._steps == self.warmup_steps + 1:
             # Recompiles from here on count.
+            assert self._seen is not None and self._seen._log is not None
             self._from = self._seen._log.lines
 
-    def __enter__(self):
+    def __enter__(self) -> no_recompiles:
         self._seen = CompileEvents()
         self._seen._start()
         self._steps = 0
@@ -137,8 +154,11 @@ class no_recompiles(contextlib.ContextDecorator):
         _steps._STEP_LISTENERS.append(self.step)
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> Literal[False]:
         _steps._STEP_LISTENERS.remove(self.step)
+        assert self._seen is not None
         self._seen._stop()
         if exc_type is not None:
             return False
@@ -155,29 +175,31 @@ class no_recompiles(contextlib.ContextDecorator):
         return False
 
     @property
-    def recompiles(self):
+    def recompiles(self) -> list[CompileEvent]:
         """The counted recompiles so far (after warm-up, not allowed)."""
         if self._seen is None or self._from is None:
             return []
-        return [
-            e
-            for e in self._seen._with_lines(self._from)
-            if e.get("recompile") and (e.get("cause") or {}).get("category") not in self.allow
-        ]
+        return [e for e in self._seen._with_lines(self._from) if e["recompile"] and not self._allowed(e)]
 
-    def _message(self, events):
+    def _allowed(self, event: CompileEvent) -> bool:
+        cause = event["cause"]
+        return cause is not None and cause["category"] in self.allow
+
+    def _message(self, events: list[CompileEvent]) -> str:
         allowed = f" (allowed: {self.max_recompiles})" if self.max_recompiles else ""
         lines = [f"{len(events)} recompile(s) inside no_recompiles(){allowed}:"]
         for event in events:
             lines.append("  " + _steps.describe(event))
-            cause = event.get("cause") or {}
-            if cause.get("guard"):
+            cause = event["cause"]
+            if cause is None:
+                continue
+            if cause["guard"]:
                 lines.append(f"      failed guard: {cause['guard']}")
-            changed = cause.get("changed") or []
+            changed = cause["changed"]
             if changed:
                 shown = "; ".join(f"{c['subject']}: {c['old']} -> {c['new']}" for c in changed[:3])
                 more = f"; +{len(changed) - 3} more" if len(changed) > 3 else ""
                 lines.append(f"      changed: {shown}{more}")
-            if cause.get("advice"):
+            if cause["advice"]:
                 lines.append(f"      fix: {cause['advice']}")
         return "\n".join(lines)

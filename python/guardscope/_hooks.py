@@ -9,26 +9,35 @@ part: the custom op's body (``mode="op"``) or a ``torch._dynamo.disable``
 function (``mode="disable"``).
 """
 
+from __future__ import annotations
+
 import itertools
 import logging
 import os
 import re
 import tempfile
+import types
+from typing import Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, Union, cast
 
 import torch
 
 from guardscope import _native, _paths, _process, _stats
+from guardscope._types import Mode, Stat
 from guardscope._walk import _assume_constant, walk_outputs
+from guardscope._warnings import warn
+
+#: A forward hook: ``(module, args, output) -> None``.
+Hook = Callable[[Any, Any, Any], None]
 
 logger = logging.getLogger("guardscope")
 
-MODES = ("op", "disable")
-DEFAULT_STATS = ("abs_mean", "sum")
+MODES: Tuple[Mode, ...] = ("op", "disable")
+DEFAULT_STATS: Tuple[Stat, ...] = ("abs_mean", "sum")
 DEFAULT_OUTPUT = os.path.join(tempfile.gettempdir(), "guardscope_trace_<pid>.jsonl")
 _ids = itertools.count()
 
 
-def _own_frame_skipped(hook):
+def _own_frame_skipped(hook: Hook) -> Hook:
     """Gives ``hook`` a code object of its own that Dynamo never compiles as a
     frame, with everything it calls (run there, it records eagerly).
 
@@ -40,12 +49,13 @@ def _own_frame_skipped(hook):
     code object per hook keeps any such cache per module; skipping it keeps
     the frame from existing at all. Returns ``hook``.
     """
-    hook.__code__ = hook.__code__.replace()
+    function = cast(types.FunctionType, hook)
+    function.__code__ = function.__code__.replace()
     try:
         from torch._C._dynamo.eval_frame import set_code_exec_strategy
         from torch._dynamo.types import FrameAction, FrameExecStrategy
 
-        set_code_exec_strategy(hook.__code__, FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
+        set_code_exec_strategy(function.__code__, FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
     except Exception:  # an older torch without per-code strategies
         pass
     return hook
@@ -55,7 +65,7 @@ def _own_frame_skipped(hook):
 _RECORD_IN_GRAPH, _RECORD_BY_GRAPH_BREAK, _RECORD_NOTHING = 0, 1, 2
 
 
-def _wants_cudagraphs(compiler_fn):
+def _wants_cudagraphs(compiler_fn: Any) -> bool:
     """Whether the backend Dynamo hands graphs to captures them in CUDA graphs:
     ``torch.compile(mode="reduce-overhead")`` (and "max-autotune"), the
     ``triton.cudagraphs`` option or global config of inductor, or the
@@ -75,14 +85,14 @@ def _wants_cudagraphs(compiler_fn):
                 return bool(config["triton.cudagraphs"])
         fn = getattr(fn, "_torchdynamo_orig_backend", None)
     if inductor:
-        from torch._inductor import config
+        from torch._inductor import config as inductor_config
 
-        return bool(config.triton.cudagraphs)
+        return bool(inductor_config.triton.cudagraphs)
     return False
 
 
 @_assume_constant
-def _under_cudagraphs(tracer_id):
+def _under_cudagraphs(tracer_id: int) -> int:
     """What an op-mode hook traced now must do about CUDA graphs.
 
     Run by Dynamo at trace time, its result baked in (no guard, no graph
@@ -114,7 +124,7 @@ def _under_cudagraphs(tracer_id):
             _stats._WARNED.add(key)
             if strict:
                 logger.warning(
-                    "guardscope activation trace: mode='op' cannot record under CUDA graphs "
+                    "activation trace: mode='op' cannot record under CUDA graphs "
                     "(torch.compile mode='reduce-overhead', or triton.cudagraphs): a replayed graph runs no "
                     "Python. With fullgraph=True no mode can (mode='disable' needs graph breaks), so these "
                     "hooks record nothing inside this compiled graph; calls outside it are recorded. Compile "
@@ -122,7 +132,7 @@ def _under_cudagraphs(tracer_id):
                 )
             else:
                 logger.warning(
-                    "guardscope activation trace: mode='op' cannot record under CUDA graphs "
+                    "activation trace: mode='op' cannot record under CUDA graphs "
                     "(torch.compile mode='reduce-overhead', or triton.cudagraphs): a replayed graph runs no "
                     "Python. The hooks record as mode='disable' does instead: one graph break per hooked "
                     "module, every step recorded."
@@ -130,7 +140,7 @@ def _under_cudagraphs(tracer_id):
     return _RECORD_NOTHING if strict else _RECORD_BY_GRAPH_BREAK
 
 
-def _op_hook(token, tracer_id, module_id, parts):
+def _op_hook(token: Any, tracer_id: int, module_id: int, parts: Tuple[str, ...]) -> Hook:
     from guardscope import _op
 
     op = torch.ops.guardscope.record_activations
@@ -142,7 +152,7 @@ def _op_hook(token, tracer_id, module_id, parts):
     sep = _op.SEP
     is_compiling = torch.compiler.is_compiling if hasattr(torch, "compiler") else torch._dynamo.is_compiling
 
-    def guardscope_activation_hook(module, args, output):
+    def guardscope_activation_hook(module: Any, args: Any, output: Any) -> None:
         if is_compiling():
             # Traced by Dynamo (is_compiling() is a constant True there): the
             # graph reduces the outputs itself, which the compiler fuses into
@@ -169,24 +179,24 @@ def _op_hook(token, tracer_id, module_id, parts):
     return _own_frame_skipped(guardscope_activation_hook)
 
 
-def _disable_hook(tracer_id, module_id):
+def _disable_hook(tracer_id: int, module_id: int) -> Hook:
     from guardscope import _op
 
     record_output = _op.record_output
 
-    def guardscope_activation_hook(module, args, output):
+    def guardscope_activation_hook(module: Any, args: Any, output: Any) -> None:
         record_output(tracer_id, module_id, output)
 
-    return torch._dynamo.disable(guardscope_activation_hook)
+    return torch._dynamo.disable(guardscope_activation_hook)  # type: ignore[no-any-return]
 
 
-def unwrap_compiled(model):
+def unwrap_compiled(model: torch.nn.Module) -> torch.nn.Module:
     """The module behind ``torch.compile(model)`` (names then match the original)."""
     orig = getattr(model, "_orig_mod", None)
     return orig if isinstance(orig, torch.nn.Module) else model
 
 
-def already_compiled(model):
+def already_compiled(model: torch.nn.Module) -> bool:
     """Whether the forward of ``model``'s class already has compiled code.
 
     Hooks added after that are ignored by it for submodules
@@ -195,30 +205,32 @@ def already_compiled(model):
     try:
         from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 
-        forward = getattr(type(unwrap_compiled(model)), "forward", None)
+        forward: Any = getattr(type(unwrap_compiled(model)), "forward", None)
         return bool(_debug_get_cache_entry_list(forward.__code__))
     except Exception:
         return False
 
 
-def warn_if_compiled(model):
+def warn_if_compiled(model: torch.nn.Module, stacklevel: int = 2) -> None:
+    """Warns (``GuardscopeWarning``) when hooks attached now would be ignored;
+    ``stacklevel`` points at the user's call."""
     if already_compiled(model):
-        logger.warning(
-            "guardscope: %s already has compiled code; hooks added now are ignored by it for "
-            "submodules and record nothing there (torch.compile does not guard on submodule hooks: "
+        warn(
+            f"{type(unwrap_compiled(model)).__name__} already has compiled code; hooks added now are ignored by it "
+            "for submodules and record nothing there (torch.compile does not guard on submodule hooks: "
             "torch._dynamo.config.skip_nnmodule_hook_guards). Attach hooks before the first "
             "compiled call, or call torch._dynamo.reset() after attaching so that it recompiles "
             "with them.",
-            type(unwrap_compiled(model)).__name__,
+            stacklevel,
         )
 
 
-def resolve_output(output):
+def resolve_output(output: Union[str, os.PathLike[str], None]) -> str:
     """The output path with ``<pid>`` and ``<rank>`` substituted."""
     return _paths.substitute(DEFAULT_OUTPUT if output is None else output)
 
 
-def _stat_list(stats):
+def _stat_list(stats: Union[str, Iterable[str]]) -> list[str]:
     if isinstance(stats, str):
         stats = stats.split(",")
     return [s.strip() for s in stats if s.strip()]
@@ -232,7 +244,9 @@ class ActivationTrace:
     only, so they never cause a recompile.
     """
 
-    def __init__(self, native, modules, handles, mode, tracer_id):
+    def __init__(
+        self, native: _native.Tracer, modules: Iterable[str], handles: list[Any], mode: Mode, tracer_id: int
+    ) -> None:
         self._native = native
         self._modules = list(modules)
         self._handles = handles
@@ -241,29 +255,29 @@ class ActivationTrace:
         self._path = str(native.path)
 
     @property
-    def modules(self):
+    def modules(self) -> list[str]:
         """Names of the hooked modules (as in ``model.named_modules()``)."""
         return list(self._modules)
 
     @property
-    def mode(self):
+    def mode(self) -> Mode:
         return self._mode
 
     @property
-    def path(self):
+    def path(self) -> str:
         """The JSONL file the records go to."""
         return self._path
 
     @property
-    def stats(self):
+    def stats(self) -> list[str]:
         """The value stats recorded, in record order."""
         return self._native.stats
 
     @property
-    def step(self):
+    def step(self) -> int:
         return self._native.step
 
-    def set_step(self, step):
+    def set_step(self, step: int) -> None:
         """Stamps later records with ``step``. A change restarts the per-module
         ``call`` counts and flushes the records of the previous step."""
         step = int(step)
@@ -271,45 +285,45 @@ class ActivationTrace:
         self._native.set_step(step)
 
     @property
-    def enabled(self):
+    def enabled(self) -> bool:
         """Whether calls are recorded: the ``enable``/``disable`` switch, and
         False for good once the file failed, after ``close()``, and in a
         forked child (which records only through traces it opens itself)."""
         return self._native.enabled
 
     @property
-    def error(self):
+    def error(self) -> Optional[str]:
         """Why the file stopped being written (e.g. disk full), or None.
         The failure is also logged once as a warning; training goes on."""
         return self._native.error
 
-    def enable(self):
+    def enable(self) -> None:
         self._native.enable()
 
-    def disable(self):
+    def disable(self) -> None:
         """Stops recording (hooks stay registered; their calls return at once)."""
         self._native.disable()
 
     @property
-    def steps(self):
+    def steps(self) -> Optional[list[int]]:
         """The recorded steps (sorted), or None for every step."""
         return self._native.steps
 
-    def set_steps(self, steps):
+    def set_steps(self, steps: Optional[Iterable[int]]) -> None:
         """Records only these steps from now on (None: every step)."""
         self._native.set_steps(None if steps is None else [int(s) for s in steps])
 
     @property
-    def records(self):
+    def records(self) -> int:
         """Records written so far (those waiting on a device are handed over first)."""
         _stats.drain(self._native)
         return self._native.records
 
-    def flush(self):
+    def flush(self) -> None:
         _stats.drain(self._native)
         self._native.flush()
 
-    def remove(self):
+    def remove(self) -> None:
         """Removes every hook and stops recording, including in graphs already
         compiled with the hooks (their op calls become no-ops); flushes."""
         from guardscope import _op
@@ -322,26 +336,33 @@ class ActivationTrace:
             _stats.forget(self._native)
         self._native.flush()
 
-    def close(self):
+    def close(self) -> None:
         """``remove()``, then closes the file."""
         self.remove()
         self._native.close()
 
-    def __enter__(self):
+    def __enter__(self) -> ActivationTrace:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"<ActivationTrace {len(self._modules)} modules, mode={self._mode!r}, "
             f"step={self.step}, enabled={self.enabled}, path={self._path!r}>"
         )
 
 
-def trace_activations(model, layers=None, stats=DEFAULT_STATS, steps=None, output=None, mode="op"):
+def trace_activations(
+    model: torch.nn.Module,
+    layers: Optional[str] = None,
+    stats: Union[str, Sequence[Stat]] = DEFAULT_STATS,
+    steps: Optional[Iterable[int]] = None,
+    output: Union[str, os.PathLike[str], None] = None,
+    mode: Mode = "op",
+) -> ActivationTrace:
     """Hooks the modules of ``model`` whose name matches ``layers`` and records
     stats of their outputs, one JSON line per output tensor.
 
@@ -356,19 +377,40 @@ def trace_activations(model, layers=None, stats=DEFAULT_STATS, steps=None, outpu
     op-mode hooks warn once and record as "disable" does (README: "The two
     modes"). Attach before the first compiled call.
     """
+    return _trace_activations(model, layers, stats, steps, output, mode, stacklevel=3)
+
+
+def _trace_activations(
+    model: torch.nn.Module,
+    layers: Optional[str],
+    stats: Union[str, Sequence[Stat]],
+    steps: Optional[Iterable[int]],
+    output: Union[str, os.PathLike[str], None],
+    mode: Mode,
+    stacklevel: int,
+) -> ActivationTrace:
+    """``trace_activations``; its warnings point at the caller of the
+    function calling this one (``stacklevel`` as ``warnings.warn`` counts from there)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     pattern = re.compile(layers) if layers else None
     root = unwrap_compiled(model)
-    warn_if_compiled(model)
+    warn_if_compiled(model, stacklevel=stacklevel + 1)
     matched = [(name, module) for name, module in root.named_modules() if pattern is None or pattern.search(name)]
     trace = attach_modules(root, matched, stats, steps, output, mode)
     if not matched:
-        logger.warning("guardscope: activation trace attached to 0 modules (pattern=%r)", layers)
+        warn(f"activation trace attached to 0 modules (pattern={layers!r})", stacklevel)
     return trace
 
 
-def attach_modules(root, matched, stats, steps, output, mode):
+def attach_modules(
+    root: torch.nn.Module,
+    matched: Sequence[Tuple[str, torch.nn.Module]],
+    stats: Union[str, Iterable[str]],
+    steps: Optional[Iterable[int]],
+    output: Union[str, os.PathLike[str], None],
+    mode: Mode,
+) -> ActivationTrace:
     """Hooks exactly ``matched`` (``(name, module)`` pairs of ``root``)."""
     from guardscope import _op
 
@@ -404,7 +446,7 @@ def attach_modules(root, matched, stats, steps, output, mode):
     return ActivationTrace(native, [name for name, _ in matched], handles, mode, tracer_id)
 
 
-def _device_of(module):
+def _device_of(module: torch.nn.Module) -> Any:
     for tensor in itertools.chain(module.parameters(), module.buffers()):
         return tensor.device
     return torch.device("cpu")
@@ -413,7 +455,7 @@ def _device_of(module):
 ENV_FLAG = "GUARDSCOPE_TRACE_ACTIVATIONS"
 
 
-def attach_from_env(model):
+def attach_from_env(model: torch.nn.Module) -> Optional[ActivationTrace]:
     """``trace_activations`` configured by environment variables, or nothing.
 
     ``GUARDSCOPE_TRACE_ACTIVATIONS`` unset or "0": returns None and registers
@@ -428,13 +470,13 @@ def attach_from_env(model):
     layers = os.environ.get("GUARDSCOPE_TRACE_LAYERS", "")
     stats = os.environ.get("GUARDSCOPE_TRACE_STATS", "") or ",".join(DEFAULT_STATS)
     output = os.environ.get("GUARDSCOPE_TRACE_OUTPUT", "") or None
-    mode = os.environ.get("GUARDSCOPE_TRACE_MODE", "") or "op"
+    mode: Any = os.environ.get("GUARDSCOPE_TRACE_MODE", "") or "op"  # checked by trace_activations
     steps_text = os.environ.get("GUARDSCOPE_TRACE_STEPS", "")
     try:
         steps = [int(s) for s in steps_text.split(",") if s.strip()] or None
     except ValueError:
         raise ValueError(f"GUARDSCOPE_TRACE_STEPS must be comma-separated integers, not {steps_text!r}") from None
-    trace = trace_activations(model, layers=layers or None, stats=stats, steps=steps, output=output, mode=mode)
+    trace = _trace_activations(model, layers or None, stats, steps, output, mode, stacklevel=3)
     if trace.modules:
         logger.info("activation trace attached to %d modules (pattern=%r)", len(trace.modules), layers)
     return trace

@@ -20,14 +20,18 @@ If this torch cannot define the ops (no ``torch.library.custom_op`` before
 2.4), ``OP_ERROR`` says why and only ``mode="disable"`` is available.
 """
 
+# No `from __future__ import annotations` here: torch.library.custom_op reads
+# the op's annotations as objects.
+from typing import Any, Dict, List, Optional, Sequence
+
 import torch
 
-from guardscope import _stats
+from guardscope import _native, _stats
 from guardscope._walk import walk_outputs
 
 #: Live tracers by id. Hooks (and compiled graphs) carry only the int id, so
 #: removing a trace from here turns calls still baked into graphs into no-ops.
-TRACERS = {}
+TRACERS: Dict[int, _native.Tracer] = {}
 
 #: Separates tensor names in the op's single string argument.
 SEP = "\x1f"
@@ -36,19 +40,19 @@ OP_NAME = "guardscope::record_activations"
 STATS_OP_NAME = "guardscope::record_stats"
 
 
-def record_call(tracer_id, module_id, names, tensors):
+def record_call(tracer_id: int, module_id: int, names: str, tensors: List[Any]) -> None:
     """The op's body: record one module call (``names`` joined by SEP)."""
     native = TRACERS.get(tracer_id)
     if native is not None:
         try:
-            names, tensors = _stats.from_graph(names.split(SEP), tensors)
+            split, tensors = _stats.from_graph(names.split(SEP), tensors)
         except Exception as exc:  # the op's body never raises into the graph
             _stats.warn_once(native, "recording", exc)
             return
-        _stats.record_call(native, module_id, names, tensors)
+        _stats.record_call(native, module_id, split, tensors)
 
 
-def record_output(tracer_id, module_id, output):
+def record_output(tracer_id: int, module_id: int, output: object) -> None:
     """The same, from the module's output: the body of the eager and
     ``torch._dynamo.disable`` hooks. Never raises."""
     native = TRACERS.get(tracer_id)
@@ -63,25 +67,24 @@ def record_output(tracer_id, module_id, output):
         _stats.record_call(native, module_id, [p for p, _ in found], [t for _, t in found])
 
 
-def record_stats(tracer_id, module_id, layout, sizes, stats):
+def record_stats(tracer_id: int, module_id: int, layout: str, sizes: Sequence[int], stats: Any) -> None:
     """The body of the stats op: record one module call from reduced stats."""
     native = TRACERS.get(tracer_id)
     if native is not None:
         _stats.record_reduced(native, module_id, layout, sizes, stats)
 
 
-def _define_op():
-    @torch.library.custom_op(OP_NAME, mutates_args=("token",))
+def _define_op() -> Any:
     def record_activations(
         token: torch.Tensor, tensors: list[torch.Tensor], tracer_id: int, module_id: int, names: str
     ) -> None:
         """Records the stats of ``tensors`` (one module call) for tracer ``tracer_id``."""
         record_call(tracer_id, module_id, names, tensors)
 
-    return record_activations
+    return torch.library.custom_op(OP_NAME, mutates_args=("token",))(record_activations)
 
 
-def _define_stats_op():
+def _define_stats_op() -> Any:
     # Defined through the low-level Library API, not custom_op: a custom_op
     # call goes through Python autograd and view-tracking wrappers (~15 us a
     # call, measured here) and the graph makes one call per hooked module
@@ -93,10 +96,10 @@ def _define_stats_op():
         "record_stats(Tensor(a!) token, Tensor stats, SymInt[] sizes, int tracer_id, int module_id, str layout) -> ()"
     )
 
-    def kernel(token, stats, sizes, tracer_id, module_id, layout):
+    def kernel(token: Any, stats: Any, sizes: Sequence[int], tracer_id: int, module_id: int, layout: str) -> None:
         record_stats(tracer_id, module_id, layout, sizes, stats)
 
-    def fake(token, stats, sizes, tracer_id, module_id, layout):
+    def fake(token: Any, stats: Any, sizes: Sequence[int], tracer_id: int, module_id: int, layout: str) -> None:
         return None
 
     lib.impl("record_stats", kernel, "CompositeExplicitAutograd")
@@ -107,7 +110,7 @@ def _define_stats_op():
 try:
     record_activations = _define_op()
     _STATS_LIBRARY = _define_stats_op()
-    OP_ERROR = None
+    OP_ERROR: Optional[str] = None
 except Exception as exc:  # e.g. a torch without torch.library.custom_op (< 2.4)
     record_activations = _STATS_LIBRARY = None
     OP_ERROR = f"{type(exc).__name__}: {exc}"

@@ -14,6 +14,8 @@
 Nothing here raises: a failing file is reported once by the Rust binding.
 """
 
+from __future__ import annotations
+
 import atexit
 import logging
 import os
@@ -21,10 +23,10 @@ import sys
 
 logger = logging.getLogger("guardscope")
 
-_finalizer_pid = None
+_finalizer_pid: int | None = None
 
 
-def flush_all():
+def flush_all() -> None:
     """Flushes every live trace of this process (inherited ones are no-ops)."""
     _op = sys.modules.get("guardscope._op")
     _stats = sys.modules.get("guardscope._stats")
@@ -34,10 +36,10 @@ def flush_all():
                 _stats.drain(native)
             native.flush()
         except Exception as exc:  # never let exit or a fork hook raise
-            logger.warning("guardscope activation trace: flush failed (%s: %s)", type(exc).__name__, exc)
+            logger.warning("activation trace: flush failed (%s: %s)", type(exc).__name__, exc)
 
 
-def trace_opened():
+def trace_opened() -> None:
     """Called for every new trace: makes sure this process flushes at its end."""
     global _finalizer_pid
     if _finalizer_pid == os.getpid():

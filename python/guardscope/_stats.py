@@ -31,55 +31,67 @@ Nothing here raises into the model's forward: ``record_call`` and
 ``record_reduced`` log the first failure of a trace and carry on.
 """
 
+from __future__ import annotations
+
 import logging
 import math
 import os
 import threading
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import torch
 
-from guardscope._walk import _assume_constant
+from guardscope import _native
+from guardscope._walk import Found, _assume_constant
+
+#: One queued module call: ``(module_id, call, layout, sizes, parts)``.
+Queued = Tuple[int, int, str, List[int], Any]
+#: A tensor of one module call: ``(name, tensor, shape, dtype name, route)``
+#: (route: True for the CPU buffer, False for the device, None for each stat alone).
+_Item = Tuple[str, Any, Tuple[int, ...], str, Optional[bool]]
+#: A value stat as Rust takes it: a number, None (no value) or the error text.
+Value = Union[float, str, None]
 
 try:
     from torch.fx.experimental.symbolic_shapes import statically_known_true
 except ImportError:  # older torch: only plain ints are "known"
 
-    def statically_known_true(condition):
+    def statically_known_true(condition: Any) -> bool:
         return condition is True
 
 
 logger = logging.getLogger("guardscope")
 
-_DTYPE_NAMES = {}
-_WARNED = set()
+_DTYPE_NAMES: dict[Any, str] = {}
+_WARNED: set[Tuple[int, str]] = set()
 
 
-def _dtype_name(dtype):
+def _dtype_name(dtype: Any) -> str:
     name = _DTYPE_NAMES.get(dtype)
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)
     return name
 
 
-def _error_text(exc):
+def _error_text(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}".strip().splitlines()[0]
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def warn_once(native, what, exc):
+def warn_once(native: _native.Tracer, what: str, exc: BaseException) -> None:
     """Logs the first failure of each kind per tracer (tracers are alive, and
     their ids unique, while registered; ``forget`` runs when they leave)."""
     key = (id(native), what)
     if key not in _WARNED:
         _WARNED.add(key)
-        logger.warning("guardscope activation trace: %s failed (%s); the model is unaffected", what, _error_text(exc))
+        logger.warning("activation trace: %s failed (%s); the model is unaffected", what, _error_text(exc))
 
 
-def forget(native):
+def forget(native: _native.Tracer) -> None:
     _WARNED.difference_update({key for key in _WARNED if key[0] == id(native)})
 
 
-def record_call(native, module_id, names, tensors):
+def record_call(native: _native.Tracer, module_id: int, names: Sequence[str], tensors: Sequence[Any]) -> None:
     """Records one call of module ``module_id``: ``tensors`` named ``names``."""
     try:
         call = native.begin_call(module_id)
@@ -107,7 +119,7 @@ COMPLEX_MARK = "\x1d"
 
 
 @_assume_constant
-def _skipped_in_graph(tracer_id, what):
+def _skipped_in_graph(tracer_id: int, what: str) -> int:
     """Warns (once per trace) that a compiled graph leaves some tensors out.
 
     Dynamo runs this at trace time and bakes in its result (so the logging
@@ -121,7 +133,7 @@ def _skipped_in_graph(tracer_id, what):
         if key not in _WARNED:
             _WARNED.add(key)
             logger.warning(
-                "guardscope activation trace: %s output tensors are not recorded inside compiled graphs "
+                "activation trace: %s output tensors are not recorded inside compiled graphs "
                 "(nothing there can reduce them; eager calls record them); the model and its compile are "
                 "unaffected",
                 what,
@@ -129,7 +141,7 @@ def _skipped_in_graph(tracer_id, what):
     return 0
 
 
-def for_graph(found, tracer_id):
+def for_graph(found: List[Found], tracer_id: int) -> Tuple[List[Found], bool]:
     """The ``(name, tensor)`` pairs a compiled graph can hand on, and whether
     they need the whole-tensor op.
 
@@ -143,7 +155,8 @@ def for_graph(found, tracer_id):
     does. Reads only what the graph is specialized on (device, layout,
     dtype): no guard, no recompile.
     """
-    kept, whole = [], False
+    kept: List[Found] = []
+    whole = False
     for name, t in found:
         if t.device.type == "meta":
             _skipped_in_graph(tracer_id, "meta-device")
@@ -159,11 +172,12 @@ def for_graph(found, tracer_id):
     return kept, whole
 
 
-def from_graph(names, tensors):
+def from_graph(names: List[str], tensors: List[Any]) -> Tuple[List[str], List[Any]]:
     """Undoes ``for_graph``'s marks in the op's body: complex tensors again."""
     if not any(name.endswith(COMPLEX_MARK) for name in names):
         return names, tensors
-    out_names, out_tensors = [], []
+    out_names: List[str] = []
+    out_tensors: List[Any] = []
     for name, t in zip(names, tensors):
         if name.endswith(COMPLEX_MARK):
             name = name[: -len(COMPLEX_MARK)]
@@ -173,7 +187,7 @@ def from_graph(names, tensors):
     return out_names, out_tensors
 
 
-def reduce_in_graph(found, parts, sep):
+def reduce_in_graph(found: List[Found], parts: Tuple[str, ...], sep: str) -> Optional[Tuple[Any, List[Any], str]]:
     """The reductions of a module's output tensors, to be put in the graph.
 
     Traced by Dynamo, never run eagerly. ``found`` are ``(name, tensor)``
@@ -189,7 +203,9 @@ def reduce_in_graph(found, parts, sep):
     float64 sums of ``detach().float()``, shifted by the first element for
     the variance, and min/max in float32 (they propagate NaN as the kernel).
     """
-    values, sizes, layout = [], [], []
+    values: List[Any] = []
+    sizes: List[Any] = []
+    layout: List[str] = []
     for name, t in found:
         if t.layout != _STRIDED or t.is_complex() or t.is_quantized:
             return None
@@ -201,7 +217,7 @@ def reduce_in_graph(found, parts, sep):
         x = t.detach().float()
         d = x.double()
         total = d.sum()
-        shifted = d - d.flatten()[0] if several and "shifted_sum" in parts else None
+        shifted: Any = d - d.flatten()[0] if several and "shifted_sum" in parts else None
         for part in parts:
             # Parts without meaning here (variance sums below two elements,
             # min/max of an empty tensor) get `total`; Rust ignores them.
@@ -224,7 +240,7 @@ def reduce_in_graph(found, parts, sep):
     return torch.stack(values), sizes, sep.join(layout)
 
 
-def record_reduced(native, module_id, layout, sizes, stats):
+def record_reduced(native: _native.Tracer, module_id: int, layout: str, sizes: Sequence[int], stats: Any) -> None:
     """Records one module call from the stats op's arguments (at the next drain)."""
     try:
         call = native.begin_call(module_id)
@@ -239,10 +255,10 @@ def record_reduced(native, module_id, layout, sizes, stats):
 
 #: Module calls whose reduced parts wait for the next drain, per tracer:
 #: ``id(native) -> (native, [(module_id, call, layout, sizes, parts)])``.
-_QUEUED = {}
+_QUEUED: dict[int, Tuple[_native.Tracer, List[Queued]]] = {}
 _QUEUE_LOCK = threading.Lock()
 
-def _after_fork_in_child():
+def _after_fork_in_child() -> None:
     # Another thread may have held the lock at the fork; and the parent's
     # queued calls are the parent's to record (as its buffered lines are).
     global _QUEUE_LOCK
@@ -258,7 +274,7 @@ if hasattr(os, "register_at_fork"):
 MAX_QUEUED = 4096
 
 
-def defer(native, module_id, call, layout, sizes, parts):
+def defer(native: _native.Tracer, module_id: int, call: int, layout: str, sizes: List[int], parts: Any) -> None:
     """Queues one module call's reduced ``parts`` (a 1-D tensor, any device)."""
     with _QUEUE_LOCK:
         entry = _QUEUED.get(id(native))
@@ -270,13 +286,13 @@ def defer(native, module_id, call, layout, sizes, parts):
         drain(native)
 
 
-def queued(native):
+def queued(native: _native.Tracer) -> int:
     """How many module calls of ``native`` wait for the next drain."""
     entry = _QUEUED.get(id(native))
     return 0 if entry is None else len(entry[1])
 
 
-def drain(native):
+def drain(native: _native.Tracer) -> None:
     """Hands the queued calls of ``native`` to Rust: per device, one
     concatenation and one copy to the host. Never raises (logs once)."""
     with _QUEUE_LOCK:
@@ -284,7 +300,7 @@ def drain(native):
     if not entry or not entry[1]:
         return
     try:
-        by_device = {}
+        by_device: dict[Any, List[Queued]] = {}
         for item in entry[1]:
             by_device.setdefault(item[4].device, []).append(item)
         for device, items in by_device.items():
@@ -298,7 +314,7 @@ def drain(native):
         warn_once(native, "recording", exc)
 
 
-def _to_host(flat):
+def _to_host(flat: Any) -> Any:
     """``flat`` as a contiguous float64 CPU tensor: the step's one transfer."""
     if flat.dtype is not _FLOAT64:
         flat = flat.to(_FLOAT64)
@@ -314,7 +330,7 @@ def _to_host(flat):
     return flat.cpu()
 
 
-def _record_tensors(native, module_id, call, names, tensors):
+def _record_tensors(native: _native.Tracer, module_id: int, call: int, names: Sequence[str], tensors: Sequence[Any]) -> None:
     # Records are written in output order. Tensors off the CPU are summarized
     # first, together, so that they cost one device-to-host copy.
     try:
@@ -329,7 +345,7 @@ def _record_tensors(native, module_id, call, names, tensors):
             _record_each_stat(native, module_id, name, call, t, tuple(t.shape), _dtype_name(t.dtype))
 
 
-def _record_cpu(native, module_id, name, call, t):
+def _record_cpu(native: _native.Tracer, module_id: int, name: str, call: int, t: Any) -> bool:
     """The fast route: Rust reads the float32 buffer. False if it failed."""
     try:
         x = t if t.dtype is _FLOAT32 else t.detach().float()
@@ -341,8 +357,8 @@ def _record_cpu(native, module_id, name, call, t):
         return False
 
 
-def _record_mixed(native, module_id, call, names, tensors):
-    items = []
+def _record_mixed(native: _native.Tracer, module_id: int, call: int, names: Sequence[str], tensors: Sequence[Any]) -> None:
+    items: List[_Item] = []
     for name, t in zip(names, tensors):
         try:
             # Complex tensors take the careful route (torch's complex
@@ -362,7 +378,7 @@ def _record_mixed(native, module_id, call, names, tensors):
         _record_each_stat(native, module_id, name, call, t, shape, dtype)
 
 
-def _defer_on_device(native, module_id, call, items):
+def _defer_on_device(native: _native.Tracer, module_id: int, call: int, items: List[_Item]) -> bool:
     """Reduces ``items`` (tensors off the CPU) on their device and queues the
     parts as one module call; False (nothing queued) if that fails."""
     try:
@@ -388,7 +404,7 @@ _EXACT_IN_FLOAT32 = frozenset(
 )
 
 
-def reduce_pieces(x, parts):
+def reduce_pieces(x: Any, parts: Tuple[str, ...]) -> Any:
     """The reduced ``parts`` (``Tracer.reduced_parts``) of a strided real
     tensor, as a 1-D float64 tensor on its device, equal to what a graph
     computes (``reduce_in_graph``) and hence to the Rust pass's values.
@@ -412,7 +428,7 @@ def reduce_pieces(x, parts):
         per_index = n // x.shape[dim]
         pieces = x.split(max(1, PIECE // max(1, per_index)), dim=dim)
     want = set(parts)
-    acc = {part: [] for part in parts}
+    acc: dict[str, List[Any]] = {part: [] for part in parts}
     for piece in pieces:
         d = torch.empty(piece.shape, dtype=_FLOAT64, device=x.device)
         d.copy_(piece if exact else piece.float())
@@ -445,9 +461,12 @@ def reduce_pieces(x, parts):
     return torch.stack(values)
 
 
-def _record_each_stat(native, module_id, name, call, t, shape, dtype):
+def _record_each_stat(
+    native: _native.Tracer, module_id: int, name: str, call: int, t: Any, shape: Tuple[int, ...], dtype: str
+) -> None:
     """The careful route: every stat on its own, a failure recorded in its place."""
-    values = []
+    values: List[Value] = []
+    failure = ""
     try:
         # `float()` of a complex tensor keeps the real part (and warns):
         # complex tensors are reduced as they are, with torch's semantics.
@@ -465,7 +484,7 @@ def _record_each_stat(native, module_id, name, call, t, shape, dtype):
     native.record_values(module_id, name, call, values, shape, dtype)
 
 
-def _one_stat(x, stat):
+def _one_stat(x: Any, stat: str) -> Optional[float]:
     if x.is_complex():
         return _one_complex_stat(x, stat)
     n = x.numel()
@@ -484,7 +503,7 @@ def _one_stat(x, stat):
     raise ValueError(f"unknown stat {stat!r}")
 
 
-def _one_complex_stat(x, stat):
+def _one_complex_stat(x: Any, stat: str) -> float:
     """A stat of a complex tensor as torch defines it, or an error where its
     value is not a real number (sum, mean) or torch refuses (min, max)."""
     n = x.numel()

@@ -1,23 +1,33 @@
 """Per-step compile logging for training loops: ``StepLogger``."""
 
+from __future__ import annotations
+
 import json
 import logging
 import os
 from time import perf_counter_ns, time_ns
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tuple, Union
 
 from guardscope import _compile_log
 from guardscope._paths import current_rank, distributed_initialized, substitute
+from guardscope._types import CompileEvent, StepCounters, StepRecord
+
+if TYPE_CHECKING:
+    from guardscope._hooks import ActivationTrace
+
+#: Dynamo's counters at one moment: frames total and ok, unique graphs, graph breaks.
+Snapshot = Tuple[int, int, int, int]
 
 logger = logging.getLogger("guardscope")
 
 
-def _counters():
+def _counters() -> Any:
     from torch._dynamo.utils import counters
 
     return counters
 
 
-def counter_snapshot(counters):
+def counter_snapshot(counters: Any) -> Snapshot:
     """The Dynamo counters a step record reports, as plain ints."""
     return (
         counters["frames"]["total"],
@@ -30,11 +40,12 @@ def counter_snapshot(counters):
 _COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
 
 
-def describe(event):
+def describe(event: CompileEvent) -> str:
     """One line for a compile event: compile id, frame, seconds and cause."""
     where = event.get("function") or "?"
-    if event.get("file"):
-        where += f" ({os.path.basename(event['file'])}:{event.get('line')})"
+    file = event.get("file")
+    if file:
+        where += f" ({os.path.basename(file)}:{event.get('line')})"
     seconds = event.get("seconds")
     text = f"{event['compile_id']} {where}"
     if seconds is not None:
@@ -44,14 +55,15 @@ def describe(event):
     cause = event.get("cause")
     if cause:
         text += f": {cause['label']}: {cause['culprit']}"
-        if cause.get("source"):
-            text += f" at {display_site(cause['source'])}"
-        if cause.get("called_from") and cause.get("called_from") != cause.get("source"):
-            text += f" (called from {display_site(cause['called_from'])})"
+        source, called_from = cause.get("source"), cause.get("called_from")
+        if source:
+            text += f" at {display_site(source)}"
+        if called_from and called_from != source:
+            text += f" (called from {display_site(called_from)})"
     return text
 
 
-def display_site(site):
+def display_site(site: str) -> str:
     """``file:line`` as guardscope's text shows it: the user's files relative
     to the current directory when under it (else whole), installed packages
     from the package on. Events keep the full path."""
@@ -77,21 +89,21 @@ class _Step:
     # A plain class, not contextlib.contextmanager: this runs every step.
     __slots__ = ("log", "number")
 
-    def __init__(self, log, number):
+    def __init__(self, log: StepLogger, number: int) -> None:
         self.log = log
         self.number = number
 
-    def __enter__(self):
+    def __enter__(self) -> StepLogger:
         self.log.begin(self.number)
         return self.log
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.log.end()
         return False
 
 
 # no_recompiles() guards learn step boundaries from every StepLogger.
-_STEP_LISTENERS = []
+_STEP_LISTENERS: list[Callable[[int], None]] = []
 
 
 class StepLogger:
@@ -120,7 +132,13 @@ class StepLogger:
     training loop: a failing file logs one warning and logging stops.
     """
 
-    def __init__(self, path, *, warn=True, trace=None):
+    def __init__(
+        self,
+        path: Union[str, os.PathLike[str]],
+        *,
+        warn: bool = True,
+        trace: Union[ActivationTrace, Sequence[ActivationTrace], None] = None,
+    ) -> None:
         self.path = substitute(path)
         parent = os.path.dirname(self.path)
         if parent:
@@ -129,7 +147,9 @@ class StepLogger:
         # bytes: each record is one write(2), which is the per-step flush.
         self._file = open(self.path, "wb", buffering=0)
         self.warn = warn
-        self._traces = [] if trace is None else list(trace) if isinstance(trace, (list, tuple)) else [trace]
+        self._traces: list[ActivationTrace] = (
+            [] if trace is None else list(trace) if isinstance(trace, (list, tuple)) else [trace]  # type: ignore[list-item]
+        )
         self._rank = current_rank()
         self._pid = os.getpid()
         # Checked every step while no rank is known: torch.distributed may be
@@ -139,17 +159,17 @@ class StepLogger:
         self._head = self._record_head()
         self._counters = _counters()
         self._log = _compile_log.SHARED.acquire()
-        self._open = None
+        self._open: Optional[Tuple[int, int, Snapshot, int, int]] = None
         self._closed = False
         self._failed = False
         #: records written so far
         self.records = 0
         #: the last record written, as a dict
-        self.last = None
+        self.last: Optional[StepRecord] = None
 
     # -- the loop's API -------------------------------------------------
 
-    def begin(self, step):
+    def begin(self, step: int) -> None:
         """Starts step ``step`` (ending the previous one if it is still open)."""
         if self._open is not None:
             self.end()
@@ -165,16 +185,17 @@ class StepLogger:
         except Exception as exc:
             self._fail("start a step", exc)
 
-    def end(self):
+    def end(self) -> Optional[StepRecord]:
         """Ends the open step and writes its record (nothing if none is open)."""
         opened, self._open = self._open, None
         if opened is None or self._failed:
             return None
-        step, start, before, mark, t0 = opened
+        step, start_ns, before, mark, t0 = opened
         # Integers to the last digit kept, divided once: the exact float of
         # that decimal, as round() would give, at a fraction of its cost.
         wall_ms = ((perf_counter_ns() - t0) + 500) // 1000 / 1000
-        start = (start + 500) // 1000 / 1_000_000
+        start = (start_ns + 500) // 1000 / 1_000_000
+        record: StepRecord
         try:
             after = counter_snapshot(self._counters)
             upto = self._log.lines
@@ -197,11 +218,11 @@ class StepLogger:
             self._warn(record)
         return record
 
-    def step(self, step):
+    def step(self, step: int) -> _Step:
         """Context manager around one step: ``with log.step(n): ...``."""
         return _Step(self, step)
 
-    def close(self):
+    def close(self) -> None:
         """Ends an open step, flushes and closes the file."""
         if self._closed:
             return
@@ -213,38 +234,41 @@ class StepLogger:
             self._fail("close", exc)
         _compile_log.SHARED.release()
 
-    def __enter__(self):
+    def __enter__(self) -> StepLogger:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"StepLogger({self.path!r}, records={self.records})"
 
     # -- internals ------------------------------------------------------
 
-    def _write(self, data):
+    def _write(self, data: bytes) -> None:
         # A raw file may write less than asked (a signal, a nearly full disk).
         view = memoryview(data)
         while view:
             view = view[self._file.write(view) :]
 
-    def _record_head(self):
+    def _record_head(self) -> str:
         """The record's fields after ``wall_ms`` that are the same every step, as JSON."""
         rank = "" if self._rank is None else f'"rank": {json.dumps(self._rank)}, '
         return f'{rank}"pid": {self._pid}, "compile_s": 0, "recompiles": 0, '
 
-    def _quiet_record(self, step, start, wall_ms, before, after):
+    def _quiet_record(
+        self, step: int, start: float, wall_ms: float, before: Snapshot, after: Snapshot
+    ) -> Tuple[StepRecord, str]:
         """The record of a step without compiles and its line, which is
         ``json.dumps(record)`` (a test checks it) without the encoder's cost:
         most steps take this route, and it runs between the user's steps."""
         a0, a1, a2, a3 = after
         b0, b1, b2, b3 = before
         frames_total, frames_ok, graphs, breaks = a0 - b0, a1 - b1, a2 - b2, a3 - b3
-        counters = {"frames_total": frames_total, "frames_ok": frames_ok, "unique_graphs": graphs, "graph_breaks": breaks}
-        record = {"step": step, "start": start, "wall_ms": wall_ms}
+        counters: StepCounters = {"frames_total": frames_total, "frames_ok": frames_ok, "unique_graphs": graphs, "graph_breaks": breaks}
+        # Built key by key: the keys' order is the line's, rank in its place.
+        record: StepRecord = {"step": step, "start": start, "wall_ms": wall_ms}  # type: ignore[typeddict-item]
         if self._rank is not None:
             record["rank"] = self._rank
         record["pid"] = self._pid
@@ -260,11 +284,12 @@ class StepLogger:
         )
         return record, line
 
-    def _record(self, step, start, wall_ms, before, after, compiles):
+    def _record(
+        self, step: int, start: float, wall_ms: float, before: Snapshot, after: Snapshot, compiles: list[CompileEvent]
+    ) -> StepRecord:
         for event in compiles:
-            event.pop("first_line", None)
-            event.pop("last_line", None)
-        record = {
+            _compile_log.drop_lines(event)
+        record: StepRecord = {  # type: ignore[typeddict-item]
             "step": step,
             "start": start,
             "wall_ms": wall_ms,
@@ -276,19 +301,23 @@ class StepLogger:
         record["compile_s"] = round(compile_s, 6)
         record["recompiles"] = sum(1 for e in compiles if e.get("recompile"))
         record["graph_breaks"] = after[3] - before[3]
-        record["counters"] = {name: a - b for name, a, b in zip(_COUNTER_NAMES, after, before)}
+        record["counters"] = {  # type: ignore[typeddict-item]
+            name: a - b for name, a, b in zip(_COUNTER_NAMES, after, before)
+        }
         record["compiles"] = compiles
         return record
 
-    def _warn(self, record):
+    def _warn(self, record: StepRecord) -> None:
+        # No "guardscope:" in the message: the logger's name says it, and a
+        # format showing %(name)s would print it twice.
         recompiles = [describe(e) for e in record["compiles"] if e.get("recompile")]
-        logger.warning("guardscope: step %s recompiled: %s", record["step"], "; ".join(recompiles))
+        logger.warning("step %s recompiled: %s", record["step"], "; ".join(recompiles))
 
-    def _fail(self, what, exc):
+    def _fail(self, what: str, exc: BaseException) -> None:
         if not self._failed:
             self._failed = True
             logger.warning(
-                "guardscope: StepLogger could not %s on %s (%s: %s); step logging is off for the rest of the run",
+                "StepLogger could not %s on %s (%s: %s); step logging is off for the rest of the run",
                 what,
                 self.path,
                 type(exc).__name__,

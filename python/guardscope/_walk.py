@@ -1,6 +1,9 @@
 """The tensors in a module's output, with the path that reaches each."""
 
+from __future__ import annotations
+
 import dataclasses
+from typing import Any, Callable, Optional, Tuple, TypeVar
 
 import torch
 
@@ -8,7 +11,13 @@ _MAX_DEPTH = 16
 _SCALARS = (int, float, bool, str, bytes, complex, type(None))
 
 
-def _assume_constant(fn):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: ``(path, tensor)``: a tensor in a module output and the expression reaching it.
+Found = Tuple[str, Any]
+
+
+def _assume_constant(fn: _F) -> _F:
     # Dynamo calls such a function at trace time and bakes in its result, so
     # the class introspection below is never traced: torch 2.11 cannot trace
     # hasattr() on a class (dataclasses.is_dataclass does one).
@@ -17,7 +26,7 @@ def _assume_constant(fn):
 
 
 @_assume_constant
-def _dataclass_fields(cls):
+def _dataclass_fields(cls: type) -> Tuple[str, ...]:
     """Field names of a dataclass type, () for any other type."""
     try:
         return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
@@ -25,7 +34,7 @@ def _dataclass_fields(cls):
         return ()
 
 
-def _key_text(key):
+def _key_text(key: object) -> str:
     """``repr(key)``, or ``<TypeName>`` when that raises.
 
     A dict key's ``repr`` is user code: under ``torch.compile`` an exception
@@ -39,7 +48,7 @@ def _key_text(key):
         return "<" + type(key).__name__ + ">"
 
 
-def walk_outputs(obj, path="out", found=None, depth=0):
+def walk_outputs(obj: object, path: str = "out", found: Optional[list[Found]] = None, depth: int = 0) -> list[Found]:
     """``(path, tensor)`` for every tensor in a module output.
 
     Goes through tuples, lists, dicts (Hugging Face ``ModelOutput`` is one),
@@ -61,7 +70,7 @@ def walk_outputs(obj, path="out", found=None, depth=0):
             walk_outputs(item, path + "[" + _key_text(key) + "]", found, depth + 1)
     elif isinstance(obj, tuple) and type(obj) is not tuple:
         # A named tuple: its fields by name.
-        for field in obj._fields:
+        for field in obj._fields:  # type: ignore[attr-defined]
             walk_outputs(getattr(obj, field), path + "." + field, found, depth + 1)
     elif isinstance(obj, (tuple, list)):
         for i, item in enumerate(obj):

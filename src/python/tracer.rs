@@ -33,7 +33,7 @@ fn report(py: Python<'_>, failed: SinkFailed) {
     warn(
         py,
         &format!(
-            "guardscope activation trace: {failed}; activation tracing to this file is off from now on \
+            "activation trace: {failed}; activation tracing to this file is off from now on \
              (the model and training are unaffected)"
         ),
     );
@@ -54,7 +54,7 @@ fn warn(py: Python<'_>, message: &str) {
 fn sink_result(py: Python<'_>, result: Result<Option<String>, SinkFailed>) {
     match result {
         Ok(None) => {}
-        Ok(Some(notice)) => warn(py, &format!("guardscope activation trace: {notice}")),
+        Ok(Some(notice)) => warn(py, &format!("activation trace: {notice}")),
         Err(failed) => report(py, failed),
     }
 }

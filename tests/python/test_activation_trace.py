@@ -193,7 +193,7 @@ def test_an_output_that_cannot_be_walked_is_logged_once_and_never_raises(torch, 
     assert all(torch.equal(out.hidden_states, x * 2) for out in outs)
     assert read_jsonl(tmp_path / "t.jsonl") == []
     [message] = [r.getMessage() for r in caplog.records if r.name == "guardscope"]
-    assert message.startswith("guardscope activation trace: walking a module output failed (AttributeError")
+    assert message.startswith("activation trace: walking a module output failed (AttributeError")
 
 
 def test_calls_number_each_call_of_a_module_within_a_step(torch, tmp_path):

@@ -96,10 +96,18 @@ def train_step(batch_or_model, step=None):
 '''
 
 # The docs say the functions of a block like `def test_...():` are run by
-# pytest: run them, or the block would only be defined, never checked.
+# pytest: run them, or the block would only be defined, never checked. A
+# block using markers or fixtures runs under pytest itself, with guardscope's
+# plugin (named here, so not autoloaded a second time).
 EPILOGUE = """
-for _name, _fn in list(globals().items()):
-    if _name.startswith("test_") and callable(_fn):
+import inspect as _inspect
+_tests = [_fn for _name, _fn in list(globals().items()) if _name.startswith("test_") and callable(_fn)]
+if __name__ == "__main__":
+    if any(_inspect.signature(_fn).parameters or hasattr(_fn, "pytestmark") for _fn in _tests):
+        import os as _os, sys as _sys, pytest as _pytest
+        _os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        _sys.exit(_pytest.main([__file__, "-q", "-p", "guardscope.pytest_plugin", "-p", "no:cacheprovider"]))
+    for _fn in _tests:
         _fn()
 """
 
@@ -219,7 +227,7 @@ import torch
 import guardscope
 from _collision_model import MetricsCollector, N_HEADS, TinyDecoder, register_forward_metric_hooks, train
 
-logging.basicConfig(stream=sys.stderr, format="LOG %(message)s")
+logging.basicConfig(stream=sys.stderr, format="LOG " + logging.BASIC_FORMAT)
 torch.manual_seed(0)
 model = TinyDecoder(prematerialize_pos_enc=False)
 collector = MetricsCollector(N_HEADS)
@@ -249,14 +257,14 @@ def collision_run(tmp_path_factory):
 
 
 def test_the_step_logger_warning_is_the_documented_one(collision_run):
-    documented = output_block("guardscope: step ").strip()
+    documented = output_block("WARNING:guardscope:step ").strip()
     warnings = [line[len("LOG ") :] for line in collision_run.splitlines() if line.startswith("LOG ")]
     assert len(warnings) == 2, collision_run  # steps 2 and 12
     assert re.fullmatch(as_pattern(documented), warnings[1]), f"docs: {documented}\nrun:  {warnings[1]}"
 
 
 def test_the_recompile_error_is_the_documented_one(collision_run):
-    documented = output_block("guardscope._guards.RecompileError")
+    documented = output_block("guardscope.RecompileError")
     # What a traceback (and pytest) prints: the exception's qualified name, then its message.
     assert ERROR_MARK in collision_run, "no RecompileError was raised:\n" + collision_run
     error = collision_run.split(ERROR_MARK, 1)[1]

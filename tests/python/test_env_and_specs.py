@@ -2,7 +2,10 @@
 
 import json
 import logging
+import subprocess
+import sys
 import textwrap
+import warnings
 
 import pytest
 import torch
@@ -71,16 +74,34 @@ def test_defaults_hook_every_module_with_abs_mean_and_sum(env, tmp_path):
     trace.close()
 
 
-def test_no_matching_module_warns(env, tmp_path, caplog):
+def test_no_matching_module_warns(env, tmp_path):
     env.setenv("GUARDSCOPE_TRACE_ACTIVATIONS", "1")
     env.setenv("GUARDSCOPE_TRACE_LAYERS", "^transformer")
     env.setenv("GUARDSCOPE_TRACE_OUTPUT", str(tmp_path / "t.jsonl"))
-    with caplog.at_level(logging.INFO, logger="guardscope"):
+    with pytest.warns(guardscope.GuardscopeWarning) as warned:
         trace = guardscope.attach_from_env(Net())
     assert trace.modules == []
-    [warning] = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert warning.getMessage() == "guardscope: activation trace attached to 0 modules (pattern='^transformer')"
+    [warning] = warned
+    assert str(warning.message) == "activation trace attached to 0 modules (pattern='^transformer')"
+    assert warning.filename == __file__  # the user's attach_from_env call
     trace.close()
+
+
+def test_a_misuse_warning_is_filterable_and_points_at_the_caller(tmp_path):
+    with pytest.warns(guardscope.GuardscopeWarning) as warned:
+        guardscope.trace_activations(Net(), layers="^nothing$", output=tmp_path / "a.jsonl").close()
+    assert warned[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", guardscope.GuardscopeWarning)
+        with pytest.raises(guardscope.GuardscopeWarning, match="0 modules"):
+            guardscope.trace_activations(Net(), layers="^nothing$", output=tmp_path / "b.jsonl")
+
+
+def test_the_command_line_filter_names_the_class(tmp_path):
+    # `-W error::guardscope.GuardscopeWarning` resolves the class at startup.
+    code = "import guardscope, warnings; warnings.warn('x', guardscope.GuardscopeWarning)"
+    proc = subprocess.run([sys.executable, "-W", "error::guardscope.GuardscopeWarning", "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 1 and "guardscope.GuardscopeWarning: x" in proc.stderr, proc.stderr
 
 
 def test_bad_steps_name_the_variable(env, tmp_path):
@@ -90,16 +111,17 @@ def test_bad_steps_name_the_variable(env, tmp_path):
         guardscope.attach_from_env(Net())
 
 
-def test_attaching_to_an_already_compiled_model_warns(tmp_path, caplog):
+def test_attaching_to_an_already_compiled_model_warns(tmp_path):
     torch._dynamo.reset()
     model = Net()
     compiled = torch.compile(model, backend="eager")
-    with caplog.at_level(logging.WARNING, logger="guardscope"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", guardscope.GuardscopeWarning)
         guardscope.trace_activations(compiled, output=tmp_path / "a.jsonl").close()  # compiled lazily: not yet
-        assert caplog.messages == []
-        compiled(torch.randn(2, 8))
+    compiled(torch.randn(2, 8))
+    with pytest.warns(guardscope.GuardscopeWarning, match="Net already has compiled code") as warned:
         trace = guardscope.trace_activations(compiled, output=tmp_path / "b.jsonl")
-    assert "Net already has compiled code" in caplog.messages[0]
+    assert warned[0].filename == __file__
     assert trace.modules[:2] == ["", "blocks"]  # names of the original model, not "_orig_mod.*"
     trace.close()
     torch._dynamo.reset()
@@ -180,7 +202,7 @@ def test_a_bad_factory_raises_at_registration_and_registers_nothing(factories, f
     assert hook_count(model) == 0
 
 
-def test_no_match_none_factory_and_incomplete_specs_warn_and_the_rest_is_registered(factories, caplog):
+def test_no_match_none_factory_and_incomplete_specs_warn_and_the_rest_is_registered(factories):
     model = Net()
     specs = [
         {"name": "nothing", "target_modules": ["decoder.*"], "hook_factory": "gs_test_factories:tagging_factory"},
@@ -189,10 +211,11 @@ def test_no_match_none_factory_and_incomplete_specs_warn_and_the_rest_is_registe
         {"name": "no-factory", "target_modules": ["head"]},
         {"name": "ok", "target_modules": ["head"], "hook_factory": "gs_test_factories:tagging_factory"},
     ]
-    with caplog.at_level(logging.WARNING, logger="guardscope"):
+    with pytest.warns(guardscope.GuardscopeWarning) as warned:
         handles = guardscope.register_forward_hooks(model, specs)
     assert handles.registered == [("ok", "head")] and hook_count(model) == 1
-    assert caplog.messages == [
+    assert {w.filename for w in warned} == {__file__}
+    assert [str(w.message) for w in warned] == [
         "Hook spec 'no-targets' has no 'target_modules', skipping",
         "Hook spec 'no-factory' has no 'hook_factory', skipping",
         "No modules matched hook spec 'nothing' patterns=['decoder.*']",

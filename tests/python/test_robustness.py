@@ -109,6 +109,8 @@ def test_a_full_disk_under_fullgraph_compile_fails_inside_the_op_and_the_graph_r
         trace.close()
     [warning] = guardscope_warnings(caplog)
     assert "cannot write /dev/full: No space left on device" in warning, warning
+    # The logger's name says guardscope; the message does not repeat it.
+    assert warning.startswith("activation trace: cannot write"), warning
     assert log.recompiles == [] and log.graph_break_count == 0
 
 
@@ -337,7 +339,7 @@ def test_dataloader_workers_fork_without_duplicating_records_or_hanging(tmp_path
         assert len(records) == 2 * 2 * 100 and {r["module"] for r in records} == {"0"}, (path, len(records))
 
 
-def test_attach_from_env_on_an_already_compiled_model_warns_and_its_advice_works(tmp_path, caplog, monkeypatch):
+def test_attach_from_env_on_an_already_compiled_model_warns_and_its_advice_works(tmp_path, monkeypatch):
     monkeypatch.setenv("GUARDSCOPE_TRACE_ACTIVATIONS", "1")
     monkeypatch.setenv("GUARDSCOPE_TRACE_OUTPUT", str(tmp_path / "t.jsonl"))
     torch_.manual_seed(0)
@@ -346,9 +348,10 @@ def test_attach_from_env_on_an_already_compiled_model_warns_and_its_advice_works
     with compile_log():
         compiled = torch_.compile(model, backend="aot_eager")
         compiled(x)
-        with caplog.at_level(logging.WARNING, logger="guardscope"):
+        with pytest.warns(guardscope.GuardscopeWarning) as warned:
             trace = guardscope.attach_from_env(compiled)
-        [warning] = guardscope_warnings(caplog)
+        [warning] = [str(w.message) for w in warned]
+        assert warned[0].filename == __file__  # points at the user's call
         for advice in ("already has compiled code", "ignored", "skip_nnmodule_hook_guards",
                        "before the first compiled call", "torch._dynamo.reset()"):  # fmt: skip
             assert advice in warning, (advice, warning)

@@ -124,9 +124,9 @@ def test_collision_records_compiles_in_steps_1_2_and_12_only(collision_steps):
 def test_a_recompiling_step_logs_one_warning_with_frame_cause_and_time(collision_steps):
     _, _, warnings = collision_steps
     assert len(warnings) == 2, warnings
-    assert warnings[0].startswith("guardscope: step 2 recompiled: 0/1 forward (_collision_model.py:")
+    assert warnings[0].startswith("step 2 recompiled: 0/1 forward (_collision_model.py:")
     assert "pos_encoding.pos_enc_cache (buffer) at " in warnings[0]
-    assert warnings[1].startswith("guardscope: step 12 recompiled: 0/2 forward (_collision_model.py:")
+    assert warnings[1].startswith("step 12 recompiled: 0/2 forward (_collision_model.py:")
     assert " s: forward-hook closure state: collector.capture_activation_norms at " in warnings[1]
     # The guard's line, then the user's call into the compiled model (this
     # test's own loop), both whole paths shown relative to the cwd.

@@ -1,0 +1,103 @@
+"""guardscope's pytest plugin (entry point ``pytest11``): fail a test that
+recompiles, with the classified cause ``RecompileError`` shows.
+
+- ``@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0)``: the test
+  body runs inside ``guardscope.no_recompiles(...)``.
+- the ``compile_budget`` fixture: the same guard, opened when the fixture is
+  set up, handed to the test (``compile_budget.step(n)`` marks steps,
+  ``compile_budget.recompiles`` are the counted ones so far); a
+  ``no_recompiles`` marker on the test sets its limits.
+
+Either way the check runs when the test body returns, and a recompile over
+the budget fails the test itself (not its teardown). Loaded in every pytest
+run where guardscope is installed, so this module imports nothing heavy:
+guardscope's compile helpers (and torch) load only for a test that asks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generator, Optional
+
+import pytest
+
+if TYPE_CHECKING:
+    from guardscope._guards import no_recompiles
+
+MARKER = "no_recompiles"
+_GUARD = pytest.StashKey["no_recompiles"]()
+_OPEN = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(max=0, allow=(), warmup_steps=0): fail the test when torch.compile recompiles "
+        "inside it (more than `max` times, after `warmup_steps` steps, categories in `allow` "
+        "excepted), with the classified cause (guardscope)",
+    )
+
+
+def _guard(item: pytest.Item) -> no_recompiles:
+    """A ``no_recompiles`` guard with the limits of the test's marker."""
+    from guardscope._guards import no_recompiles
+
+    marker = item.get_closest_marker(MARKER)
+    kwargs: dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
+    if marker is not None and marker.args:
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, allow=, warmup_steps=)")
+    if "max" in kwargs:
+        kwargs["max_recompiles"] = kwargs.pop("max")
+    unknown = sorted(set(kwargs) - {"max_recompiles", "allow", "warmup_steps"})
+    if unknown:
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, allow=, warmup_steps=)")
+    return no_recompiles(**kwargs)
+
+
+def _open(item: pytest.Item) -> no_recompiles:
+    guard = _guard(item)
+    guard.__enter__()
+    item.stash[_GUARD] = guard
+    item.stash[_OPEN] = True
+    return guard
+
+
+def _close(item: pytest.Item, exc: Optional[BaseException]) -> None:
+    """Ends the test's guard once; raises its ``RecompileError`` when ``exc`` is None."""
+    if not item.stash.get(_OPEN, False):
+        return
+    item.stash[_OPEN] = False
+    guard = item.stash[_GUARD]
+    if exc is None:
+        guard.__exit__(None, None, None)
+    else:
+        guard.__exit__(type(exc), exc, exc.__traceback__)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, None]:
+    if not item.stash.get(_OPEN, False):
+        if item.get_closest_marker(MARKER) is None:
+            yield
+            return
+        _open(item)
+    outcome = yield
+    excinfo = outcome.excinfo
+    try:
+        _close(item, None if excinfo is None else excinfo[1])
+    except Exception as failed:  # RecompileError (or a ValueError on a misused warmup): the test fails with it
+        outcome.force_exception(failed)
+
+
+@pytest.fixture
+def compile_budget(request: pytest.FixtureRequest) -> Generator[no_recompiles, None, None]:
+    """A ``guardscope.no_recompiles()`` guard around the test (limits from its
+    ``no_recompiles`` marker, else none allowed); the test fails with the
+    recompiles' causes when it has more than its budget."""
+    guard = _open(request.node)
+    try:
+        yield guard
+    finally:
+        # Reached without the call phase (a setup error): release, no verdict.
+        if request.node.stash.get(_OPEN, False):
+            request.node.stash[_OPEN] = False
+            guard.__exit__(RuntimeError, RuntimeError("test not run"), None)

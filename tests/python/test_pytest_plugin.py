@@ -1,0 +1,139 @@
+"""The pytest plugin, run on real inner tests with pytester: real
+torch.compile in them; a test that recompiles fails with the classified
+cause in its failure text, one that does not passes."""
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[2]
+
+INNER = '''
+import pytest
+import torch
+
+
+def compiled_linear():
+    torch._dynamo.reset()
+    model = torch.nn.Linear(4, 4)
+    return model, torch.compile(model, backend="eager")
+
+
+@pytest.mark.no_recompiles
+def test_marked_and_recompiles():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
+
+
+@pytest.mark.no_recompiles
+def test_marked_and_steady():
+    model, compiled = compiled_linear()
+    for _ in range(3):
+        compiled(torch.randn(2, 4))
+
+
+@pytest.mark.no_recompiles(allow=["dtype"])
+def test_marked_and_allowed():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
+
+
+@pytest.mark.no_recompiles(warmup_steps=2)
+def test_fixture_with_warmup_recompiles_after_it(compile_budget):
+    model, compiled = compiled_linear()
+    for step, dtype in enumerate((torch.float32, torch.float64, torch.float16)):
+        compile_budget.step(step)
+        model.to(dtype)
+        compiled(torch.randn(2, 4, dtype=dtype))
+    assert len(compile_budget.recompiles) == 1
+
+
+def test_fixture_within_budget(compile_budget):
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    compiled(torch.randn(2, 4))
+    assert compile_budget.recompiles == []
+
+
+@pytest.mark.no_recompiles
+def test_marked_and_failing_otherwise():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
+    assert False, "the test's own failure"
+'''
+
+
+@pytest.fixture(scope="module")
+def inner_run(tmp_path_factory):
+    pytester_dir = tmp_path_factory.mktemp("inner")
+    (pytester_dir / "test_inner.py").write_text(INNER)
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "guardscope.pytest_plugin", "-rA", "-p", "no:cacheprovider", "test_inner.py"],
+        cwd=pytester_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return proc.stdout + proc.stderr
+
+
+def outcome(run, name):
+    for line in run.splitlines():
+        for word in ("PASSED", "FAILED", "ERROR"):
+            if line.startswith(f"{word} test_inner.py::{name}"):
+                return word
+    raise AssertionError(f"no outcome for {name}:\n{run}")
+
+
+def failure(run, name):
+    return run.split(f"_ {name} _", 1)[1].split("\n___", 1)[0]
+
+
+def test_a_marked_test_that_recompiles_fails_with_the_cause(inner_run):
+    assert outcome(inner_run, "test_marked_and_recompiles") == "FAILED"
+    text = failure(inner_run, "test_marked_and_recompiles")
+    assert "guardscope.RecompileError: 1 recompile(s) inside no_recompiles():" in text, text
+    assert ": dtype" in text or "dtype" in text.split("recompile(s)", 1)[1], text
+    assert "fix: " in text, text
+
+
+def test_a_steady_or_allowed_test_passes(inner_run):
+    assert outcome(inner_run, "test_marked_and_steady") == "PASSED", inner_run
+    assert outcome(inner_run, "test_marked_and_allowed") == "PASSED", inner_run
+    assert outcome(inner_run, "test_fixture_within_budget") == "PASSED", inner_run
+
+
+def test_the_fixture_counts_after_the_marker_warmup_and_fails_the_call(inner_run):
+    name = "test_fixture_with_warmup_recompiles_after_it"
+    assert outcome(inner_run, name) == "FAILED", inner_run
+    text = failure(inner_run, name)
+    # The call failed, not the teardown, and with the one recompile after warm-up.
+    assert "1 recompile(s) inside no_recompiles():" in text and "0/2" in text, text
+    assert "ERROR test_inner.py::" + name not in inner_run
+
+
+def test_a_test_failing_on_its_own_keeps_its_failure(inner_run):
+    text = failure(inner_run, "test_marked_and_failing_otherwise")
+    assert "the test's own failure" in text and "RecompileError" not in text, text
+
+
+def test_the_plugin_is_an_entry_point_and_its_marker_is_registered(pytester, monkeypatch):
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["pytest11"]
+    assert declared == {"guardscope": "guardscope.pytest_plugin"}
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # loaded by -p alone, not twice
+    result = pytester.runpytest_inprocess("-p", "guardscope.pytest_plugin", "--markers")
+    result.stdout.fnmatch_lines(["@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0):*"])

@@ -1,0 +1,71 @@
+"""The public API as a typed program uses it: type-checked by mypy --strict
+and run by tests/python/test_typing.py (as pydantic-core does), so that the
+annotations are both what the type checker sees and what really happens.
+
+A line ending in ``# E: code[, code]`` must fail type checking with exactly
+those mypy error codes; such lines sit in ``misuse``, which never runs.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional, assert_type
+
+import torch
+
+import guardscope
+from guardscope import Category, CompileEvent, StepRecord
+
+
+def run(tmp: str) -> list[CompileEvent]:
+    """Traces activations, logs steps that recompile, and collects compile
+    events; returns the events of a block that recompiled once."""
+    torch._dynamo.reset()
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+
+    trace = guardscope.trace_activations(
+        model, layers=r"^0$", stats=("abs_mean", "sum"), steps=range(2), output=os.path.join(tmp, "a.jsonl"), mode="op"
+    )
+    assert_type(trace, guardscope.ActivationTrace)
+    compiled = torch.compile(model, backend="eager")
+    with guardscope.StepLogger(os.path.join(tmp, "steps.jsonl"), warn=False, trace=trace) as log:
+        for step, n in enumerate((2, 3)):
+            with log.step(step):
+                compiled(torch.randn(n, 4))
+        last = log.last
+        assert_type(last, Optional[StepRecord])
+        assert last is not None and last["step"] == 1
+        wall_ms: float = last["wall_ms"]
+        assert wall_ms >= 0
+    trace.close()
+    assert trace.records == 2
+
+    with guardscope.compile_events() as seen:
+        model.double()  # the parameters' dtype changes: a recompile
+        compiled(torch.randn(5, 4).double())
+    events = seen.events
+    assert_type(events, list[CompileEvent])
+    for event in seen.recompiles:
+        cause = event["cause"]
+        assert cause is not None
+        category: Category = cause["category"]
+        assert category == "dtype", category
+        seconds: float | None = event["seconds"]
+        assert seconds is None or seconds >= 0
+
+    @guardscope.no_recompiles(allow=("dtype",), max_recompiles=1)
+    def allowed() -> int:
+        model.float()  # back to the first compile's dtype: its entry still holds
+        compiled(torch.randn(6, 4))
+        return 1
+
+    assert allowed() == 1
+    torch._dynamo.reset()
+    return events
+
+
+def misuse() -> None:
+    guardscope.StepLogger(123, warnn=True)  # E: arg-type, call-arg
+    guardscope.trace_activations(torch.nn.Linear(1, 1), mode="graph")  # E: arg-type
+    guardscope.no_recompiles(allow=("dtyp",))  # E: arg-type
+    guardscope.main(["summary"]).upper()  # E: attr-defined
