@@ -111,7 +111,8 @@ mod tests {
             w.set_len(0).unwrap();
         });
         // Blocks until the writer adds the rest, rather than ending mid-line.
-        assert_eq!(&buf[..f.read(&mut buf).unwrap()], b"o\n");
+        let n = f.read(&mut buf).unwrap();
+        assert_eq!(&buf[..n], b"o\n");
         assert_eq!(f.read(&mut buf).unwrap(), 0);
         assert!(f.replaced());
         writer.join().unwrap();
