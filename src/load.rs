@@ -5,7 +5,7 @@
 use crate::input::{self, Content, Discovery, InputError, LogSource, SkipReason};
 use crate::input::{ProblemKind, Problems};
 use crate::model::{self, Run, RunBuilder};
-use crate::trace::{ParseOptions, Parser};
+use crate::trace::{EventData, ParseOptions, Parser};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -113,4 +113,23 @@ pub fn load_text(name: &str, text: &[u8], year: i32) -> Run {
     let mut run = builder.finish(&source, stats);
     run.problems = problems;
     run
+}
+
+/// Parses a log while it is written (`reader` blocks for more, see
+/// `input::follow`): each compile goes to `on_finished` on its own, as a
+/// one-compile `Run`, when its `compilation_metrics` line is read. The
+/// builder keeps only a stub of each finished compile (see
+/// `RunBuilder::take_finished`), so memory does not grow with the log.
+pub fn load_growing(source: &LogSource, reader: impl std::io::BufRead, on_finished: &mut dyn FnMut(Run)) -> Problems {
+    let mut problems = Problems::default();
+    let mut builder = RunBuilder::new(source);
+    let parser = Parser::new(source.display.clone(), ParseOptions::default(), &mut problems);
+    parser.run(reader, &mut |ev| {
+        let finished = matches!(ev.data, EventData::CompilationMetrics(_)).then_some((ev.pid, ev.compile));
+        builder.add(ev);
+        if let Some(run) = finished.and_then(|(pid, r)| builder.take_finished(pid, r)) {
+            on_finished(run);
+        }
+    });
+    problems
 }

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 8] = [
+const SUBCOMMANDS: [&str; 9] = [
     "summary",
     "check",
     "report",
@@ -24,6 +24,7 @@ const SUBCOMMANDS: [&str; 8] = [
     "run",
     "completions",
     "man",
+    "watch",
 ];
 
 /// The width the transcripts were made at: the README's summary wraps its
@@ -66,7 +67,21 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
     // `guardscope run -- python train.py`: a tiny real torch script that
     // recompiles once (see `run_placeholder` for the interpreter).
     ("train.py", &["tests/run/recompiling.py"]),
+    // `watch --until-exit PID`: the pid is that of a short sleeper (see `watch_until`).
+    ("4242", &["PID"]),
 ];
+
+/// `guardscope watch` runs until the process of `--until-exit` ends: here
+/// a one-second sleeper, named in place of the docs' pid (or added).
+fn watch_until(args: &mut Vec<String>) -> std::process::Child {
+    let sleeper = Command::new("sleep").arg("1").spawn().unwrap();
+    let pid = sleeper.id().to_string();
+    match args.iter().position(|a| a == "PID") {
+        Some(i) => args[i] = pid,
+        None => args.extend(["--until-exit".to_string(), pid]),
+    }
+    sleeper
+}
 
 /// The programs `guardscope run` examples start, as this machine has them:
 /// the tests' Python with torch, and torchrun through it.
@@ -122,6 +137,16 @@ const OTHER_COMMANDS: &[(&str, &str)] = &[
 
 /// Blocks that are not commands: (file, how the block starts, why it is not run).
 const NOT_RUN: &[(&str, &str, &str)] = &[
+    (
+        "docs/watch.md",
+        "12:54:10.394",
+        "output of a live run (its clock); the same events are checked by tests/watch_command.rs",
+    ),
+    (
+        "docs/watch.md",
+        "{\"event\"",
+        "output of a live run; its fields are checked by tests/watch_command.rs",
+    ),
     ("ARCHITECTURE.md", "files -> input", "a diagram"),
     (
         "ARCHITECTURE.md",
@@ -313,6 +338,7 @@ fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<Str
     if SUBCOMMANDS.contains(&command) && !real[1..].iter().any(|a| !a.starts_with('-')) {
         real.extend(default_inputs(command).iter().map(|s| s.to_string()));
     }
+    let sleeper = (command == "watch").then(|| watch_until(&mut real));
     let real: Vec<String> = real
         .into_iter()
         .map(|a| {
@@ -324,6 +350,9 @@ fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<Str
         })
         .collect();
     let out = run(&real, scratch.dir.path(), &scratch.bin);
+    if let Some(mut sleeper) = sleeper {
+        let _ = sleeper.wait();
+    }
     let allowed = if command.starts_with('-') {
         &[0][..]
     } else {

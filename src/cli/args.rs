@@ -74,6 +74,42 @@ pub enum Command {
     /// Run a training command with TORCH_TRACE set, then summarize (or check) its compiles.
     #[command(after_help = RUN_HELP)]
     Run(RunArgs),
+    /// Follow the TORCH_TRACE logs a running job writes: one line per recompile as it happens.
+    #[command(after_help = WATCH_HELP)]
+    Watch(WatchArgs),
+}
+
+const WATCH_HELP: &str = "\
+Follows DIR (a TORCH_TRACE directory, or one log file) while a job writes
+into it: new `.log` files (one per rank or process) and the lines added to
+each, read every 200 ms. Each recompile is one line as soon as its compile
+finishes: the frame, the cause's category and culprit, the user line it
+was called from, and its compile time; a frame that hits the recompile
+limit gets a line saying so. No change to the training code: only
+TORCH_TRACE set for the job.
+
+Example:  guardscope watch /tmp/trace
+          guardscope watch /tmp/trace --until-exit 4242 --json >> recompiles.ndjson
+
+A half-written last line is read when it is complete; a log truncated or
+replaced (rotated) is read again from its start. DIR need not exist yet.
+Runs until Ctrl-C, or with --until-exit PID until that process has exited
+(then reads what is left and exits 0).
+
+Exit codes: 0 success (the process of --until-exit ended, or stdout was
+closed) · 2 bad usage or an unreadable DIR · 3 internal error.";
+
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    /// The TORCH_TRACE directory the job writes (or one of its `.log` files).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Stop once the process PID has exited (after reading what its logs hold by then).
+    #[arg(long, value_name = "PID")]
+    pub until_exit: Option<u32>,
+    /// One JSON object per event, one per line (NDJSON), for log shippers.
+    #[arg(long)]
+    pub json: bool,
 }
 
 const COMPLETIONS_HELP: &str = "\

@@ -19,8 +19,9 @@ mod report;
 mod run;
 mod steps;
 mod summary;
+mod watch;
 
-pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs};
+pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs, WatchArgs};
 pub use error::{CliError, Status};
 
 use clap::Parser;
@@ -79,6 +80,7 @@ where
         Command::Diff(a) => a.json,
         Command::Steps(a) => a.json,
         Command::Run(a) => a.json,
+        Command::Watch(a) => a.json,
         Command::Report(_) | Command::Completions(_) | Command::Man(_) => false,
     };
     let out = Output::new(*json, cli.color);
@@ -96,5 +98,6 @@ fn dispatch(command: Command, out: Output) -> Result<Status, CliError> {
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => man::man(args),
         Command::Run(args) => run::run(args, out),
+        Command::Watch(args) => watch::watch(args, out),
     }
 }

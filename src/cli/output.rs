@@ -33,6 +33,20 @@ impl Output {
         written(emit(view, format, &mut out))
     }
 
+    /// Prints `view` as one event of a stream: one NDJSON line with
+    /// `--json`, else its text (one line); flushed at once, as events are
+    /// read while they happen. The error as it is: a closed pipe ends a
+    /// stream of events, where `print`'s one document ignores it.
+    pub fn print_event(&self, view: &impl View) -> io::Result<()> {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let format = match Format::new(self.json, terminal_width(), self.colour()) {
+            Format::Json => Format::JsonLine,
+            text => text,
+        };
+        emit(view, format, &mut out).and_then(|()| out.flush())
+    }
+
     /// Whether stdout gets colour: `always`, `never`, or (auto) when stdout
     /// is a terminal and neither NO_COLOR (non-empty, no-color.org) nor
     /// TERM=dumb says otherwise; CLICOLOR_FORCE forces it (anstream's rules).

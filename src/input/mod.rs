@@ -11,6 +11,7 @@ use std::sync::Arc;
 /// Prefix torch gives every TORCH_TRACE log file.
 pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 
+pub mod follow;
 mod jsonl;
 pub mod problems;
 mod readers;
@@ -343,7 +344,8 @@ fn is_stray_link(path: &Path) -> bool {
         && !name.is_some_and(|n| is_trace_log_name(&n))
 }
 
-fn source(path: PathBuf, meta: &std::fs::Metadata) -> LogSource {
+/// The source of one log file (its rank from its name, its year from its mtime).
+pub fn source(path: PathBuf, meta: &std::fs::Metadata) -> LogSource {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -9,6 +9,11 @@ use crate::trace::event::CompilationMetrics;
 use crate::trace::{CompileRef, Event, EventData, ParseStats};
 use std::collections::HashMap;
 
+/// Guard trees `take_finished` keeps per frame: a recompile's failed entry
+/// is one of the frame's cached compiles, at most Dynamo's recompile limit
+/// (8 by default) of the latest.
+const KEPT_GUARD_TREES: u32 = 64;
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct FrameKey {
     pid: u64,
@@ -184,6 +189,55 @@ impl RunBuilder {
         }
     }
 
+    /// The compile whose `compilation_metrics` event was just added, on its
+    /// own (a `Run` of one frame holding only it, finished as `finish`
+    /// finishes it), for a log read while it grows (`guardscope watch`).
+    /// What it held is then dropped: the builder keeps a stub (its ids) and
+    /// the guard trees of its frame's latest `KEPT_GUARD_TREES` compiles,
+    /// the ones a later recompile's failed entry can name.
+    pub fn take_finished(&mut self, pid: u64, r: CompileRef) -> Option<Run> {
+        let key = FrameKey {
+            pid,
+            generation: self.generation.get(&pid).copied().unwrap_or(0),
+            frame_id: r.frame_id?,
+        };
+        let rank = self.rank.or(self.envelope_rank);
+        let state = self.frames.get_mut(&key)?;
+        let ckey = CompileKey {
+            frame_compile_id: r.frame_compile_id,
+            compiled_autograd_id: r.compiled_autograd_id,
+        };
+        let stub = |c: &Compile| Compile {
+            compile_id: c.compile_id.clone(),
+            frame_compile_id: c.frame_compile_id,
+            compiled_autograd_id: c.compiled_autograd_id,
+            finished: true,
+            log_line: c.log_line,
+            last_log_line: c.last_log_line,
+            ..Compile::default()
+        };
+        let slot = state.frame.compiles.get_mut(*state.index.get(&ckey)?)?;
+        let fresh = stub(slot);
+        let mut compile = std::mem::replace(slot, fresh);
+        let no_paths = PathResolver::default();
+        locate_reasons(&mut compile, &state.guards, self.paths.get(&pid).unwrap_or(&no_paths));
+        if let Some(n) = compile.frame_compile_id {
+            let number = |id: &str| id.rsplit('/').next().and_then(|n| n.parse::<u32>().ok());
+            state
+                .guards
+                .retain(|id, _| number(id).is_none_or(|m| m + KEPT_GUARD_TREES > n));
+        }
+        let compiles = std::mem::take(&mut state.frame.compiles);
+        let mut frame = state.frame.clone();
+        state.frame.compiles = compiles;
+        frame.compiles = vec![compile];
+        frame.rank = frame.rank.or(rank);
+        Some(Run {
+            frames: vec![frame],
+            ..Run::default()
+        })
+    }
+
     pub fn finish(mut self, source: &LogSource, stats: ParseStats) -> Run {
         let rank = self.rank.or(self.envelope_rank);
         let mut frames: Vec<Frame> = Vec::with_capacity(self.frame_order.len());
@@ -193,17 +247,7 @@ impl RunBuilder {
             let no_paths = PathResolver::default();
             let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
             for c in f.compiles.iter_mut() {
-                let new = state.guards.get(&c.compile_id);
-                for g in c.recompile_reasons.iter_mut() {
-                    let old = g.entry.as_ref().and_then(|e| state.guards.get(e));
-                    if let Some(old) = old {
-                        reasons::locate(g, &old.tensor_sites);
-                    }
-                    g.resolve_paths(paths);
-                    if let (Some(old), Some(new)) = (old, new) {
-                        g.changes = Some(old.changes_to(new));
-                    }
-                }
+                locate_reasons(c, &state.guards, paths);
             }
             f.rank = f.rank.or(rank);
             f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
@@ -219,6 +263,23 @@ impl RunBuilder {
             frames,
             compiled_autograd: self.compiled_autograd,
             problems: Problems::default(),
+        }
+    }
+}
+
+/// Points each failed entry's guard at its source line, gives torch's
+/// shortened paths back in full and diffs the entry's guards with the new
+/// compile's, from the frame's guard trees.
+fn locate_reasons(c: &mut Compile, guards: &HashMap<String, GuardSet>, paths: &PathResolver) {
+    let new = guards.get(&c.compile_id);
+    for g in c.recompile_reasons.iter_mut() {
+        let old = g.entry.as_ref().and_then(|e| guards.get(e));
+        if let Some(old) = old {
+            reasons::locate(g, &old.tensor_sites);
+        }
+        g.resolve_paths(paths);
+        if let (Some(old), Some(new)) = (old, new) {
+            g.changes = Some(old.changes_to(new));
         }
     }
 }

@@ -20,6 +20,8 @@ pub enum Format {
     Text { width: usize, colour: bool },
     /// Pretty-printed JSON, one document: a stable contract (docs/json.md).
     Json,
+    /// Compact JSON on one line: one of a stream of events (NDJSON).
+    JsonLine,
 }
 
 impl Format {
@@ -46,6 +48,10 @@ pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &view.json())?;
+            writeln!(out)
+        }
+        Format::JsonLine => {
+            serde_json::to_writer(&mut *out, &view.json())?;
             writeln!(out)
         }
         Format::Text { width, colour } => view.write_text(&mut Terminal::new(out, colour), width),

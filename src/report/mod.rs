@@ -15,3 +15,4 @@ pub mod output_dir;
 pub mod paths;
 pub mod text;
 pub mod trace_events;
+pub mod watch;
