@@ -313,6 +313,27 @@ pub struct InputArgs {
     /// No progress bar (it only appears on a terminal, after a second).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Only the newest run, when the logs hold several (a rerun, a stale log
+    /// beside today's; the ranks of one torchrun launch are one run).
+    #[arg(long, conflicts_with = "run")]
+    pub latest: bool,
+    /// Only the Nth run, 0 being the oldest (the summary lists them).
+    #[arg(long, value_name = "N")]
+    pub run: Option<usize>,
+}
+
+impl InputArgs {
+    /// Every log under `paths`, no run picked: for a command's own trace
+    /// directory or logs read beside the main input.
+    pub fn all(paths: Vec<PathBuf>, quiet: bool) -> Self {
+        InputArgs {
+            paths,
+            verify_all: false,
+            quiet,
+            latest: false,
+            run: None,
+        }
+    }
 }
 
 #[derive(Args, Debug)]

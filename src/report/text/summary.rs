@@ -26,6 +26,9 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         "1 process".to_string()
     };
     writeln!(out, "{} · {who}", plural(files, "log file", "log files"))?;
+    if let Some(line) = runs_line(run) {
+        writeln!(out, "{line}")?;
+    }
     let mut line = format!(
         "{} · {} · {} · {} failed · {} · {:.2} s compiling",
         plural(t.frames, "frame", "frames"),
@@ -89,7 +92,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
             "Recompiles (cause = the failed cache entry closest to the new call; ! = problem):"
         )?;
         for r in recompiles.iter() {
-            write_recompile(out, r, opts)?;
+            write_recompile(out, r, run.runs.iter().filter(|r| r.selected).count() > 1, opts)?;
         }
     }
     if !run.compiled_autograd.is_empty() {
@@ -103,19 +106,86 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     write_problems(out, run, opts)
 }
 
+/// One line naming the runs when the logs hold several (a rerun, a stale
+/// log), with what is shown and how to pick one.
+fn runs_line(run: &Run) -> Option<String> {
+    if !run.has_several_runs() {
+        return None;
+    }
+    let each: Vec<String> = run
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let pids: Vec<String> = r.pids.iter().map(u64::to_string).collect();
+            let start = r.start.map_or("?".to_string(), log_clock);
+            format!("--run {i}: pid {} at {start}", pids.join(","))
+        })
+        .collect();
+    let shown: Vec<usize> = (0..run.runs.len()).filter(|&i| run.runs[i].selected).collect();
+    let showing = match shown[..] {
+        [i] => format!("showing run {i} only"),
+        _ => "showing all of them merged: pick one with --latest or --run N".to_string(),
+    };
+    Some(format!(
+        "{} runs in these logs ({}); {showing}",
+        run.runs.len(),
+        each.join(" · ")
+    ))
+}
+
+/// A log's first-event time as written: glog logs the machine's local
+/// clock with no zone, so no zone is claimed.
+fn log_clock(unix: f64) -> String {
+    let utc = crate::report::format::utc(unix);
+    utc.get(..19).unwrap_or(&utc).to_string()
+}
+
+/// Frames that a row's function, file and line alone cannot tell apart:
+/// the same code compiled by another process (another run, or a process
+/// with the same rank).
+fn colliding_frames(run: &Run) -> std::collections::HashSet<usize> {
+    let mut by_code: std::collections::HashMap<_, Vec<usize>> = std::collections::HashMap::new();
+    for (i, f) in run.frames.iter().enumerate() {
+        let key = (&f.function, &f.file, f.line, f.rank, f.generation, f.frame_id);
+        by_code.entry(key).or_default().push(i);
+    }
+    by_code
+        .into_values()
+        .filter(|ix| {
+            ix.iter()
+                .any(|&i| run.frames[i].pid != run.frames[ix[0]].pid || run.frames[i].run != run.frames[ix[0]].run)
+        })
+        .flatten()
+        .collect()
+}
+
 fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
     let multi_rank = run.has_several_ranks();
     let multi_gen = run.frames.iter().any(|f| f.generation > 0);
+    let colliding = colliding_frames(run);
     let rows: Vec<[String; 6]> = run
         .frames
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(i, f)| {
             let mut id = f.frame_id.to_string();
             if multi_rank {
                 id = format!("r{}:{id}", f.rank.map_or("?".into(), |r| r.to_string()));
             }
             if multi_gen {
                 id = format!("{id} (reset {})", f.generation);
+            }
+            if colliding.contains(&i) {
+                id = match run
+                    .runs
+                    .get(f.run)
+                    .and_then(|r| r.start)
+                    .filter(|_| run.has_several_runs())
+                {
+                    Some(start) => format!("{id} (run {}, pid {}, {})", f.run, f.pid, log_clock(start)),
+                    None => format!("{id} (pid {})", f.pid),
+                };
             }
             [
                 id,
@@ -284,7 +354,7 @@ fn rank_prefix(f: &Frame) -> String {
         .unwrap_or_default()
 }
 
-fn write_recompile(out: &mut Terminal, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
+fn write_recompile(out: &mut Terminal, r: &Finding<'_>, several_runs: bool, opts: &TerminalOptions) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
     let rank = r
@@ -293,6 +363,11 @@ fn write_recompile(out: &mut Terminal, r: &Finding<'_>, opts: &TerminalOptions) 
         .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
         .map(|x| format!("r{x} "))
         .unwrap_or_default();
+    let rank = if several_runs {
+        format!("run{} {rank}", r.frame.run)
+    } else {
+        rank
+    };
     let category = r.cause.category.name();
     let mark = if r.severity == Severity::Problem { "!" } else { " " };
     let after_mark = format!(" {rank}{:<6} {secs}  [", c.compile_id);
