@@ -29,6 +29,11 @@ names, the files whose first line is a TORCH_TRACE line). Not a tlparse
 output directory: pass its raw.log. Produce one with:
 TORCH_TRACE=/tmp/trace python train.py
 
+Several runs in one directory (a rerun beside the last run's log) are named
+on the summary's second line; the ranks of one torchrun launch are one run.
+Pick one with --latest or --run N:
+Example:  guardscope summary /tmp/rerun --latest
+
 Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
 (please report it).";
 

@@ -246,6 +246,12 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
+    // As in check: a later run is named, the first goes unsaid like rank 0.
+    let rank = if f.run > 0 {
+        format!("run {} {rank}", f.run)
+    } else {
+        rank
+    };
     write!(
         out,
         "  {} of {rank}frame {} ({frame}) caused by {} [",
