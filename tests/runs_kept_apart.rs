@@ -187,5 +187,10 @@ fn report_latest_draws_only_the_newest_run() {
     let summary: Value = serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(pids(&summary), [3817]);
     let page = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
-    assert!(page.contains("3817") && !page.contains("3216"));
+    assert!(page.contains("#frame-3817-0-0") && !page.contains("#frame-3216"));
+    assert!(
+        page.contains("2 runs in these logs"),
+        "the page says it holds one of two runs"
+    );
+    assert!(page.contains("showing run 1 only"));
 }

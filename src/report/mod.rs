@@ -13,5 +13,6 @@ pub mod json;
 pub mod junit;
 pub mod output_dir;
 pub mod paths;
+pub mod runs;
 pub mod text;
 pub mod trace_events;

@@ -4,6 +4,7 @@ use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
 use crate::report::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
 use crate::report::paths::{display, display_site, file_name};
+use crate::report::runs::{colliding_frames, log_clock, runs_line};
 use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
@@ -104,60 +105,6 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         )?;
     }
     write_problems(out, run, opts)
-}
-
-/// One line naming the runs when the logs hold several (a rerun, a stale
-/// log), with what is shown and how to pick one.
-fn runs_line(run: &Run) -> Option<String> {
-    if !run.has_several_runs() {
-        return None;
-    }
-    let each: Vec<String> = run
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let pids: Vec<String> = r.pids.iter().map(u64::to_string).collect();
-            let start = r.start.map_or("?".to_string(), log_clock);
-            format!("--run {i}: pid {} at {start}", pids.join(","))
-        })
-        .collect();
-    let shown: Vec<usize> = (0..run.runs.len()).filter(|&i| run.runs[i].selected).collect();
-    let showing = match shown[..] {
-        [i] => format!("showing run {i} only"),
-        _ => "showing all of them merged: pick one with --latest or --run N".to_string(),
-    };
-    Some(format!(
-        "{} runs in these logs ({}); {showing}",
-        run.runs.len(),
-        each.join(" · ")
-    ))
-}
-
-/// A log's first-event time as written: glog logs the machine's local
-/// clock with no zone, so no zone is claimed.
-fn log_clock(unix: f64) -> String {
-    let utc = crate::report::format::utc(unix);
-    utc.get(..19).unwrap_or(&utc).to_string()
-}
-
-/// Frames that a row's function, file and line alone cannot tell apart:
-/// the same code compiled by another process (another run, or a process
-/// with the same rank).
-fn colliding_frames(run: &Run) -> std::collections::HashSet<usize> {
-    let mut by_code: std::collections::HashMap<_, Vec<usize>> = std::collections::HashMap::new();
-    for (i, f) in run.frames.iter().enumerate() {
-        let key = (&f.function, &f.file, f.line, f.rank, f.generation, f.frame_id);
-        by_code.entry(key).or_default().push(i);
-    }
-    by_code
-        .into_values()
-        .filter(|ix| {
-            ix.iter()
-                .any(|&i| run.frames[i].pid != run.frames[ix[0]].pid || run.frames[i].run != run.frames[ix[0]].run)
-        })
-        .flatten()
-        .collect()
 }
 
 fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
