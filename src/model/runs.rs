@@ -20,6 +20,7 @@
 
 use super::InputFile;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// One launch found in the inputs.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -69,29 +70,30 @@ pub fn group_runs(files: &[&InputFile]) -> (Vec<RunInfo>, Vec<Option<usize>>) {
     });
 
     let mut runs: Vec<RunInfo> = Vec::new();
-    let mut run_ranks: Vec<Vec<Option<u32>>> = Vec::new();
-    let mut first_events: Vec<(u64, f64, usize)> = Vec::new();
+    // Thousands of rank logs are read at once: no scan per file.
+    let mut run_ranks: Vec<HashSet<Option<u32>>> = Vec::new();
+    let mut first_events: HashMap<(u64, u64), usize> = HashMap::new();
     let mut of_file = vec![None; files.len()];
     for i in order {
         let f = files[i];
         let (Some(pid), Some(start)) = (f.pid, f.start) else {
             continue;
         };
-        let copy = first_events.iter().find(|&&(p, t, _)| p == pid && t == start);
+        let copy = first_events.get(&(pid, start.to_bits()));
         let run = match (copy, run_ranks.last()) {
-            (Some(&(_, _, run)), _) => run,
+            (Some(&run), _) => run,
             (None, Some(ranks)) if !ranks.contains(&f.rank) => runs.len() - 1,
             _ => {
                 runs.push(RunInfo {
                     start: Some(start),
                     ..RunInfo::default()
                 });
-                run_ranks.push(Vec::new());
+                run_ranks.push(HashSet::new());
                 runs.len() - 1
             }
         };
-        first_events.push((pid, start, run));
-        run_ranks[run].push(f.rank);
+        first_events.insert((pid, start.to_bits()), run);
+        run_ranks[run].insert(f.rank);
         let info = &mut runs[run];
         if !info.pids.contains(&pid) {
             info.pids.push(pid);
