@@ -4,7 +4,7 @@
 
 use crate::input::{self, Content, Discovery, InputError, LogSource, SkipReason};
 use crate::input::{ProblemKind, Problems};
-use crate::model::{self, Run, RunBuilder};
+use crate::model::{self, Run, RunBuilder, RunSelect};
 use crate::trace::{EventData, ParseOptions, Parser};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
@@ -17,6 +17,8 @@ pub struct LoadOptions {
     pub threads: Option<usize>,
     /// Receives every byte read from disk, for a progress bar.
     pub bytes_read: Option<Arc<AtomicU64>>,
+    /// Which run to keep when the logs hold several (a rerun, a stale log).
+    pub select: RunSelect,
 }
 
 /// Parses one log file into its part of the run. A file that cannot be
@@ -93,7 +95,33 @@ pub fn load_sources(sources: &[LogSource], opts: &LoadOptions) -> Result<Run, In
         // Indexed parallel iterators collect in input order.
         None => sources.par_iter().map(parse).collect(),
     };
-    Ok(model::merge(parts))
+    Ok(merge_runs(parts, opts.select))
+}
+
+/// Groups the parsed files into runs by their first events (known only now,
+/// so no log is read twice), marks every frame with its run, and keeps the
+/// selected run's files (and the files in no run: their problems stay).
+fn merge_runs(mut parts: Vec<(Run, Problems)>, select: RunSelect) -> Run {
+    let inputs: Vec<&model::InputFile> = parts.iter().flat_map(|(p, _)| &p.inputs).collect();
+    let (mut runs, of_file) = model::group_runs(&inputs);
+    let count = runs.len();
+    for (i, r) in runs.iter_mut().enumerate() {
+        r.selected = select.keeps(i, count);
+    }
+    // One builder part per file: its `inputs` has the one file.
+    for ((part, _), run) in parts.iter_mut().zip(&of_file) {
+        part.inputs.iter_mut().for_each(|f| f.run = *run);
+        part.frames.iter_mut().for_each(|f| f.run = run.unwrap_or(0));
+    }
+    let kept = parts
+        .into_iter()
+        .zip(of_file)
+        .filter(|(_, run)| run.is_none_or(|r| runs[r].selected))
+        .map(|(part, _)| part)
+        .collect();
+    let mut run = model::merge(kept);
+    run.runs = runs;
+    run
 }
 
 /// Parses trace text already in memory (the in-process log the Python
@@ -112,6 +140,12 @@ pub fn load_text(name: &str, text: &[u8], year: i32) -> Run {
     let stats = parser.run(text, &mut |ev| builder.add(ev));
     let mut run = builder.finish(&source, stats);
     run.problems = problems;
+    let (runs, of_file) = model::group_runs(&run.inputs.iter().collect::<Vec<_>>());
+    run.inputs.iter_mut().zip(of_file).for_each(|(f, r)| f.run = r);
+    run.runs = runs
+        .into_iter()
+        .map(|r| model::RunInfo { selected: true, ..r })
+        .collect();
     run
 }
 

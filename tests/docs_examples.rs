@@ -33,12 +33,14 @@ const DOC_COLUMNS: &str = "110";
 
 /// What the docs' placeholders stand for. `/tmp/trace` is the TORCH_TRACE log
 /// of the run whose StepLogger records are `steps_*.jsonl`, so the steps
-/// examples join a real pair. Paths under `samples/` are of this checkout;
+/// examples join a real pair. Paths under `samples/` and `tests/` are of this checkout;
 /// anything else (output files and directories) lands in a temporary cwd.
 const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("/tmp/trace", &["samples/steps/collision_trace"]),
     ("/tmp/hooks", &["samples/traces/collision"]),
     ("/tmp/base", &["samples/traces/collision_fixed"]),
+    // A directory holding two runs of the same script.
+    ("/tmp/rerun", &["tests/data/two_runs"]),
     ("/tmp/big.log", &["samples/traces/collision"]),
     ("/tmp/trace-report", &["trace-report"]),
     ("/tmp/compiles.json", &["compiles.json"]),
@@ -342,7 +344,7 @@ fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<Str
     let real: Vec<String> = real
         .into_iter()
         .map(|a| {
-            if a.starts_with("samples/") || a.starts_with("tests/run/") {
+            if a.starts_with("samples/") || a.starts_with("tests/run/") || a.starts_with("tests/data/") {
                 root().join(a).to_string_lossy().into_owned()
             } else {
                 a

@@ -299,6 +299,7 @@ fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
         file: Some("model.py".into()),
         line: Some(frame_id + 1),
         module_class: None,
+        run: 0,
         compiles: (0..compiles)
             .map(|n| Compile {
                 compile_id: format!("{frame_id}/{n}"),

@@ -25,6 +25,8 @@ use serde::Serialize;
 pub struct FrameRef {
     pub rank: Option<u32>,
     pub pid: u64,
+    /// Index of the frame's run in the inputs (`Run::runs`; 0 the oldest).
+    pub run: usize,
     pub frame_id: u32,
     /// What was compiled, as a user names it (see `frame_name`).
     pub name: String,
@@ -38,6 +40,7 @@ impl FrameRef {
         FrameRef {
             rank: f.rank,
             pid: f.pid,
+            run: f.run,
             frame_id: f.frame_id,
             name: frame_name(f),
             function: f.function.clone(),

@@ -29,6 +29,11 @@ names, the files whose first line is a TORCH_TRACE line). Not a tlparse
 output directory: pass its raw.log. Produce one with:
 TORCH_TRACE=/tmp/trace python train.py
 
+Several runs in one directory (a rerun beside the last run's log) are named
+on the summary's second line; the ranks of one torchrun launch are one run.
+Pick one with --latest or --run N:
+Example:  guardscope summary /tmp/rerun --latest
+
 Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
 (please report it).";
 
@@ -349,6 +354,27 @@ pub struct InputArgs {
     /// No progress bar (it only appears on a terminal, after a second).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Only the newest run, when the logs hold several (a rerun, a stale log
+    /// beside today's; the ranks of one torchrun launch are one run).
+    #[arg(long, conflicts_with = "run")]
+    pub latest: bool,
+    /// Only the Nth run, 0 being the oldest (the summary lists them).
+    #[arg(long, value_name = "N")]
+    pub run: Option<usize>,
+}
+
+impl InputArgs {
+    /// Every log under `paths`, no run picked: for a command's own trace
+    /// directory or logs read beside the main input.
+    pub fn all(paths: Vec<PathBuf>, quiet: bool) -> Self {
+        InputArgs {
+            paths,
+            verify_all: false,
+            quiet,
+            latest: false,
+            run: None,
+        }
+    }
 }
 
 #[derive(Args, Debug)]

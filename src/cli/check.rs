@@ -1,6 +1,6 @@
 //! `guardscope check`: the recompile gate, against a budget or a baseline run.
 
-use super::args::CheckArgs;
+use super::args::{CheckArgs, InputArgs};
 use super::error::{CliError, Status};
 use super::load::load_run;
 use super::output::Output;
@@ -12,7 +12,14 @@ pub fn check(args: CheckArgs, out: Output) -> Result<Status, CliError> {
     let candidate = load_run(&args.input.paths, &args.input)?;
     let baseline = match &args.baseline[..] {
         [] => None,
-        paths => Some(load_run(paths, &args.input)?),
+        // --latest / --run pick the candidate's run: the baseline is read whole.
+        paths => {
+            let whole = InputArgs {
+                verify_all: args.input.verify_all,
+                ..InputArgs::all(paths.to_vec(), args.input.quiet)
+            };
+            Some(load_run(paths, &whole)?)
+        }
     };
     let opts = CheckOptions {
         max_recompiles: args.max_recompiles,

@@ -5,7 +5,7 @@ use super::error::CliError;
 use super::progress::Progress;
 use crate::input::{self, Content};
 use crate::load::{self, LoadOptions};
-use crate::model::Run;
+use crate::model::{Run, RunSelect};
 use crate::trace::ParseOptions;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -22,10 +22,23 @@ pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
         },
         threads: None,
         bytes_read: Some(bar.counter()),
+        select: match (input.latest, input.run) {
+            (true, _) => RunSelect::Latest,
+            (false, Some(n)) => RunSelect::Index(n),
+            (false, None) => RunSelect::All,
+        },
     };
     let run = load::load_discovered(&found, &opts);
     bar.finish();
     let run = run?;
+    // With no run at all, the no-events error below says more.
+    if let Some(n) = input.run.filter(|&n| !run.runs.is_empty() && n >= run.runs.len()) {
+        let held = match run.runs.len() {
+            1 => "1 run (--run 0)".to_string(),
+            k => format!("{k} runs (--run 0 to {})", k - 1),
+        };
+        return Err(CliError::BadInput(format!("--run {n}: the logs hold {held}")));
+    }
     if run.envelope_count() == 0 {
         if let Some(advice) = found.sources.iter().find_map(wrong_kind) {
             return Err(CliError::BadInput(advice));

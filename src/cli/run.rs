@@ -44,11 +44,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
             _ => failed(", before writing any TORCH_TRACE log", false),
         });
     }
-    let input = InputArgs {
-        paths: vec![dir.clone()],
-        verify_all: false,
-        quiet: args.quiet,
-    };
+    let input = InputArgs::all(vec![dir.clone()], args.quiet);
     let loaded = match (load_run(&input.paths, &input), ended) {
         (Ok(run), _) => run,
         (Err(e), Ended::Exited(0)) => return Err(e),

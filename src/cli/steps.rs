@@ -92,11 +92,7 @@ pub fn steps(args: StepsArgs, out: Output) -> Result<Status, CliError> {
     let trace = if args.trace.is_empty() {
         None
     } else {
-        let input = InputArgs {
-            paths: args.trace.clone(),
-            verify_all: false,
-            quiet: args.quiet,
-        };
+        let input = InputArgs::all(args.trace.clone(), args.quiet);
         Some(load_run(&args.trace, &input)?)
     };
     let mut problems = problems;

@@ -44,6 +44,8 @@ pub struct RunBuilder {
     envelope_rank: Option<u32>,
     /// Full paths each process's log mentions, to undo torch's shortening.
     paths: HashMap<u64, PathResolver>,
+    /// The process and time of the file's first event: which run it is.
+    first: Option<(u64, f64)>,
 }
 
 struct FrameState {
@@ -67,10 +69,14 @@ impl RunBuilder {
             started: HashMap::new(),
             envelope_rank: None,
             paths: HashMap::new(),
+            first: None,
         }
     }
 
     pub fn add(&mut self, ev: Event) {
+        if self.first.is_none() {
+            self.first = Some((ev.pid, ev.time.to_unix(self.year)));
+        }
         if ev.rank.is_some() {
             self.envelope_rank = ev.rank;
         }
@@ -127,6 +133,7 @@ impl RunBuilder {
                             file: None,
                             line: None,
                             module_class: None,
+                            run: 0,
                             compiles: Vec::new(),
                         },
                         index: HashMap::new(),
@@ -258,11 +265,15 @@ impl RunBuilder {
             inputs: vec![InputFile {
                 path: source.display.to_string(),
                 rank,
+                pid: self.first.map(|(pid, _)| pid),
+                start: self.first.map(|(_, t)| t),
+                run: None,
                 stats,
             }],
             frames,
             compiled_autograd: self.compiled_autograd,
             problems: Problems::default(),
+            runs: Vec::new(),
         }
     }
 }

@@ -4,9 +4,11 @@
 //! holds its compiles (`frame_compile_id`), a compile its attempts.
 
 mod build;
+mod runs;
 mod steps;
 
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
+pub use runs::{group_runs, RunInfo, RunSelect};
 pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
 
 use crate::input::Problems;
@@ -22,12 +24,21 @@ pub struct Run {
     /// Compiled-autograd graphs that belong to no Dynamo frame (`!0`).
     pub compiled_autograd: Vec<Compile>,
     pub problems: Problems,
+    /// Every run the inputs hold, oldest first (one per launch: see
+    /// `runs.rs`), including those left out by `--latest` / `--run`.
+    pub runs: Vec<RunInfo>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct InputFile {
     pub path: String,
     pub rank: Option<u32>,
+    /// Process of the file's first event.
+    pub pid: Option<u64>,
+    /// Unix seconds of the file's first event (its glog time read as UTC).
+    pub start: Option<f64>,
+    /// Index into `Run::runs`; None for a file with no event.
+    pub run: Option<usize>,
     pub stats: ParseStats,
 }
 
@@ -46,6 +57,8 @@ pub struct Frame {
     /// `L['fn']` in its guards), when it is one: names a frame that is only
     /// a library wrapper (`wrapper`, `inner`) by what was compiled.
     pub module_class: Option<String>,
+    /// Index into `Run::runs` of the run (launch) the frame's log belongs to.
+    pub run: usize,
     pub compiles: Vec<Compile>,
 }
 
@@ -134,6 +147,11 @@ impl Run {
     /// Whether frames of a rank other than 0 exist: names then carry the rank.
     pub fn has_several_ranks(&self) -> bool {
         self.frames.iter().any(|f| f.rank.is_some_and(|r| r > 0))
+    }
+
+    /// Whether the inputs hold more than one run (a rerun, a stale log).
+    pub fn has_several_runs(&self) -> bool {
+        self.runs.len() > 1
     }
 
     /// Events found in all inputs together.

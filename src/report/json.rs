@@ -4,7 +4,7 @@
 use super::compile_record::CompileRecord;
 use crate::analysis::{CulpritGroup, Findings, Severity, Totals};
 use crate::input::ProblemKind;
-use crate::model::Breakdown;
+use crate::model::{Breakdown, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,6 +20,8 @@ pub struct SummaryDocument<'a> {
     pub compiled_autograd: Vec<CompileView<'a>>,
     pub inputs: Vec<InputView<'a>>,
     pub problems: ProblemsView,
+    /// Every run in the inputs, oldest first; a frame's `run` indexes it.
+    pub runs: &'a [RunInfo],
 }
 
 #[derive(Serialize)]
@@ -31,6 +33,7 @@ pub struct FrameView<'a> {
     pub line: Option<u32>,
     pub pid: u64,
     pub generation: u32,
+    pub run: usize,
     pub compiles: Vec<CompileView<'a>>,
 }
 
@@ -53,6 +56,7 @@ pub struct RecompileView<'a> {
     pub duration_s: Option<f64>,
     pub reasons: Vec<ReasonView<'a>>,
     pub pid: u64,
+    pub run: usize,
     pub function: Option<&'a str>,
     pub failed: bool,
     pub cache_limit: bool,
@@ -114,6 +118,8 @@ pub struct InputView<'a> {
     pub path: &'a str,
     pub rank: Option<u32>,
     pub pids: &'a [u64],
+    pub run: Option<usize>,
+    pub start: Option<f64>,
     pub lines: u64,
     pub bytes: u64,
     pub envelopes: u64,
@@ -146,6 +152,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                 line: f.line,
                 pid: f.pid,
                 generation: f.generation,
+                run: f.run,
                 compiles: f.compiles.iter().map(compile).collect(),
             })
             .collect(),
@@ -161,6 +168,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     duration_s: r.compile.duration_s,
                     reasons: r.compile.recompile_reasons.iter().zip(&r.reasons).map(reason).collect(),
                     pid: r.frame.pid,
+                    run: r.frame.run,
                     function: r.frame.function.as_deref(),
                     failed: r.compile.failed,
                     cache_limit: r.compile.cache_limit,
@@ -195,6 +203,8 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                 path: &i.path,
                 rank: i.rank,
                 pids: &i.stats.pids,
+                run: i.run,
+                start: i.start,
                 lines: i.stats.lines,
                 bytes: i.stats.bytes,
                 envelopes: i.stats.envelopes,
@@ -209,6 +219,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
             first: run.problems.first.iter().map(ToString::to_string).collect(),
             by_kind: run.problems.by_kind.clone(),
         },
+        runs: &run.runs,
     }
 }
 

@@ -110,6 +110,7 @@ mod tests {
             frame: FrameRef {
                 rank: None,
                 pid: 1,
+                run: 0,
                 frame_id: 0,
                 name: HOSTILE.into(),
                 function: Some(HOSTILE.into()),

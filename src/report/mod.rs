@@ -13,6 +13,7 @@ pub mod json;
 pub mod junit;
 pub mod output_dir;
 pub mod paths;
+pub mod runs;
 pub mod text;
 pub mod trace_events;
 pub mod watch;

@@ -134,6 +134,7 @@ mod tests {
                 file: None,
                 line: None,
                 module_class: None,
+                run: 0,
                 compiles: vec![Compile {
                     start: Some(base + 0.5),
                     duration_s: Some(1.0),

@@ -163,6 +163,7 @@ mod tests {
             file: None,
             line: None,
             module_class: None,
+            run: 0,
             compiles: vec![Compile::default(); compiles],
         }
     }

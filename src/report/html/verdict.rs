@@ -79,6 +79,9 @@ pub fn verdict(findings: &Findings<'_>) -> Headline {
         stat("compiling", secs(t.compile_seconds), "plain"),
     ];
     let mut notes = Vec::new();
+    if let Some(line) = crate::report::runs::runs_line(run) {
+        notes.push(format!("{line}."));
+    }
     if t.cache_limit_hits > 0 {
         notes.push(format!(
             "{} hit the recompile limit: that code now runs eagerly, uncompiled.",

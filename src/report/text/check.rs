@@ -65,15 +65,22 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
     writeln!(out)
 }
 
-/// `rank R frame F (name)`: how the text and the JUnit document name an offense's frame.
+/// `run N rank R frame F (name)`: how the text and the JUnit document name
+/// an offense's frame. Like rank 0, the first run goes unsaid: a later run
+/// is there only when the inputs hold several (a rerun, a stale log).
 pub(crate) fn frame(o: &Offense) -> String {
     let f = &o.frame;
+    let run = if f.run > 0 {
+        format!("run {} ", f.run)
+    } else {
+        String::new()
+    };
     let rank = f
         .rank
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
-    format!("{rank}frame {} ({})", f.frame_id, f.name)
+    format!("{run}{rank}frame {} ({})", f.frame_id, f.name)
 }
 
 fn write_offense(out: &mut Terminal, o: &Offense) -> io::Result<()> {

@@ -4,6 +4,7 @@ use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
 use crate::report::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
 use crate::report::paths::{display, display_site, file_name};
+use crate::report::runs::{colliding_frames, log_clock, runs_line};
 use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
@@ -26,6 +27,9 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         "1 process".to_string()
     };
     writeln!(out, "{} · {who}", plural(files, "log file", "log files"))?;
+    if let Some(line) = runs_line(run) {
+        writeln!(out, "{line}")?;
+    }
     let mut line = format!(
         "{} · {} · {} · {} failed · {} · {:.2} s compiling",
         plural(t.frames, "frame", "frames"),
@@ -89,7 +93,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
             "Recompiles (cause = the failed cache entry closest to the new call; ! = problem):"
         )?;
         for r in recompiles.iter() {
-            write_recompile(out, r, opts)?;
+            write_recompile(out, r, run.runs.iter().filter(|r| r.selected).count() > 1, opts)?;
         }
     }
     if !run.compiled_autograd.is_empty() {
@@ -106,16 +110,29 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
 fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
     let multi_rank = run.has_several_ranks();
     let multi_gen = run.frames.iter().any(|f| f.generation > 0);
+    let colliding = colliding_frames(run);
     let rows: Vec<[String; 6]> = run
         .frames
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(i, f)| {
             let mut id = f.frame_id.to_string();
             if multi_rank {
                 id = format!("r{}:{id}", f.rank.map_or("?".into(), |r| r.to_string()));
             }
             if multi_gen {
                 id = format!("{id} (reset {})", f.generation);
+            }
+            if colliding.contains(&i) {
+                id = match run
+                    .runs
+                    .get(f.run)
+                    .and_then(|r| r.start)
+                    .filter(|_| run.has_several_runs())
+                {
+                    Some(start) => format!("{id} (run {}, pid {}, {})", f.run, f.pid, log_clock(start)),
+                    None => format!("{id} (pid {})", f.pid),
+                };
             }
             [
                 id,
@@ -176,6 +193,12 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
         .filter(|r| *r > 0)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
+    // As in check: a later run is named, the first goes unsaid like rank 0.
+    let rank = if f.run > 0 {
+        format!("run {} {rank}", f.run)
+    } else {
+        rank
+    };
     write!(
         out,
         "  {} of {rank}frame {} ({frame}) caused by {} [",
@@ -284,7 +307,7 @@ fn rank_prefix(f: &Frame) -> String {
         .unwrap_or_default()
 }
 
-fn write_recompile(out: &mut Terminal, r: &Finding<'_>, opts: &TerminalOptions) -> io::Result<()> {
+fn write_recompile(out: &mut Terminal, r: &Finding<'_>, several_runs: bool, opts: &TerminalOptions) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
     let rank = r
@@ -293,6 +316,11 @@ fn write_recompile(out: &mut Terminal, r: &Finding<'_>, opts: &TerminalOptions) 
         .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
         .map(|x| format!("r{x} "))
         .unwrap_or_default();
+    let rank = if several_runs {
+        format!("run{} {rank}", r.frame.run)
+    } else {
+        rank
+    };
     let category = r.cause.category.name();
     let mark = if r.severity == Severity::Problem { "!" } else { " " };
     let after_mark = format!(" {rank}{:<6} {secs}  [", c.compile_id);
