@@ -3,8 +3,8 @@
 Misuse found while setting up (hooks attached to a model that already has
 compiled code, a pattern that matches no module, an incomplete hook spec)
 goes through ``warnings.warn`` with ``GuardscopeWarning``, so that it can be
-filtered or made an error (``-W error::guardscope.GuardscopeWarning``, or
-pytest's ``filterwarnings``). What happens while training runs (a step that
+filtered or made an error (``warnings.simplefilter``, pytest's ``-W
+error::guardscope.GuardscopeWarning`` or ``filterwarnings``). What happens while training runs (a step that
 recompiled, a file that failed) goes to the ``guardscope`` logger instead:
 it must never raise into the training loop or a compile.
 """

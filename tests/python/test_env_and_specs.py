@@ -97,11 +97,22 @@ def test_a_misuse_warning_is_filterable_and_points_at_the_caller(tmp_path):
             guardscope.trace_activations(Net(), layers="^nothing$", output=tmp_path / "b.jsonl")
 
 
-def test_the_command_line_filter_names_the_class(tmp_path):
-    # `-W error::guardscope.GuardscopeWarning` resolves the class at startup.
-    code = "import guardscope, warnings; warnings.warn('x', guardscope.GuardscopeWarning)"
-    proc = subprocess.run([sys.executable, "-W", "error::guardscope.GuardscopeWarning", "-c", code], capture_output=True, text=True)
-    assert proc.returncode == 1 and "guardscope.GuardscopeWarning: x" in proc.stderr, proc.stderr
+def test_pytest_w_error_names_the_class(tmp_path):
+    # `pytest -W error::guardscope.GuardscopeWarning` turns the warning into a
+    # failure: pytest resolves the class after startup. (`python -W` cannot
+    # name a class of a pip-installed package: Python reads -W before
+    # site-packages is on sys.path.)
+    test = tmp_path / "test_warns.py"
+    test.write_text(
+        "import warnings, guardscope\n"
+        "def test_it():\n"
+        "    warnings.warn('x', guardscope.GuardscopeWarning)\n"
+    )
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)]
+    plain = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    assert plain.returncode == 0, plain.stdout
+    strict = subprocess.run(cmd + ["-W", "error::guardscope.GuardscopeWarning"], capture_output=True, text=True, cwd=tmp_path)
+    assert strict.returncode == 1 and "GuardscopeWarning: x" in strict.stdout, strict.stdout
 
 
 def test_bad_steps_name_the_variable(env, tmp_path):
