@@ -628,17 +628,8 @@ fn help_examples_run_as_written() {
     let scratch = scratch();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for command in [
-        "",
-        "summary",
-        "check",
-        "report",
-        "diff",
-        "steps",
-        "run",
-        "completions",
-        "man",
-    ] {
+    // "" is guardscope's own --help; every subcommand's follows.
+    for command in std::iter::once("").chain(SUBCOMMANDS) {
         let args: Vec<&str> = [command, "--help"].into_iter().filter(|a| !a.is_empty()).collect();
         let help = common::guardscope(&args).stdout;
         for line in help.lines() {
