@@ -16,7 +16,8 @@ OLDEST_PY := $(OLDEST_VENV)/bin/python
 OLDEST_DEPS := $(OLDEST_VENV)/.deps-installed
 # The hook tests that must pass on every supported torch.
 HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_records.py \
-	tests/python/test_hooks_third_party.py tests/python/test_hooks_hard_cases.py
+	tests/python/test_hooks_third_party.py tests/python/test_hooks_hard_cases.py \
+	tests/python/test_hooks_cost.py
 
 .PHONY: test test-rust test-python test-python-oldest lint browser samples install clean
 
