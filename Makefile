@@ -19,7 +19,7 @@ HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_r
 	tests/python/test_hooks_third_party.py tests/python/test_hooks_hard_cases.py \
 	tests/python/test_hooks_cost.py
 
-.PHONY: test test-rust test-python test-python-oldest lint browser samples install clean
+.PHONY: test test-rust test-python test-python-oldest lint browser groff samples install clean
 
 test: lint test-rust test-python test-python-oldest
 
@@ -33,7 +33,7 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 
 # The `guardscope run` tests (tests/run_command.rs) start .venv/bin/python with torch.
-test-rust: browser $(DEPS)
+test-rust: browser groff $(DEPS)
 	cargo test
 
 # The report's browser test (tests/report_browser.rs) opens the page in
@@ -45,6 +45,14 @@ browser:
 	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	    $$SUDO apt-get install -y -qq chromium >/dev/null \
 	      || { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }; }
+
+# The man-page test (tests/completions_man.rs) renders the pages with groff.
+groff:
+	@command -v groff >/dev/null 2>&1 || { \
+	    echo "installing groff-base (apt) for the man-page test"; \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO apt-get install -y -qq groff-base >/dev/null \
+	      || { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq groff-base >/dev/null; }; }
 
 # Builds the wheel exactly as `pip install .` does and tests the installed package.
 install: $(DEPS)
