@@ -14,6 +14,17 @@ fn report(args: &[&str]) -> common::Output {
     guardscope(all)
 }
 
+/// The page `report ARGS -q` writes (into a fresh directory), which must succeed.
+fn page(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let mut all = args.to_vec();
+    all.extend(["-o", out_dir.to_str().unwrap(), "-q"]);
+    let out = report(&all);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    std::fs::read_to_string(out_dir.join("index.html")).unwrap()
+}
+
 fn bars(html: &str, class: &str) -> usize {
     html.matches(&format!("class=\"bar {class}")).count()
 }
@@ -352,11 +363,7 @@ fn graph_breaks_get_a_section_with_each_distinct_break_once() {
     // samples/traces/graph_breaks (real torch 2.15) logs three breaks:
     // Tensor.item() at line 36, and an explicit graph_break() at line 39
     // twice (frame 1's recompile logs it again).
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("r");
-    let out = report(&["samples/traces/graph_breaks", "-o", out_dir.to_str().unwrap(), "-q"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    let html = page(&["samples/traces/graph_breaks"]);
     assert!(html.contains("<a href=\"#graph-breaks\">Graph breaks <b class=\"count\">2</b></a>"));
     let start = html.find("<section id=\"graph-breaks\">").expect("section");
     let section = &html[start..start + html[start..].find("</section>").unwrap()];
@@ -385,11 +392,7 @@ fn graph_breaks_get_a_section_with_each_distinct_break_once() {
 
 #[test]
 fn a_page_without_graph_breaks_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("r");
-    let out = report(&["samples/traces/collision", "-o", out_dir.to_str().unwrap(), "-q"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    let html = page(&["samples/traces/collision"]);
     assert!(html.contains("<a href=\"#graph-breaks\">Graph breaks</a>"));
     assert!(html.contains("None: no frame logged a graph break."));
 }
@@ -399,16 +402,7 @@ fn each_recompile_shows_its_own_cause_in_full_and_other_entries_in_one_line() {
     // tests/corpus no_auto_dynamic (real torch 2.15): frame 0 recompiles 8
     // times, the nth recompile logging n failed entries. In full that was
     // 1 + 2 + ... + 8 = 36 reasons with their stacks.
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("r");
-    let out = report(&[
-        "tests/corpus/logs/torch2.15.0/no_auto_dynamic",
-        "-o",
-        out_dir.to_str().unwrap(),
-        "-q",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    let html = page(&["tests/corpus/logs/torch2.15.0/no_auto_dynamic"]);
     assert_eq!(html.matches("<pre class=\"raw\">").count(), 8);
     assert_eq!(html.matches("<b class=\"why\">← cause</b>").count(), 8);
     assert_eq!(html.matches("<details class=\"older\">").count(), 7);
@@ -455,18 +449,11 @@ fn fix_cards_cut_long_compile_id_lists_and_mark_reset_generations() {
 fn no_two_legend_entries_share_a_colour() {
     // The slow-step key and shape_input were one orange. The steps sample
     // (real torch and StepLogger) has recompiles and slow steps.
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("r");
-    let out = report(&[
+    let html = page(&[
         "samples/steps/collision_trace",
         "--steps",
         "samples/steps/collision.jsonl",
-        "-o",
-        out_dir.to_str().unwrap(),
-        "-q",
     ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
     let legend = &html[html.find("<div class=\"legend\">").unwrap()..];
     let legend = &legend[..legend.find("</div>").unwrap()];
     let colours: Vec<&str> = legend
