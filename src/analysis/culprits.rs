@@ -14,6 +14,10 @@ pub struct CulpritGroup {
     #[serde(flatten)]
     pub cause: RecompileReason,
     pub compile_ids: Vec<String>,
+    /// Every rank whose copy of the frame recompiled for this cause, in
+    /// order (empty for a log without ranks): in a distributed run the
+    /// same cause on 64 ranks is one group, not 64. `frame` names the first.
+    pub ranks: Vec<u32>,
     /// The `torch._dynamo.reset()` generation of each of `compile_ids`:
     /// after a reset, ids restart at 0/0 and repeat.
     #[serde(skip)]
@@ -28,8 +32,16 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
     for r in recompiles {
         let cause = &r.cause;
         let f = r.frame;
+        // A rank's copy of a frame is the frame (as in `frame_groups`);
+        // processes without a rank are never merged.
         let same = |g: &CulpritGroup| {
-            (g.frame.pid, g.frame.rank, g.frame.frame_id) == (f.pid, f.rank, f.frame_id)
+            let same_process = match (g.frame.rank, f.rank) {
+                (Some(_), Some(_)) => true,
+                (None, None) => g.frame.pid == f.pid,
+                _ => false,
+            };
+            same_process
+                && (g.frame.run, g.frame.frame_id, &g.frame.function) == (f.run, f.frame_id, &f.function)
                 && (g.cause.category, &g.cause.culprit) == (cause.category, &cause.culprit)
         };
         let secs = r.compile.duration_s.unwrap_or(0.0);
@@ -39,11 +51,15 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
                 g.generations.push(f.generation);
                 g.seconds += secs;
                 g.severity = g.severity.min(r.severity);
+                if let Some(rank) = f.rank.filter(|r| !g.ranks.contains(r)) {
+                    g.ranks.push(rank);
+                }
             }
             None => groups.push(CulpritGroup {
                 frame: FrameRef::of(f),
                 cause: cause.clone(),
                 compile_ids: vec![r.compile.compile_id.clone()],
+                ranks: f.rank.into_iter().collect(),
                 generations: vec![f.generation],
                 seconds: secs,
                 severity: r.severity,

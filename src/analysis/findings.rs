@@ -7,6 +7,7 @@
 
 use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
 use super::culprits::{group, CulpritGroup};
+use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, FrameGroup};
 use super::graph_breaks::{distinct, GraphBreak};
 use super::ranks::{lone_ranks, LoneRank};
 use super::severity::{severities, Severity};
@@ -19,6 +20,8 @@ use std::collections::{BTreeMap, HashMap};
 pub struct Findings<'r> {
     pub run: &'r Run,
     pub totals: Totals,
+    /// The frames, each rank's copies of one function as one group.
+    pub frames: Vec<FrameGroup<'r>>,
     /// Every recompile, frames in run order, compiles in id order.
     pub recompiles: Vec<Finding<'r>>,
     /// Recompiles grouped by frame and culprit: problems first, then by cost.
@@ -76,7 +79,8 @@ impl<'r> Findings<'r> {
 }
 
 pub fn analyse(run: &Run) -> Findings<'_> {
-    let lone = lone_ranks(run);
+    let groups = group_frames(run);
+    let lone = lone_ranks(run, &groups);
     let mut recompiles = Vec::new();
     for frame in &run.frames {
         let start = recompiles.len();
@@ -114,11 +118,24 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         .map(|(i, f)| (f.compile as *const Compile, i))
         .collect();
     let graph_breaks = distinct(run);
+    let mut causes: HashMap<*const Frame, Vec<Category>> = HashMap::new();
+    for f in &recompiles {
+        causes
+            .entry(f.frame as *const Frame)
+            .or_default()
+            .push(f.cause.category);
+    }
+    let frames = compare_copies(groups, |f| {
+        causes.get(&(f as *const Frame)).cloned().unwrap_or_default()
+    });
     let mut totals = totals(run);
     totals.graph_breaks = graph_breaks.len();
+    totals.frames = frames.len();
+    totals.compile_wall_seconds = wall_clock_seconds(run);
     Findings {
         run,
         totals,
+        frames,
         graph_breaks,
         culprits: group(&recompiles),
         recompiles,

@@ -5,6 +5,7 @@ mod cause;
 pub mod check;
 mod culprits;
 mod findings;
+mod frame_groups;
 mod graph_breaks;
 mod ranks;
 mod severity;
@@ -13,6 +14,7 @@ pub mod steps;
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
 pub use culprits::CulpritGroup;
 pub use findings::{analyse, Finding, Findings};
+pub use frame_groups::{FrameGroup, RankDifference};
 pub use graph_breaks::GraphBreak;
 pub use ranks::{lone_ranks, mode as rank_mode, LoneRank};
 pub use severity::Severity;
@@ -75,7 +77,11 @@ pub fn frame_name(f: &Frame) -> String {
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Totals {
+    /// Distinct frames: a function compiled on 64 ranks is one frame.
     pub frames: usize,
+    /// Frames counted once per process (each rank's copy): what `frames`
+    /// was before frames were matched across ranks.
+    pub process_frames: usize,
     pub compiles: usize,
     pub recompiles: usize,
     pub failed_compiles: usize,
@@ -83,7 +89,11 @@ pub struct Totals {
     pub cache_limit_hits: usize,
     /// Distinct graph breaks: by reason and user line, across frames and ranks.
     pub graph_breaks: usize,
+    /// Compile seconds summed over every compile of every process.
     pub compile_seconds: f64,
+    /// Seconds in which some process was compiling (overlapping compiles of
+    /// parallel ranks counted once): what the job waited.
+    pub compile_wall_seconds: f64,
     pub recompile_seconds: f64,
     pub processes: usize,
     pub ranks: usize,
@@ -92,6 +102,7 @@ pub struct Totals {
 pub fn totals(run: &Run) -> Totals {
     let mut t = Totals {
         frames: run.frames.len(),
+        process_frames: run.frames.len(),
         ..Totals::default()
     };
     let mut processes = std::collections::BTreeSet::new();
@@ -114,7 +125,7 @@ pub fn totals(run: &Run) -> Totals {
         t.unfinished_compiles += usize::from(!c.finished);
         t.cache_limit_hits += usize::from(c.cache_limit);
     }
-    // graph_breaks: the distinct breaks, set by `analyse`.
+    // graph_breaks, frames (across ranks) and compile_wall_seconds: set by `analyse`.
     t.processes = processes.len();
     t.ranks = ranks.len();
     t

@@ -3,7 +3,7 @@
 //! collective, so it is said plainly, not only drawn.
 
 use super::frame_name;
-use crate::model::Run;
+use crate::model::{Frame, Run};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -37,33 +37,30 @@ impl LoneRank {
     }
 }
 
-/// Each (rank, frame) whose recompile count differs from most ranks'.
-/// Frames are matched across ranks by reset generation, id and function.
-pub fn lone_ranks(run: &Run) -> Vec<LoneRank> {
+/// Each (rank, frame) whose recompile count differs from most ranks'
+/// (a rank without the frame counts as not recompiling it). `groups` are
+/// the run's frames matched across ranks (`frame_groups::group_frames`).
+pub fn lone_ranks(run: &Run, groups: &[Vec<&Frame>]) -> Vec<LoneRank> {
     let mut ranks: Vec<u32> = run.frames.iter().filter_map(|f| f.rank).collect();
     ranks.sort_unstable();
     ranks.dedup();
     if ranks.len() < 2 {
         return Vec::new();
     }
-    type Key<'a> = (u32, u32, &'a str);
-    let mut counts: BTreeMap<Key<'_>, (String, BTreeMap<u32, usize>)> = BTreeMap::new();
-    for f in &run.frames {
-        let Some(rank) = f.rank else { continue };
-        let key = (f.generation, f.frame_id, f.function.as_deref().unwrap_or("?"));
-        let entry = counts.entry(key).or_insert_with(|| (frame_name(f), BTreeMap::new()));
-        *entry.1.entry(rank).or_default() += f.compiles.len().saturating_sub(1);
-    }
     let mut out = Vec::new();
-    for ((_, frame_id, _), (name, per_rank)) in counts {
+    for copies in groups.iter().filter(|g| g.iter().any(|f| f.rank.is_some())) {
+        let per_rank: BTreeMap<u32, usize> = copies
+            .iter()
+            .filter_map(|f| Some((f.rank?, f.compiles.len().saturating_sub(1))))
+            .collect();
         let by_rank: Vec<usize> = ranks.iter().map(|r| per_rank.get(r).copied().unwrap_or(0)).collect();
         let majority = mode(&by_rank);
-        for (rank, n) in ranks.iter().zip(&by_rank) {
-            if *n != majority && per_rank.contains_key(rank) {
+        for (rank, n) in &per_rank {
+            if *n != majority {
                 out.push(LoneRank {
                     rank: *rank,
-                    frame_id,
-                    frame: name.clone(),
+                    frame_id: copies[0].frame_id,
+                    frame: frame_name(copies[0]),
                     recompiles: *n,
                     majority,
                 });

@@ -12,6 +12,28 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Ranks as ranges, `0-15, 17, 19-63`, from any order.
+pub fn rank_list(ranks: &[u32]) -> String {
+    let mut sorted = ranks.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", sorted[i], sorted[j])
+        } else {
+            sorted[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 /// `text` cut after `max` characters, marked with `…`.
 pub fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -179,6 +201,13 @@ pub fn wrap_words(text: &str, columns: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranks_read_as_ranges() {
+        assert_eq!(rank_list(&[3, 0, 1, 2, 17, 19, 20]), "0-3, 17, 19-20");
+        assert_eq!(rank_list(&[5]), "5");
+        assert_eq!(rank_list(&[]), "");
+    }
 
     #[test]
     fn plural_counts_regular_and_irregular_words() {

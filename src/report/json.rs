@@ -2,18 +2,21 @@
 //! them, never rename or remove them (documented in the README).
 
 use super::compile_record::CompileRecord;
-use crate::analysis::{CulpritGroup, Findings, Severity, Totals};
+use crate::analysis::{frame_name, CulpritGroup, Findings, RankDifference, Severity, Totals};
 use crate::input::ProblemKind;
 use crate::model::{Breakdown, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 #[derive(Serialize)]
 pub struct SummaryDocument<'a> {
     pub version: &'static str,
     pub totals: Totals,
     pub frames: Vec<FrameView<'a>>,
+    /// The frames matched across ranks: one per compiled function.
+    pub frame_groups: Vec<FrameGroupView<'a>>,
     pub recompiles: Vec<RecompileView<'a>>,
     /// Recompiles grouped by culprit, most expensive first.
     pub culprits: Vec<CulpritGroup>,
@@ -35,6 +38,29 @@ pub struct FrameView<'a> {
     pub generation: u32,
     pub run: usize,
     pub compiles: Vec<CompileView<'a>>,
+}
+
+/// One compiled function with every rank's copy of it.
+#[derive(Serialize)]
+pub struct FrameGroupView<'a> {
+    pub frame_id: u32,
+    pub generation: u32,
+    pub run: usize,
+    pub name: String,
+    pub function: Option<&'a str>,
+    pub file: Option<&'a str>,
+    pub line: Option<u32>,
+    /// Ranks that compiled it (empty for a log without ranks).
+    pub ranks: Vec<u32>,
+    /// Indices into `frames` of its copies, one per process.
+    pub frames: Vec<usize>,
+    /// Compiles of the copy most ranks had.
+    pub typical_compiles: usize,
+    /// The slowest copy's compile seconds (ranks compile side by side).
+    pub slowest_seconds: f64,
+    pub summed_seconds: f64,
+    /// The copies that compiled differently from most ranks.
+    pub differing: &'a [RankDifference],
 }
 
 #[derive(Serialize)]
@@ -156,6 +182,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                 compiles: f.compiles.iter().map(compile).collect(),
             })
             .collect(),
+        frame_groups: frame_groups(findings),
         recompiles: findings
             .recompiles
             .iter()
@@ -221,6 +248,42 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
         },
         runs: &run.runs,
     }
+}
+
+fn frame_groups<'a>(findings: &'a Findings<'a>) -> Vec<FrameGroupView<'a>> {
+    let index: HashMap<*const crate::model::Frame, usize> = findings
+        .run
+        .frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f as *const _, i))
+        .collect();
+    findings
+        .frames
+        .iter()
+        .map(|g| {
+            let f = g.first();
+            FrameGroupView {
+                frame_id: f.frame_id,
+                generation: f.generation,
+                run: f.run,
+                name: frame_name(f),
+                function: f.function.as_deref(),
+                file: f.file.as_deref(),
+                line: f.line,
+                ranks: g.ranks().collect(),
+                frames: g
+                    .copies
+                    .iter()
+                    .filter_map(|c| index.get(&(*c as *const _)).copied())
+                    .collect(),
+                typical_compiles: g.typical_compiles,
+                slowest_seconds: g.slowest_seconds(),
+                summed_seconds: g.summed_seconds(),
+                differing: &g.differing,
+            }
+        })
+        .collect()
 }
 
 fn compile(c: &crate::model::Compile) -> CompileView<'_> {

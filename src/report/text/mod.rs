@@ -20,6 +20,7 @@
 
 pub mod check;
 pub mod diff;
+mod frames;
 pub mod steps;
 pub mod style;
 pub mod summary;

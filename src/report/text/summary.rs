@@ -1,10 +1,11 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
+use super::frames::write_frames;
 use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
-use crate::report::format::{ellipsize_middle, ellipsize_start, pad, plural, width, wrap_words};
-use crate::report::paths::{display, display_site, file_name};
-use crate::report::runs::{colliding_frames, log_clock, runs_line};
+use crate::report::format::{ellipsize_middle, plural, rank_list, width, wrap_words};
+use crate::report::paths::{display_site, file_name};
+use crate::report::runs::runs_line;
 use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
@@ -30,17 +31,40 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     if let Some(line) = runs_line(run) {
         writeln!(out, "{line}")?;
     }
+    // Parallel processes compile side by side: the job waited the
+    // wall-clock time, not the sum, so both are said.
+    let parallel = t.processes > 1;
+    let frames = if t.process_frames > t.frames {
+        format!(
+            "{} ({} copies across {})",
+            plural(t.frames, "frame", "frames"),
+            t.process_frames,
+            plural(t.processes, "process", "processes")
+        )
+    } else {
+        plural(t.frames, "frame", "frames")
+    };
     let mut line = format!(
-        "{} · {} · {} · {} failed · {} · {:.2} s compiling",
-        plural(t.frames, "frame", "frames"),
+        "{frames} · {} · {} · {} failed · {} · {:.2} s compiling",
         plural(t.compiles, "compile", "compiles"),
         plural(t.recompiles, "recompile", "recompiles"),
         t.failed_compiles,
         plural(t.graph_breaks, "graph break", "graph breaks"),
-        t.compile_seconds
+        if parallel {
+            t.compile_wall_seconds
+        } else {
+            t.compile_seconds
+        }
     );
+    let mut notes = Vec::new();
+    if parallel {
+        notes.push(format!("wall clock; {:.2} s summed over processes", t.compile_seconds));
+    }
     if t.recompiles > 0 {
-        line.push_str(&format!(" ({:.2} s in recompiles)", t.recompile_seconds));
+        notes.push(format!("{:.2} s in recompiles", t.recompile_seconds));
+    }
+    if !notes.is_empty() {
+        line.push_str(&format!(" ({})", notes.join("; ")));
     }
     writeln!(out, "{line}")?;
     if t.unfinished_compiles > 0 {
@@ -66,7 +90,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
 
     if !run.frames.is_empty() {
         writeln!(out)?;
-        write_frames(out, run, opts)?;
+        write_frames(out, findings, opts)?;
     }
     let (problems, expected): (Vec<&CulpritGroup>, Vec<&CulpritGroup>) =
         findings.culprits.iter().partition(|g| g.severity == Severity::Problem);
@@ -92,8 +116,9 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
             out,
             "Recompiles (cause = the failed cache entry closest to the new call; ! = problem):"
         )?;
-        for r in recompiles.iter() {
-            write_recompile(out, r, run.runs.iter().filter(|r| r.selected).count() > 1, opts)?;
+        let several_runs = run.runs.iter().filter(|r| r.selected).count() > 1;
+        for (r, ranks) in fold_across_ranks(recompiles) {
+            write_recompile(out, r, &ranks, several_runs, opts)?;
         }
     }
     if !run.compiled_autograd.is_empty() {
@@ -107,80 +132,6 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     write_problems(out, run, opts)
 }
 
-fn write_frames(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
-    let multi_rank = run.has_several_ranks();
-    let multi_gen = run.frames.iter().any(|f| f.generation > 0);
-    let colliding = colliding_frames(run);
-    let rows: Vec<[String; 6]> = run
-        .frames
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let mut id = f.frame_id.to_string();
-            if multi_rank {
-                id = format!("r{}:{id}", f.rank.map_or("?".into(), |r| r.to_string()));
-            }
-            if multi_gen {
-                id = format!("{id} (reset {})", f.generation);
-            }
-            if colliding.contains(&i) {
-                id = match run
-                    .runs
-                    .get(f.run)
-                    .and_then(|r| r.start)
-                    .filter(|_| run.has_several_runs())
-                {
-                    Some(start) => format!("{id} (run {}, pid {}, {})", f.run, f.pid, log_clock(start)),
-                    None => format!("{id} (pid {})", f.pid),
-                };
-            }
-            [
-                id,
-                analysis::frame_name(f),
-                location(f),
-                f.compiles.len().to_string(),
-                f.attempts().to_string(),
-                format!("{:.2}", f.compile_seconds()),
-            ]
-        })
-        .collect();
-    let header = ["frame", "compiled", "location", "compiles", "attempts", "seconds"];
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(width(cell));
-        }
-    }
-    // Shrink the location column first when the table is too wide.
-    let fixed: usize = widths
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != 2)
-        .map(|(_, w)| w + 2)
-        .sum();
-    widths[2] = widths[2].min(opts.width.saturating_sub(fixed).max(20));
-    let fmt_row = |cells: [&str; 6]| {
-        format!(
-            "  {}  {}  {}  {:>w3$}  {:>w4$}  {:>w5$}",
-            pad(cells[0], widths[0]),
-            pad(cells[1], widths[1]),
-            pad(&ellipsize_start(cells[2], widths[2]), widths[2]),
-            cells[3],
-            cells[4],
-            cells[5],
-            w3 = widths[3],
-            w4 = widths[4],
-            w5 = widths[5],
-        )
-    };
-    writeln!(out, "{}", fmt_row(header).trim_end())?;
-    for row in &rows {
-        let cells = [&*row[0], &*row[1], &*row[2], &*row[3], &*row[4], &*row[5]];
-        writeln!(out, "{}", fmt_row(cells).trim_end())?;
-    }
-    Ok(())
-}
-
 fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
@@ -188,11 +139,17 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
         (Some(file), Some(line)) => format!("{}, {}:{line}", f.name, file_name(file)),
         _ => f.name.clone(),
     };
+    let several = g.ranks.len() > 1;
     let rank = f
         .rank
-        .filter(|r| *r > 0)
+        .filter(|r| *r > 0 && !several)
         .map(|r| format!("rank {r} "))
         .unwrap_or_default();
+    let on_ranks = if several {
+        format!(" on {} ranks ({})", g.ranks.len(), rank_list(&g.ranks))
+    } else {
+        String::new()
+    };
     // As in check: a later run is named, the first goes unsaid like rank 0.
     let rank = if f.run > 0 {
         format!("run {} {rank}", f.run)
@@ -201,13 +158,13 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
     };
     write!(
         out,
-        "  {} of {rank}frame {} ({frame}) caused by {} [",
+        "  {} of {rank}frame {} ({frame}){on_ranks} caused by {} [",
         plural(n, "recompile", "recompiles"),
         f.frame_id,
         c.culprit,
     )?;
     out.styled(style::category(c.category), c.category.name())?;
-    writeln!(out, "], {:.2} s ({})", g.seconds, compile_ids(&g.compile_ids))?;
+    writeln!(out, "], {:.2} s ({})", g.seconds, compile_ids(g))?;
     let wrap = opts.width.saturating_sub(6).max(40);
     let with_code = |site: &str, code: Option<&str>| {
         let site = display_site(site);
@@ -258,10 +215,15 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             .map(|s| format!(", called from {}", display_site(s)))
             .unwrap_or_default();
         let line = format!(
-            "{} frame {} ({}): {} [{}]{from}",
-            compile_ids(&g.compile_ids),
+            "{} frame {} ({}){}: {} [{}]{from}",
+            compile_ids(g),
             g.frame.frame_id,
             g.frame.name,
+            if g.ranks.len() > 1 {
+                format!(" on {} ranks ({})", g.ranks.len(), rank_list(&g.ranks))
+            } else {
+                String::new()
+            },
             g.cause.culprit,
             g.cause.category.name()
         );
@@ -292,8 +254,15 @@ fn changed_lines(changes: &[crate::reasons::GuardChange]) -> Vec<String> {
 }
 
 /// A compile-id list, cut with a count when long.
-fn compile_ids(ids: &[String]) -> String {
+/// A group's compile ids; across ranks each id once (every rank has its
+/// own `0/1`).
+fn compile_ids(g: &CulpritGroup) -> String {
     const SHOWN: usize = 8;
+    let mut ids: Vec<&str> = g.compile_ids.iter().map(String::as_str).collect();
+    if g.ranks.len() > 1 {
+        let mut seen = std::collections::HashSet::new();
+        ids.retain(|id| seen.insert(*id));
+    }
     if ids.len() <= SHOWN {
         return ids.join(", ");
     }
@@ -307,15 +276,51 @@ fn rank_prefix(f: &Frame) -> String {
         .unwrap_or_default()
 }
 
-fn write_recompile(out: &mut Terminal, r: &Finding<'_>, several_runs: bool, opts: &TerminalOptions) -> io::Result<()> {
+/// The recompiles, each once with the ranks it happened on: the same
+/// recompile (compile id, cause, guard) of 64 ranks' copies is one line,
+/// with the slowest rank's seconds.
+fn fold_across_ranks<'a, 'r>(recompiles: &'a [Finding<'r>]) -> Vec<(&'a Finding<'r>, Vec<u32>)> {
+    let mut out: Vec<(&Finding<'r>, Vec<u32>)> = Vec::new();
+    for r in recompiles {
+        let same = |(o, _): &&mut (&Finding<'r>, Vec<u32>)| {
+            let (a, b) = (o.frame, r.frame);
+            a.rank.is_some()
+                && b.rank.is_some()
+                && (a.run, a.generation, a.frame_id, &a.function) == (b.run, b.generation, b.frame_id, &b.function)
+                && o.compile.compile_id == r.compile.compile_id
+                && o.compile.failed == r.compile.failed
+                && o.severity == r.severity
+                && o.cause.category == r.cause.category
+                && o.guard().map(|g| &g.guard) == r.guard().map(|g| &g.guard)
+        };
+        match out.iter_mut().find(same) {
+            Some((shown, ranks)) => {
+                ranks.extend(r.frame.rank);
+                // The line shows the slowest rank's seconds.
+                if r.compile.duration_s > shown.compile.duration_s {
+                    *shown = r;
+                }
+            }
+            None => out.push((r, r.frame.rank.into_iter().collect())),
+        }
+    }
+    out
+}
+
+fn write_recompile(
+    out: &mut Terminal,
+    r: &Finding<'_>,
+    ranks: &[u32],
+    several_runs: bool,
+    opts: &TerminalOptions,
+) -> io::Result<()> {
     let c = r.compile;
     let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
-    let rank = r
-        .frame
-        .rank
-        .filter(|_| r.frame.rank.is_some_and(|x| x > 0))
-        .map(|x| format!("r{x} "))
-        .unwrap_or_default();
+    let rank = match ranks {
+        [] | [0] => String::new(),
+        [one] => format!("r{one} "),
+        many => format!("r{} ", rank_list(many)),
+    };
     let rank = if several_runs {
         format!("run{} {rank}", r.frame.run)
     } else {
@@ -392,12 +397,4 @@ fn write_problems(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io:
         writeln!(out, "  … {} more not shown", p.count as usize - p.first.len())?;
     }
     Ok(())
-}
-
-fn location(f: &Frame) -> String {
-    match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{}:{line}", display(file)),
-        (Some(file), None) => display(file),
-        _ => "?".to_string(),
-    }
 }

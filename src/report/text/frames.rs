@@ -1,0 +1,137 @@
+//! The frames table of the terminal summary. A distributed run shows each
+//! compiled function once, with how many ranks compiled it and the ranks
+//! that did so differently, instead of a row per rank's copy.
+
+use super::summary::TerminalOptions;
+use crate::analysis::{self, Findings, FrameGroup};
+use crate::model::Frame;
+use crate::report::format::{ellipsize_start, pad, width};
+use crate::report::paths::display;
+use crate::report::runs::{colliding_frames, log_clock};
+use std::collections::HashSet;
+use std::io::{self, Write};
+
+/// Differing ranks named in a row before "+N more".
+const DIFFERING_SHOWN: usize = 2;
+
+pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &TerminalOptions) -> io::Result<()> {
+    let run = findings.run;
+    let across_ranks = findings.frames.iter().any(|g| g.copies.len() > 1);
+    let multi_gen = run.frames.iter().any(|f| f.generation > 0);
+    let colliding: HashSet<*const Frame> = colliding_frames(run)
+        .into_iter()
+        .map(|i| &run.frames[i] as *const Frame)
+        .collect();
+    let id = |f: &Frame, with_rank: bool| {
+        let mut id = f.frame_id.to_string();
+        if with_rank {
+            id = format!("r{}:{id}", f.rank.map_or("?".into(), |r| r.to_string()));
+        }
+        if multi_gen {
+            id = format!("{id} (reset {})", f.generation);
+        }
+        if colliding.contains(&(f as *const Frame)) {
+            id = match run
+                .runs
+                .get(f.run)
+                .and_then(|r| r.start)
+                .filter(|_| run.has_several_runs())
+            {
+                Some(start) => format!("{id} (run {}, pid {}, {})", f.run, f.pid, log_clock(start)),
+                None => format!("{id} (pid {})", f.pid),
+            };
+        }
+        id
+    };
+    let mut header = vec!["frame", "compiled", "location"];
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    if across_ranks {
+        header.extend(["ranks", "compiles", "attempts", "seconds", "differs"]);
+        for g in &findings.frames {
+            let f = g.first();
+            rows.push(vec![
+                id(f, false),
+                analysis::frame_name(f),
+                location(f),
+                g.copies.len().to_string(),
+                g.typical_compiles.to_string(),
+                g.typical_attempts().to_string(),
+                format!("{:.2}", g.slowest_seconds()),
+                differs(g),
+            ]);
+        }
+    } else {
+        header.extend(["compiles", "attempts", "seconds"]);
+        let with_rank = run.has_several_ranks();
+        for f in findings.frames.iter().flat_map(|g| &g.copies) {
+            rows.push(vec![
+                id(f, with_rank),
+                analysis::frame_name(f),
+                location(f),
+                f.compiles.len().to_string(),
+                f.attempts().to_string(),
+                format!("{:.2}", f.compile_seconds()),
+            ]);
+        }
+    }
+    let mut widths: Vec<usize> = header.iter().map(|h| width(h)).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(width(cell));
+        }
+    }
+    // Shrink the location column first when the table is too wide.
+    let fixed: usize = widths
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 2)
+        .map(|(_, w)| w + 2)
+        .sum();
+    widths[2] = widths[2].min(opts.width.saturating_sub(fixed).max(20));
+    // Text columns are left-aligned, counts right-aligned; `differs` is text.
+    let last_text = header.len() - 1;
+    let fmt_row = |cells: &[&str]| {
+        let mut line = String::new();
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            line.push(' ');
+            line.push(' ');
+            if i == 2 {
+                line.push_str(&pad(&ellipsize_start(cell, *w), *w));
+            } else if i < 2 || (across_ranks && i == last_text) {
+                line.push_str(&pad(cell, *w));
+            } else {
+                line.push_str(&" ".repeat(w.saturating_sub(width(cell))));
+                line.push_str(cell);
+            }
+        }
+        line.trim_end().to_string()
+    };
+    writeln!(out, "{}", fmt_row(&header))?;
+    for row in &rows {
+        let cells: Vec<&str> = row.iter().map(String::as_str).collect();
+        writeln!(out, "{}", fmt_row(&cells))?;
+    }
+    if across_ranks {
+        writeln!(
+            out,
+            "  (compiles, attempts: what most ranks did; seconds: the slowest rank's; differs: ranks that compiled otherwise)"
+        )?;
+    }
+    Ok(())
+}
+
+fn differs(g: &FrameGroup<'_>) -> String {
+    let mut parts: Vec<String> = g.differing.iter().take(DIFFERING_SHOWN).map(|d| d.short()).collect();
+    if g.differing.len() > DIFFERING_SHOWN {
+        parts.push(format!("+{} more", g.differing.len() - DIFFERING_SHOWN));
+    }
+    parts.join("; ")
+}
+
+fn location(f: &Frame) -> String {
+    match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{}:{line}", display(file)),
+        (Some(file), None) => display(file),
+        _ => "?".to_string(),
+    }
+}
