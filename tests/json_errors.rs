@@ -95,3 +95,37 @@ fn without_json_stdout_stays_empty_on_error() {
         out.stderr
     );
 }
+
+#[test]
+fn a_command_line_clap_refuses_is_a_json_usage_error() {
+    for (args, words) in [
+        (
+            vec!["summary", "--jsn", "samples/traces/collision", "--json"],
+            "'--jsn'",
+        ),
+        (vec!["check", "--json"], "<PATH>"),
+        (vec!["diff", "--json", "samples/activations/base.jsonl.gz"], "required"),
+    ] {
+        let out = guardscope(&args);
+        assert_eq!(out.code, 2, "{args:?}");
+        let doc: Value = serde_json::from_str(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {:?}", out.stdout));
+        assert_eq!(doc["error"]["kind"], "usage", "{args:?}");
+        assert_eq!(doc["error"]["exit_code"], 2, "{args:?}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{args:?}: {message}");
+        assert!(!message.starts_with("error"), "{message}");
+        // clap's full text stays on stderr, with the usage line.
+        assert!(out.stderr.contains("Usage: guardscope"), "{}", out.stderr);
+    }
+    // Without --json (or with it only among the child's words after `--`)
+    // stdout stays empty.
+    for args in [
+        vec!["summary", "--jsn", "samples/traces/collision"],
+        vec!["run", "--bogus", "--", "python", "--json"],
+    ] {
+        let out = guardscope(&args);
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+    }
+}

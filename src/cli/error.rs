@@ -147,11 +147,21 @@ struct ErrorObject<'a> {
 }
 
 fn print_json_error(e: &CliError, message: &str) {
+    write_error_document(e.kind(), message, e.exit_code());
+}
+
+/// A command line clap refused (unknown flag, missing argument), as JSON:
+/// kind `usage`; clap has already printed its full message on stderr.
+pub fn print_usage_error_json(message: &str, exit_code: i32) {
+    write_error_document("usage", message, exit_code);
+}
+
+fn write_error_document(kind: &'static str, message: &str, exit_code: i32) {
     let doc = ErrorDocument {
         error: ErrorObject {
-            kind: e.kind(),
+            kind,
             message,
-            exit_code: e.exit_code(),
+            exit_code,
         },
     };
     let mut out = io::stdout().lock();

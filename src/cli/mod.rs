@@ -60,17 +60,33 @@ where
     }
 }
 
+/// clap's error in one line, as the JSON `message`: its first paragraph
+/// ("unexpected argument '--jsn' found"), without the "error:" label.
+fn usage_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or_default();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    words.join(" ").trim_start_matches("error: ").to_string()
+}
+
 fn parse_and_dispatch<I, T>(args: I, json: &mut bool) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints its own usage errors (and --help, --version).
             let code = if e.use_stderr() { exit::BAD_INPUT } else { exit::OK };
             let _ = e.print();
+            // A script that asked for JSON gets JSON even when its command
+            // line is wrong: the flag is looked for in the raw words, before
+            // `--` (what follows belongs to `run`'s child).
+            if e.use_stderr() && args.iter().take_while(|a| *a != "--").any(|a| a == "--json") {
+                error::print_usage_error_json(&usage_message(&e), code);
+            }
             return code;
         }
     };
