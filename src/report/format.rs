@@ -34,6 +34,33 @@ pub fn rank_list(ranks: &[u32]) -> String {
     parts.join(", ")
 }
 
+/// Items that are the same event on several ranks, folded into the first
+/// of them with every rank it happened on, in order of first appearance:
+/// the same recompile on 64 ranks is read once. `key` says what must match
+/// (None: never folded, e.g. an item of a log without ranks); `pick` says
+/// whether a later item should stand for its fold instead (the slowest).
+pub fn fold_ranks<'a, T, K: PartialEq>(
+    items: impl IntoIterator<Item = &'a T>,
+    rank: impl Fn(&T) -> Option<u32>,
+    key: impl Fn(&'a T) -> Option<K>,
+    pick: impl Fn(&T, &T) -> bool,
+) -> Vec<(&'a T, Vec<u32>)> {
+    let mut out: Vec<(&'a T, Option<K>, Vec<u32>)> = Vec::new();
+    for item in items {
+        let k = rank(item).and_then(|_| key(item));
+        match out.iter_mut().find(|(_, ok, _)| k.is_some() && *ok == k) {
+            Some((shown, _, ranks)) => {
+                ranks.extend(rank(item));
+                if pick(item, shown) {
+                    *shown = item;
+                }
+            }
+            None => out.push((item, k, rank(item).into_iter().collect())),
+        }
+    }
+    out.into_iter().map(|(item, _, ranks)| (item, ranks)).collect()
+}
+
 /// `text` cut after `max` characters, marked with `…`.
 pub fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -201,6 +228,21 @@ pub fn wrap_words(text: &str, columns: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_same_event_on_several_ranks_folds_into_the_slowest() {
+        // (rank, what happened, seconds); rank None never folds.
+        let items = [
+            (Some(0), "a", 1.0),
+            (Some(1), "a", 3.0),
+            (Some(2), "b", 1.0),
+            (None, "a", 1.0),
+            (Some(3), "a", 2.0),
+        ];
+        let folded = fold_ranks(&items, |i| i.0, |i| Some(i.1), |x, y| x.2 > y.2);
+        let seen: Vec<(f64, Vec<u32>)> = folded.iter().map(|(i, r)| (i.2, r.clone())).collect();
+        assert_eq!(seen, [(3.0, vec![0, 1, 3]), (1.0, vec![2]), (1.0, vec![])]);
+    }
 
     #[test]
     fn ranks_read_as_ranges() {

@@ -2,7 +2,7 @@
 
 use crate::analysis::check::{CheckVerdict, Offense};
 use crate::analysis::Severity;
-use crate::report::format::plural;
+use crate::report::format::{fold_ranks, plural, rank_list};
 use crate::report::paths::display_site;
 use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
@@ -21,8 +21,21 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
             plural(problems, "problem", "problems"),
             plural(v.offending.len() - problems, "expected one-off", "expected one-offs")
         )?;
-        for o in &v.offending {
-            write_offense(out, o)?;
+        // The same recompile on many ranks is one entry (the budget still
+        // counts each, as the sentence above does).
+        let folded = fold_ranks(
+            &v.offending,
+            |o| o.frame.rank,
+            |o| {
+                Some((
+                    (&o.compile_id, o.frame.run, o.frame.frame_id, &o.frame.function),
+                    (o.cause.category, &o.cause.culprit, o.severity),
+                ))
+            },
+            |a, b| a.duration_s > b.duration_s,
+        );
+        for (o, ranks) in folded {
+            write_offense(out, o, &ranks)?;
         }
         writeln!(out)?;
     }
@@ -83,9 +96,26 @@ pub(crate) fn frame(o: &Offense) -> String {
     format!("{run}{rank}frame {} ({})", f.frame_id, f.name)
 }
 
-fn write_offense(out: &mut Terminal, o: &Offense) -> io::Result<()> {
+fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32]) -> io::Result<()> {
     let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
-    write!(out, "  {} {} [", o.compile_id, frame(o))?;
+    let name = if ranks.len() > 1 {
+        let f = &o.frame;
+        let run = if f.run > 0 {
+            format!("run {} ", f.run)
+        } else {
+            String::new()
+        };
+        format!(
+            "{run}frame {} ({}) on {} ranks ({})",
+            f.frame_id,
+            f.name,
+            ranks.len(),
+            rank_list(ranks)
+        )
+    } else {
+        frame(o)
+    };
+    write!(out, "  {} {name} [", o.compile_id)?;
     out.styled(style::category(o.cause.category), o.cause.category.name())?;
     write!(out, ", ")?;
     out.styled(style::severity(o.severity), o.severity.name())?;

@@ -3,7 +3,7 @@
 use super::frames::write_frames;
 use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
 use crate::model::{Frame, Run};
-use crate::report::format::{ellipsize_middle, plural, rank_list, width, wrap_words};
+use crate::report::format::{ellipsize_middle, fold_ranks, plural, rank_list, width, wrap_words};
 use crate::report::paths::{display_site, file_name};
 use crate::report::runs::runs_line;
 use crate::report::text::{style, Terminal};
@@ -280,31 +280,19 @@ fn rank_prefix(f: &Frame) -> String {
 /// recompile (compile id, cause, guard) of 64 ranks' copies is one line,
 /// with the slowest rank's seconds.
 fn fold_across_ranks<'a, 'r>(recompiles: &'a [Finding<'r>]) -> Vec<(&'a Finding<'r>, Vec<u32>)> {
-    let mut out: Vec<(&Finding<'r>, Vec<u32>)> = Vec::new();
-    for r in recompiles {
-        let same = |(o, _): &&mut (&Finding<'r>, Vec<u32>)| {
-            let (a, b) = (o.frame, r.frame);
-            a.rank.is_some()
-                && b.rank.is_some()
-                && (a.run, a.generation, a.frame_id, &a.function) == (b.run, b.generation, b.frame_id, &b.function)
-                && o.compile.compile_id == r.compile.compile_id
-                && o.compile.failed == r.compile.failed
-                && o.severity == r.severity
-                && o.cause.category == r.cause.category
-                && o.guard().map(|g| &g.guard) == r.guard().map(|g| &g.guard)
-        };
-        match out.iter_mut().find(same) {
-            Some((shown, ranks)) => {
-                ranks.extend(r.frame.rank);
-                // The line shows the slowest rank's seconds.
-                if r.compile.duration_s > shown.compile.duration_s {
-                    *shown = r;
-                }
-            }
-            None => out.push((r, r.frame.rank.into_iter().collect())),
-        }
-    }
-    out
+    fold_ranks(
+        recompiles,
+        |r| r.frame.rank,
+        |r| {
+            let f = r.frame;
+            Some((
+                (f.run, f.generation, f.frame_id, f.function.as_deref()),
+                (&r.compile.compile_id, r.compile.failed, r.severity, r.cause.category),
+                r.guard().map(|g| &g.guard),
+            ))
+        },
+        |a, b| a.compile.duration_s > b.compile.duration_s,
+    )
 }
 
 fn write_recompile(
