@@ -165,7 +165,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
         frames,
         more_frames,
         graph_breaks: breaks::section(&findings.graph_breaks, &run.frames),
-        ranks: ranks::build(run),
+        ranks: ranks::build(findings),
         steps: steps_summary(input.steps),
         activations: input.activations.map(activations::build),
         problems: ProblemsSection {

@@ -3,7 +3,8 @@
 //! that differ from the majority of ranks are what this view is for.
 
 use crate::analysis::rank_mode as mode;
-use crate::model::Run;
+use crate::analysis::Findings;
+use crate::model::Frame;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -42,34 +43,38 @@ pub struct Cell {
     pub deviates: bool,
 }
 
-/// Frames are matched across ranks by id and function (and reset generation).
-type FrameKey<'a> = (u32, u32, &'a str);
-
-/// None unless the run has more than one rank.
-pub fn build(run: &Run) -> Option<RankMatrix> {
-    let mut counts: BTreeMap<FrameKey<'_>, BTreeMap<u32, usize>> = BTreeMap::new();
+/// None unless the run has more than one rank. Columns are the frames as
+/// analysis matched them across ranks (`Findings::frames`).
+pub fn build(findings: &Findings<'_>) -> Option<RankMatrix> {
+    let run = findings.run;
     let mut ranks: Vec<u32> = run.frames.iter().filter_map(|f| f.rank).collect();
     ranks.sort_unstable();
     ranks.dedup();
     if ranks.len() < 2 {
         return None;
     }
-    for f in &run.frames {
-        let Some(rank) = f.rank else { continue };
-        let key = (f.generation, f.frame_id, f.function.as_deref().unwrap_or("?"));
-        *counts.entry(key).or_default().entry(rank).or_default() += f.compiles.len();
-    }
     struct Col<'a> {
-        key: FrameKey<'a>,
+        frame: &'a Frame,
         by_rank: Vec<usize>,
         majority: usize,
     }
-    let cols: Vec<Col<'_>> = counts
-        .into_iter()
-        .map(|(key, per)| {
+    let cols: Vec<Col<'_>> = findings
+        .frames
+        .iter()
+        .filter(|g| g.ranks().next().is_some())
+        .map(|g| {
+            let per: BTreeMap<u32, usize> = g
+                .copies
+                .iter()
+                .filter_map(|f| Some((f.rank?, f.compiles.len())))
+                .collect();
             let by_rank: Vec<usize> = ranks.iter().map(|r| per.get(r).copied().unwrap_or(0)).collect();
             let majority = mode(&by_rank);
-            Col { key, by_rank, majority }
+            Col {
+                frame: g.first(),
+                by_rank,
+                majority,
+            }
         })
         .collect();
 
@@ -80,8 +85,8 @@ pub fn build(run: &Run) -> Option<RankMatrix> {
             if n != c.majority {
                 findings.push(format!(
                     "rank {rank} compiled frame {} ({}) {} time{}; most ranks {}",
-                    c.key.1,
-                    c.key.2,
+                    c.frame.frame_id,
+                    c.frame.function.as_deref().unwrap_or("?"),
                     n,
                     if n == 1 { "" } else { "s" },
                     c.majority
@@ -111,7 +116,8 @@ pub fn build(run: &Run) -> Option<RankMatrix> {
         columns: col_order
             .iter()
             .map(|&ci| {
-                let (generation, frame_id, function) = cols[ci].key;
+                let f = cols[ci].frame;
+                let (generation, frame_id, function) = (f.generation, f.frame_id, f.function.as_deref().unwrap_or("?"));
                 let reset = if generation > 0 {
                     format!(" (reset {generation})")
                 } else {
@@ -151,7 +157,7 @@ pub fn build(run: &Run) -> Option<RankMatrix> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Compile, Frame};
+    use crate::model::{Compile, Frame, Run};
 
     fn frame(rank: u32, frame_id: u32, compiles: usize) -> Frame {
         Frame {
@@ -176,7 +182,7 @@ mod tests {
             frames,
             ..Run::default()
         };
-        let m = build(&run).unwrap();
+        let m = build(&crate::analysis::analyse(&run)).unwrap();
         assert_eq!(m.columns[0].majority, 1);
         let flagged: Vec<u32> = m.rows.iter().filter(|r| r.deviates).map(|r| r.rank).collect();
         assert_eq!(flagged, [2]);
@@ -189,6 +195,6 @@ mod tests {
             frames: vec![frame(0, 0, 2)],
             ..Run::default()
         };
-        assert!(build(&run).is_none());
+        assert!(build(&crate::analysis::analyse(&run)).is_none());
     }
 }
