@@ -46,7 +46,10 @@ fn ddp_ranks_copies_are_one_frame_and_the_odd_rank_is_named() {
     assert_eq!(t["frames"], 4);
     assert_eq!(t["process_frames"], 8);
     assert_eq!(t["ranks"], 2);
-    let (wall, summed) = (t["compile_wall_seconds"].as_f64().unwrap(), t["compile_seconds"].as_f64().unwrap());
+    let (wall, summed) = (
+        t["compile_wall_seconds"].as_f64().unwrap(),
+        t["compile_seconds"].as_f64().unwrap(),
+    );
     assert!((wall - union_of_compiles(&doc)).abs() < 1e-6, "{wall}");
     assert!(wall < summed, "two ranks compiled side by side: {wall} vs {summed}");
 
@@ -77,7 +80,9 @@ fn ddp_ranks_copies_are_one_frame_and_the_odd_rank_is_named() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("{wall:.2} s compiling (wall clock; {summed:.2} s summed over processes;")),
+        text.contains(&format!(
+            "{wall:.2} s compiling (wall clock; {summed:.2} s summed over processes;"
+        )),
         "{text}"
     );
     let row = text
@@ -100,4 +105,116 @@ fn one_process_keeps_its_table_and_a_single_compile_time() {
     let text = guardscope(["summary", "samples/traces/collision"]).stdout;
     assert!(!text.contains("wall clock"), "{text}");
     assert!(!text.contains("differs"), "{text}");
+}
+
+#[test]
+fn sixty_four_ranks_read_as_one_frame_with_the_two_odd_ranks_as_problems() {
+    let path = "samples/traces/ranks64";
+    let doc = summary_json(path);
+    let t = &doc["totals"];
+    assert_eq!(
+        (t["frames"].as_u64(), t["process_frames"].as_u64()),
+        (Some(1), Some(64))
+    );
+    assert_eq!((t["ranks"].as_u64(), t["recompiles"].as_u64()), (Some(64), Some(66)));
+    let wall = t["compile_wall_seconds"].as_f64().unwrap();
+    assert!((wall - union_of_compiles(&doc)).abs() < 1e-6, "{wall}");
+
+    let group = &doc["frame_groups"][0];
+    assert_eq!(group["ranks"].as_array().unwrap().len(), 64);
+    assert_eq!(group["typical_compiles"], 2);
+    assert_eq!(
+        group["differing"],
+        serde_json::json!([
+            {"rank": 17, "compiles": 3, "causes": ["shape_input", "torch_global_state"],
+             "typical_compiles": 2, "typical_causes": ["torch_global_state"]},
+            {"rank": 42, "compiles": 3, "causes": ["dtype", "torch_global_state"],
+             "typical_compiles": 2, "typical_causes": ["torch_global_state"]},
+        ])
+    );
+
+    // Every rank's train -> eval recompile is one expected group; only what
+    // the odd ranks did beyond the others is a problem.
+    let culprits: Vec<(String, String, usize, String)> = doc["culprits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["category"].as_str().unwrap().to_string(),
+                c["severity"].as_str().unwrap().to_string(),
+                c["ranks"].as_array().unwrap().len(),
+                c["called_from"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let expect = |cat: &str, sev: &str, ranks: usize, from: &str| (cat.into(), sev.into(), ranks, from.into());
+    assert_eq!(
+        culprits,
+        [
+            expect("shape_input", "problem", 1, "ranks64.py:39"),
+            expect("dtype", "problem", 1, "ranks64.py:39"),
+            expect("torch_global_state", "expected", 64, "ranks64.py:49"),
+        ]
+    );
+
+    let text = guardscope(["summary", path]).stdout;
+    assert!(
+        text.contains("1 frame (64 copies across 64 processes) · 130 compiles · 66 recompiles"),
+        "{text}"
+    );
+    assert!(
+        text.contains("r17: 3 compiles (most 2); r42: 3 compiles (most 2)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0/1, 0/2 frame 0 (Sequential via inner) on 64 ranks (0-63): torch global state: grad_mode"),
+        "{text}"
+    );
+    let listed: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Recompiles"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split("  [").next().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 4, "{listed:?}");
+    assert!(listed[0].starts_with("  r0-16, 18-41, 43-63 0/1"), "{listed:?}");
+    assert!(listed[2].starts_with("  r17, 42 0/2"), "{listed:?}");
+
+    // check counts every rank's recompile and lists each once.
+    let check = guardscope(["check", path]);
+    assert_eq!(check.code, 1);
+    assert!(
+        check.stdout.contains("FAIL: 66 recompiles (allowed: 0)"),
+        "{}",
+        check.stdout
+    );
+    let entries: Vec<&str> = check.stdout.lines().filter(|l| l.starts_with("  0/")).collect();
+    assert_eq!(entries.len(), 4, "{entries:?}");
+    assert!(
+        entries[0].starts_with("  0/1 rank 17 frame 0 (Sequential via inner) [shape_input, problem]"),
+        "{entries:?}"
+    );
+    assert!(
+        entries[1].starts_with("  0/1 rank 42 frame 0 (Sequential via inner) [dtype, problem]"),
+        "{entries:?}"
+    );
+    assert!(
+        entries[2].starts_with(
+            "  0/1 frame 0 (Sequential via inner) on 62 ranks (0-16, 18-41, 43-63) [torch_global_state, expected]"
+        ),
+        "{entries:?}"
+    );
+    assert!(
+        entries[3]
+            .starts_with("  0/2 frame 0 (Sequential via inner) on 2 ranks (17, 42) [torch_global_state, expected]"),
+        "{entries:?}"
+    );
 }

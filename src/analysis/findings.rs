@@ -91,9 +91,6 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         {
             recompiles.push(finding(frame, compile));
         }
-        let alone = lone
-            .iter()
-            .any(|l| Some(l.rank) == frame.rank && l.frame_id == frame.frame_id && l.recompiles > l.majority);
         let of_frame = &mut recompiles[start..];
         let causes: Vec<(Category, &str)> = of_frame
             .iter()
@@ -101,9 +98,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
             .collect();
         let computed = severities(&causes);
         for (f, severity) in of_frame.iter_mut().zip(computed) {
-            // A rank recompiling when most do not stalls the others at the
-            // next collective, whatever the cause.
-            f.severity = if alone { Severity::Problem } else { severity };
+            f.severity = severity;
         }
     }
     let mut counts: BTreeMap<Category, usize> = BTreeMap::new();
@@ -128,6 +123,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
     let frames = compare_copies(groups, |f| {
         causes.get(&(f as *const Frame)).cloned().unwrap_or_default()
     });
+    mark_recompiles_most_ranks_did_not_have(&frames, &mut recompiles);
     let mut totals = totals(run);
     totals.graph_breaks = graph_breaks.len();
     totals.frames = frames.len();
@@ -142,6 +138,30 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         by_category,
         lone_ranks: lone,
         index,
+    }
+}
+
+/// A rank recompiling when most do not stalls the others at the next
+/// collective, whatever the cause: each recompile of a rank's copy beyond
+/// what most ranks' copies had (by cause, counted) is a problem. The
+/// recompiles it shares with the others keep their own severity (every
+/// rank's train -> eval recompile stays expected).
+fn mark_recompiles_most_ranks_did_not_have(frames: &[FrameGroup<'_>], recompiles: &mut [Finding<'_>]) {
+    for g in frames {
+        for d in &g.differing {
+            let Some(copy) = g.copies.iter().find(|f| f.rank == Some(d.rank)) else {
+                continue;
+            };
+            let mut shared = d.typical_causes.clone();
+            for r in recompiles.iter_mut().filter(|r| std::ptr::eq(r.frame, *copy)) {
+                match shared.iter().position(|c| *c == r.cause.category) {
+                    Some(i) => {
+                        shared.remove(i);
+                    }
+                    None => r.severity = Severity::Problem,
+                }
+            }
+        }
     }
 }
 
