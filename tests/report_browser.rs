@@ -250,7 +250,7 @@ fn graph_breaks_are_listed_once_each_in_the_browser() {
     let section = &dom[dom.find("<section id=\"graph-breaks\">").expect("graph-break section")..];
     let section = &section[..section.find("</section>").unwrap()];
     // Three breaks logged, two distinct: the explicit one twice.
-    assert_eq!(section.matches("<li class=\"card break\">").count(), 2);
+    assert_eq!(section.matches("<li class=\"card break\"").count(), 2);
     assert!(section.contains(">gb0025</a>") && section.contains(">gb0124</a>"));
     assert!(section.contains("logged 2 times"));
     assert!(dom.contains("<a href=\"#graph-breaks\">Graph breaks <b class=\"count\">2</b></a>"));

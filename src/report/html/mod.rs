@@ -6,13 +6,14 @@
 mod activations;
 mod breaks;
 mod format;
+mod links;
 mod page;
 mod palette;
 mod ranks;
 mod timeline;
 mod verdict;
 
-pub use page::{Page, PageInput, MAX_FRAMES};
+pub use page::{Page, PageInput, PageOptions, MAX_FRAMES};
 pub use timeline::MAX_LANES;
 
 use tera::{Context, Tera};
@@ -47,6 +48,9 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
     let mut context = Context::from_serialize(&page)?;
     context.insert("script", SCRIPT);
     context.insert("slow_color", palette::SLOW_STEP);
+    context.insert("slow_color_dark", palette::on_dark(palette::SLOW_STEP));
+    context.insert("dark_palette", &palette::dark_overrides());
+    context.insert("dark_card", palette::DARK_CARD);
     context.insert("script_hash", &script_hash());
     Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
 }
