@@ -27,11 +27,27 @@
 
   // The filter: every [data-find] item (fix card, frame, graph break) whose
   // text holds all the typed words stays; in a frame, so do the compile rows
-  // that hold them (all rows when its heading or only its reasons do).
+  // that hold them (all rows when its heading or only its reasons do). The
+  // text searched is what names things (frames, files, causes, culprits,
+  // compile ids), not logged tracebacks, code or advice, which mention
+  // every file on the stack.
   var box = document.getElementById("find"), count = document.getElementById("find-count");
   var items = Array.prototype.slice.call(document.querySelectorAll("[data-find]"));
+  var PROSE = "pre, .advice, .detail, details.older, details.as-logged, a.editor";
+  function searchable(el) {
+    var copy = el.cloneNode(true);
+    copy.querySelectorAll(PROSE).forEach(function (p) { p.remove(); });
+    return copy.textContent.toLowerCase();
+  }
+  var texts = new Map();
+  items.forEach(function (el) {
+    texts.set(el, searchable(el));
+    var head = el.querySelector("summary");
+    if (head) texts.set(head, searchable(head));
+    el.querySelectorAll("[data-find-row]").forEach(function (r) { texts.set(r, searchable(r)); });
+  });
   function holds(el, words) {
-    var text = el.textContent.toLowerCase();
+    var text = texts.get(el);
     return words.every(function (w) { return text.indexOf(w) >= 0; });
   }
   function filter() {

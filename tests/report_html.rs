@@ -355,6 +355,8 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
     assert!(html.contains("rank 5 compiled frame 150 (fn_150) 2 times; most ranks 1"));
     assert_eq!(html.matches("<td class=\"deviates\">2</td>").count(), 1);
     assert!(html.len() < 2_000_000, "{} bytes", html.len());
+    // Rendered alone, no compile_trace.json is beside the page to link.
+    assert!(!html.contains("compile_trace.json"));
     // Kept for looking at: target/tmp/scale-report.html.
     std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("scale-report.html"), &html).unwrap();
 }
