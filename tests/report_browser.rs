@@ -51,7 +51,13 @@ const MEASURE: &str = r##"<script>
 
 /// The page at a window width, measured by `MEASURE`.
 fn measure(page: &Path, width: u32, work: &Path) -> serde_json::Value {
-    probe(page, MEASURE, &[&format!("--window-size={width},1200")], &format!("measure-{width}"), work)
+    probe(
+        page,
+        MEASURE,
+        &[&format!("--window-size={width},1200")],
+        &format!("measure-{width}"),
+        work,
+    )
 }
 
 #[test]

@@ -79,7 +79,11 @@ fn typing_in_the_filter_keeps_what_matches_and_hides_the_rest() {
     for typed in ["argument key", "ARGUMENT   key"] {
         let key = &m["typed"][typed];
         assert_eq!(key["fixes"], json!(["argument key"]), "{typed}: {m}");
-        assert_eq!(key["frames"], json!(["frame 7 · install_output_capuring_hook"]), "{typed}: {m}");
+        assert_eq!(
+            key["frames"],
+            json!(["frame 7 · install_output_capuring_hook"]),
+            "{typed}: {m}"
+        );
         assert_eq!(key["rows"], json!(["7/1"]), "{typed}: {m}");
     }
     // In frames 0 and 1, output_attentions caused the recompiles, not the
@@ -135,7 +139,10 @@ fn a_timeline_bar_click_marks_and_shows_its_compile_row() {
     assert_eq!(m["on_screen"], true, "{m}");
     assert_eq!(m["scrolled"], true, "{m}");
     assert_eq!(m["hash"], true, "{m}");
-    assert_ne!(m["background"], "rgba(0, 0, 0, 0)", "the marked row has no background: {m}");
+    assert_ne!(
+        m["background"], "rgba(0, 0, 0, 0)",
+        "the marked row has no background: {m}"
+    );
     // One row marked at a time.
     assert_eq!(m["after_second"], json!(["0/1"]), "{m}");
 }
@@ -165,7 +172,13 @@ fn the_dark_scheme_applies_and_lightens_colours_too_dark_to_see() {
     // optimizer_recreated: #5f3dc4, 2.2:1 on the dark card, drawn #b197fc.
     let page = report("tests/corpus/logs/torch2.15.0/optim_recreated", &work, "report");
     let light = probe(&page, COLOURS, &["--window-size=1400,900"], "light", &work);
-    let dark = probe(&page, COLOURS, &["--window-size=1400,900", "--force-dark-mode"], "dark", &work);
+    let dark = probe(
+        &page,
+        COLOURS,
+        &["--window-size=1400,900", "--force-dark-mode"],
+        "dark",
+        &work,
+    );
     assert_eq!(
         light,
         json!({"dark": false, "body": "rgb(244, 245, 247)", "ink": "rgb(29, 35, 43)", "card": "rgb(255, 255, 255)",
@@ -213,7 +226,10 @@ fn printed_the_page_keeps_verdict_and_fixes_opens_sections_and_drops_tools() {
     let page = report("tests/corpus/logs/torch2.15.0/hf_output_attentions", &work, "report");
     let m = probe(&page, PRINT, &["--window-size=1400,900"], "print", &work);
     assert_eq!(m["rules"], 1, "{m}");
-    assert_eq!(m["closed_table_before"], false, "a closed frame's table is hidden on screen: {m}");
+    assert_eq!(
+        m["closed_table_before"], false,
+        "a closed frame's table is hidden on screen: {m}"
+    );
     assert_eq!(m["closed_table"], true, "printed, a closed frame shows its table: {m}");
     assert_eq!(
         [&m["nav"], &m["find"], &m["tools"], &m["verdict"], &m["fixes"]],

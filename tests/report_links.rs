@@ -36,7 +36,10 @@ fn the_users_source_lines_link_to_the_file_and_the_editor_line() {
     // The hook culprit's guard line (180), the buffer's (59), the line that
     // called the compiled model (213), the compiled frame (117).
     for line in [180, 59, 213, 117] {
-        assert!(links.contains(&format!("vscode://file{file}:{line}")), "{line}: {links:?}");
+        assert!(
+            links.contains(&format!("vscode://file{file}:{line}")),
+            "{line}: {links:?}"
+        );
     }
     assert!(links.contains(&format!("file://{file}")), "{links:?}");
     assert!(links.iter().all(|l| l.contains(file)), "{links:?}");

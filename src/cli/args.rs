@@ -265,6 +265,9 @@ Example:  guardscope report /tmp/trace -o /tmp/trace-report --open
 
 With -q, neither the summary nor a progress bar is printed, only the path.
 
+The page links your source lines to the files (file:// and
+vscode://file/PATH:LINE); --no-links leaves them as text.
+
 guardscope only writes into a directory it created, or an empty one; pass
 --overwrite to write into another (only index.html, summary.json and
 compile_trace.json are replaced).

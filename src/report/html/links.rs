@@ -104,7 +104,10 @@ mod tests {
         // torch's shortened path, a relative one, torch's and a library's files.
         assert_eq!(on.site("ome/me/proj/train.py:42"), None);
         assert_eq!(on.site("train.py:42"), None);
-        assert_eq!(on.site("/v/lib/python3.11/site-packages/torch/nn/modules/module.py:1"), None);
+        assert_eq!(
+            on.site("/v/lib/python3.11/site-packages/torch/nn/modules/module.py:1"),
+            None
+        );
         assert_eq!(on.site("/v/lib/python3.11/site-packages/transformers/x.py:1"), None);
         assert_eq!(on.site("<frozen runpy>:88"), None);
         assert_eq!(Links(false).site("/home/me/proj/train.py:42"), None);

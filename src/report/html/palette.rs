@@ -75,7 +75,8 @@ pub fn on_dark(color: &'static str) -> &'static str {
 
 /// The colours `on_dark` changes, light to dark, for the stylesheet.
 pub fn dark_overrides() -> Vec<(&'static str, &'static str)> {
-    all().into_iter()
+    all()
+        .into_iter()
         .map(|c| (c, on_dark(c)))
         .filter(|(light, dark)| light != dark)
         .collect()
@@ -123,11 +124,19 @@ mod tests {
         let dark: Vec<&str> = all().into_iter().map(on_dark).collect();
         for c in &dark {
             // 3:1 is WCAG's minimum for graphics; #000088 was 1.02.
-            assert!(contrast(c, DARK_CARD) >= 3.0, "{c} on {DARK_CARD}: {:.2}", contrast(c, DARK_CARD));
+            assert!(
+                contrast(c, DARK_CARD) >= 3.0,
+                "{c} on {DARK_CARD}: {:.2}",
+                contrast(c, DARK_CARD)
+            );
         }
         for (i, a) in dark.iter().enumerate() {
             for b in &dark[i + 1..] {
-                assert!(distance(a, b) >= 60.0, "{a} and {b} look alike on dark ({:.0})", distance(a, b));
+                assert!(
+                    distance(a, b) >= 60.0,
+                    "{a} and {b} look alike on dark ({:.0})",
+                    distance(a, b)
+                );
             }
         }
         assert_eq!(dark_overrides().len(), 13);
