@@ -13,10 +13,19 @@ mod ranks;
 mod timeline;
 mod verdict;
 
-pub use page::{Page, PageInput, PageOptions, MAX_FRAMES};
+pub use page::{Page, PageInput, MAX_FRAMES};
 pub use timeline::MAX_LANES;
 
 use tera::{Context, Tera};
+
+/// How the page is written, beside what it shows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PageOptions {
+    /// No `file://` or `vscode://` links on source lines (`--no-links`).
+    pub no_links: bool,
+    /// compile_trace.json is written beside the page, so the page links it.
+    pub compile_trace: bool,
+}
 
 /// The page's only script. It is inserted verbatim and the page's
 /// Content-Security-Policy allows exactly this script by its hash, so even

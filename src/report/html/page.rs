@@ -9,6 +9,7 @@ use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
 use super::verdict::{fix, verdict, Fix, Headline};
+use super::PageOptions;
 use crate::activation_diff::series::Activations;
 use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Step};
@@ -136,15 +137,6 @@ pub struct PageInput<'a> {
     pub activations: Option<&'a Activations>,
     pub title: String,
     pub options: PageOptions,
-}
-
-/// How the page is written, beside what it shows.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PageOptions {
-    /// No `file://` or `vscode://` links on source lines (`--no-links`).
-    pub no_links: bool,
-    /// compile_trace.json is written beside the page, so the page links it.
-    pub compile_trace: bool,
 }
 
 pub fn build(input: &PageInput<'_>) -> Page {
