@@ -37,6 +37,7 @@ fn every_view_reads_one_analysis_and_each_reason_is_classified_once() {
             steps: &[],
             activations: None,
             title: "t".into(),
+            options: Default::default(),
         })
         .unwrap();
         check::check(&findings, Some(&findings), &check::CheckOptions::default());

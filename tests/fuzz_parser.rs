@@ -150,6 +150,7 @@ fn run_everything(text: &[u8]) {
         steps: &[],
         activations: None,
         title: "fuzz".into(),
+        options: Default::default(),
     })
     .expect("HTML renders");
 }

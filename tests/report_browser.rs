@@ -1,76 +1,14 @@
 //! The report in a real browser: headless Chromium loads the page from disk
 //! (as a user opening a CI artifact would), runs its script, and we read
-//! the resulting DOM and take a screenshot.
-//!
-//! Needs Debian's `chromium` (`make test` installs it when missing), or
-//! GUARDSCOPE_CHROMIUM pointing at a Chromium/Chrome binary.
+//! the resulting DOM and take a screenshot (tests/common/browser.rs drives
+//! Chromium; tests/report_browser_tools.rs has the filter, bar clicks, the
+//! dark scheme and printing).
 
 mod common;
 
+use common::browser::{browse, fresh_dir, probe};
 use common::{guardscope, hostile_log};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn chromium() -> PathBuf {
-    if let Some(p) = std::env::var_os("GUARDSCOPE_CHROMIUM") {
-        return PathBuf::from(p);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "headless Chromium is needed for the browser test and was not found on PATH. \
-         Install it with `apt-get install -y chromium` (`make test` does this when run as root), \
-         or set GUARDSCOPE_CHROMIUM to a Chromium or Chrome binary."
-    );
-}
-
-/// Runs headless Chromium on a local page with the flags this machine
-/// needs (no sandbox as root, no background network), in a fresh profile.
-fn browse(page: &Path, extra: &[&str], work: &Path) -> String {
-    let profile = work.join(format!("profile-{}", extra.len()));
-    let mut child = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("chromium starts");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().expect("wait on chromium").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("chromium did not finish within 120 s on {}", page.display());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().expect("chromium output");
-    assert!(
-        out.status.success(),
-        "chromium failed ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use std::path::Path;
 
 /// Measures what a reader sees, run in the page after its own script: the
 /// smallest SVG text as rendered (font size times the SVG's scale on
@@ -111,38 +49,15 @@ const MEASURE: &str = r##"<script>
 })();
 </script>"##;
 
-/// The page at a window width, measured by `MEASURE`. The copy drops the
-/// Content-Security-Policy (it allows only the page's own script) and adds
-/// the measuring script after the page's; markup and styles are unchanged.
+/// The page at a window width, measured by `MEASURE`.
 fn measure(page: &Path, width: u32, work: &Path) -> serde_json::Value {
-    let html = std::fs::read_to_string(page).unwrap();
-    let csp_start = html
-        .find("<meta http-equiv=\"Content-Security-Policy\"")
-        .expect("CSP meta");
-    let csp_end = csp_start + html[csp_start..].find('>').unwrap() + 1;
-    let probe = format!("{}{}", &html[..csp_start], &html[csp_end..]).replace("</body>", &format!("{MEASURE}</body>"));
-    let copy = page.with_file_name(format!("measure-{width}.html"));
-    std::fs::write(&copy, probe).unwrap();
-    let dom = browse(&copy, &[&format!("--window-size={width},1200"), "--dump-dom"], work);
-    assert!(
-        dom.contains("data-ready=\"1\""),
-        "the page's script did not finish at {width} px"
-    );
-    let start = dom.find("<pre id=\"measured\">").expect("measurements in the DOM") + "<pre id=\"measured\">".len();
-    let json = &dom[start..start + dom[start..].find("</pre>").unwrap()];
-    let json = json
-        .replace("&quot;", "\"")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"))
-}
-
-fn fresh_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    probe(
+        page,
+        MEASURE,
+        &[&format!("--window-size={width},1200")],
+        &format!("measure-{width}"),
+        work,
+    )
 }
 
 #[test]
@@ -250,7 +165,7 @@ fn graph_breaks_are_listed_once_each_in_the_browser() {
     let section = &dom[dom.find("<section id=\"graph-breaks\">").expect("graph-break section")..];
     let section = &section[..section.find("</section>").unwrap()];
     // Three breaks logged, two distinct: the explicit one twice.
-    assert_eq!(section.matches("<li class=\"card break\">").count(), 2);
+    assert_eq!(section.matches("<li class=\"card break\"").count(), 2);
     assert!(section.contains(">gb0025</a>") && section.contains(">gb0124</a>"));
     assert!(section.contains("logged 2 times"));
     assert!(dom.contains("<a href=\"#graph-breaks\">Graph breaks <b class=\"count\">2</b></a>"));

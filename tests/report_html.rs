@@ -341,6 +341,7 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
         steps: &[] as &[Step],
         activations: None,
         title: "scale".into(),
+        options: Default::default(),
     })
     .unwrap();
     assert_eq!(html.matches("class=\"lane-label\"").count(), MAX_LANES);
@@ -354,6 +355,8 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
     assert!(html.contains("rank 5 compiled frame 150 (fn_150) 2 times; most ranks 1"));
     assert_eq!(html.matches("<td class=\"deviates\">2</td>").count(), 1);
     assert!(html.len() < 2_000_000, "{} bytes", html.len());
+    // Rendered alone, no compile_trace.json is beside the page to link.
+    assert!(!html.contains("compile_trace.json"));
     // Kept for looking at: target/tmp/scale-report.html.
     std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("scale-report.html"), &html).unwrap();
 }
@@ -367,7 +370,7 @@ fn graph_breaks_get_a_section_with_each_distinct_break_once() {
     assert!(html.contains("<a href=\"#graph-breaks\">Graph breaks <b class=\"count\">2</b></a>"));
     let start = html.find("<section id=\"graph-breaks\">").expect("section");
     let section = &html[start..start + html[start..].find("</section>").unwrap()];
-    assert_eq!(section.matches("<li class=\"card break\">").count(), 2);
+    assert_eq!(section.matches("<li class=\"card break\"").count(), 2);
     // Most logged first: the explicit break, with its registry id as a link.
     let explicit = section.find("Call to `torch._dynamo.graph_break()`").unwrap();
     let item = section
@@ -436,6 +439,7 @@ fn fix_cards_cut_long_compile_id_lists_and_mark_reset_generations() {
         steps: &[] as &[Step],
         activations: None,
         title: "resets".into(),
+        options: Default::default(),
     })
     .unwrap();
     let fixes = &html[html.find("<ol class=\"fixes\">").unwrap()..];

@@ -182,6 +182,9 @@ pub struct RunArgs {
     /// Write the --report into DIR even if it holds files guardscope did not write.
     #[arg(long, requires = "report")]
     pub overwrite: bool,
+    /// With --report: no file:// or vscode:// links on the page's source lines.
+    #[arg(long, requires = "report")]
+    pub no_links: bool,
     /// Gate on recompiles as the `check` command does: its verdict and exit code.
     #[arg(long)]
     pub check: bool,
@@ -262,6 +265,9 @@ Example:  guardscope report /tmp/trace -o /tmp/trace-report --open
 
 With -q, neither the summary nor a progress bar is printed, only the path.
 
+The page links your source lines to the files (file:// and
+vscode://file/PATH:LINE); --no-links leaves them as text.
+
 guardscope only writes into a directory it created, or an empty one; pass
 --overwrite to write into another (only index.html, summary.json and
 compile_trace.json are replaced).
@@ -290,6 +296,10 @@ pub struct ReportArgs {
     /// Open the report in the default browser when done.
     #[arg(long)]
     pub open: bool,
+    /// No links from the page's source lines to the files (file:// and
+    /// vscode://file/PATH:LINE), e.g. for a page shared with people who do not have them.
+    #[arg(long)]
+    pub no_links: bool,
 }
 
 const CHECK_HELP: &str = "\

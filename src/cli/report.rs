@@ -9,7 +9,7 @@ use super::steps::{read_step_files, StepsFor};
 use crate::activation_diff;
 use crate::analysis;
 use crate::report::emit::SummaryView;
-use crate::report::html::PageInput as Page;
+use crate::report::html::{PageInput as Page, PageOptions};
 use crate::report::output_dir::ReportDir;
 use crate::report::text::terminal_safe;
 use crate::report::{self, json, trace_events};
@@ -41,8 +41,12 @@ pub fn report(args: ReportArgs, out: Output) -> Result<Status, CliError> {
         steps: &steps,
         activations: activations.as_ref(),
         title: report_title(&args.input.paths),
+        options: PageOptions {
+            no_links: args.no_links,
+            ..PageOptions::default()
+        },
     };
-    let index = write_report(&page, &args.output, args.overwrite)?;
+    let index = write_report(page, &args.output, args.overwrite)?;
     if !args.input.quiet {
         let view = SummaryView {
             findings: &findings,
@@ -60,8 +64,9 @@ pub fn report(args: ReportArgs, out: Output) -> Result<Status, CliError> {
 /// Renders the page and writes it with summary.json into `output` (a
 /// directory guardscope created or an empty one, unless `overwrite`):
 /// `report` and `run --report` write the same files. Returns index.html's path.
-pub(super) fn write_report(page: &Page, output: &Path, overwrite: bool) -> Result<PathBuf, CliError> {
-    let html = report::html::render(page).map_err(|e| CliError::Internal(format!("rendering the report: {e:?}")))?;
+pub(super) fn write_report(mut page: Page, output: &Path, overwrite: bool) -> Result<PathBuf, CliError> {
+    page.options.compile_trace = true;
+    let html = report::html::render(&page).map_err(|e| CliError::Internal(format!("rendering the report: {e:?}")))?;
     ReportDir::prepare(output, overwrite)
         .map_err(|e| e.to_string())
         .and_then(|dir| {

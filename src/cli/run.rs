@@ -13,7 +13,7 @@ use super::output::Output;
 use super::report::{print_report_path, write_report};
 use crate::analysis::{self, check::CheckOptions};
 use crate::report::emit::SummaryView;
-use crate::report::html::PageInput as Page;
+use crate::report::html::{PageInput as Page, PageOptions};
 use crate::report::text::terminal_safe;
 use child::Ended;
 use std::io::{self, Write};
@@ -58,8 +58,12 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
                 steps: &[],
                 activations: None,
                 title: title(&args.command),
+                options: PageOptions {
+                    no_links: args.no_links,
+                    ..PageOptions::default()
+                },
             };
-            Some(write_report(&page, output, args.overwrite)?)
+            Some(write_report(page, output, args.overwrite)?)
         }
         None => None,
     };

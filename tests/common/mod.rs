@@ -147,6 +147,7 @@ pub fn hostile_log() -> String {
     ]
     .concat()
 }
+pub mod browser;
 pub mod mutate;
 
 /// The Python with torch that the `run` tests start: GUARDSCOPE_TEST_PYTHON,

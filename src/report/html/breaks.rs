@@ -2,6 +2,7 @@
 //! and the one-line mentions in each frame's section.
 
 use super::format::cut;
+use super::links::{Links, SourceLink};
 use super::timeline::frame_anchor;
 use crate::analysis::{FrameRef, GraphBreak};
 use crate::model::Frame;
@@ -26,6 +27,7 @@ pub struct Section {
 pub struct BreakCard {
     pub reason: String,
     pub user_line: Option<String>,
+    pub user_link: Option<SourceLink>,
     pub user_code: Option<String>,
     pub library_line: Option<String>,
     pub registry_id: Option<String>,
@@ -42,17 +44,17 @@ pub struct FrameLink {
     pub anchor: String,
 }
 
-pub fn section(breaks: &[GraphBreak<'_>], frames: &[Frame]) -> Option<Section> {
+pub fn section(breaks: &[GraphBreak<'_>], frames: &[Frame], links: Links) -> Option<Section> {
     if breaks.is_empty() {
         return None;
     }
     Some(Section {
-        breaks: breaks.iter().take(MAX_BREAKS).map(|g| card(g, frames)).collect(),
+        breaks: breaks.iter().take(MAX_BREAKS).map(|g| card(g, frames, links)).collect(),
         more: breaks.len().saturating_sub(MAX_BREAKS),
     })
 }
 
-fn card(g: &GraphBreak<'_>, frames: &[Frame]) -> BreakCard {
+fn card(g: &GraphBreak<'_>, frames: &[Frame], links: Links) -> BreakCard {
     let multi_rank = frames.iter().any(|f| f.rank.is_some_and(|r| r > 0));
     // The id is checked to be `gb` and four digits by the analysis, so the
     // link cannot point anywhere but the registry.
@@ -60,6 +62,7 @@ fn card(g: &GraphBreak<'_>, frames: &[Frame]) -> BreakCard {
     BreakCard {
         reason: cut(g.reason.clone(), "the TORCH_TRACE log"),
         user_line: g.user_line.as_deref().map(display_site),
+        user_link: g.user_line.as_deref().and_then(|s| links.site(s)),
         user_code: g.user_code.clone().map(|c| cut(c, "the TORCH_TRACE log")),
         library_line: g.library_line.as_deref().map(display_site),
         registry_id: g.registry_id.clone(),

@@ -6,6 +6,7 @@
 mod activations;
 mod breaks;
 mod format;
+mod links;
 mod page;
 mod palette;
 mod ranks;
@@ -16,6 +17,15 @@ pub use page::{Page, PageInput, MAX_FRAMES};
 pub use timeline::MAX_LANES;
 
 use tera::{Context, Tera};
+
+/// How the page is written, beside what it shows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PageOptions {
+    /// No `file://` or `vscode://` links on source lines (`--no-links`).
+    pub no_links: bool,
+    /// compile_trace.json is written beside the page, so the page links it.
+    pub compile_trace: bool,
+}
 
 /// The page's only script. It is inserted verbatim and the page's
 /// Content-Security-Policy allows exactly this script by its hash, so even
@@ -47,6 +57,9 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
     let mut context = Context::from_serialize(&page)?;
     context.insert("script", SCRIPT);
     context.insert("slow_color", palette::SLOW_STEP);
+    context.insert("slow_color_dark", palette::on_dark(palette::SLOW_STEP));
+    context.insert("dark_palette", &palette::dark_overrides());
+    context.insert("dark_card", palette::DARK_CARD);
     context.insert("script_hash", &script_hash());
     Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
 }

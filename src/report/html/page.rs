@@ -4,10 +4,12 @@
 use super::activations;
 use super::breaks;
 use super::format::shown;
+use super::links::{Links, SourceLink};
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
 use super::verdict::{fix, verdict, Fix, Headline};
+use super::PageOptions;
 use crate::activation_diff::series::Activations;
 use crate::analysis::{Finding, Findings};
 use crate::model::{median_wall_ms, Compile, Frame, Step};
@@ -37,6 +39,8 @@ pub struct Page {
     pub steps: Option<StepsSummary>,
     pub activations: Option<activations::Section>,
     pub problems: ProblemsSection,
+    /// compile_trace.json is beside the page (the footer links it).
+    pub compile_trace: bool,
 }
 
 #[derive(Serialize)]
@@ -62,6 +66,7 @@ pub struct FrameSection {
     pub anchor: String,
     pub label: String,
     pub location: String,
+    pub location_link: Option<SourceLink>,
     pub open: bool,
     pub headline: String,
     pub tone: &'static str,
@@ -131,6 +136,7 @@ pub struct PageInput<'a> {
     /// What `--activations` gave: one trace, or two and their diff.
     pub activations: Option<&'a Activations>,
     pub title: String,
+    pub options: PageOptions,
 }
 
 pub fn build(input: &PageInput<'_>) -> Page {
@@ -143,7 +149,8 @@ pub fn build(input: &PageInput<'_>) -> Page {
         b.mark = legend.iter().find(|l| l.color == b.color).and_then(|l| l.mark);
     }
     let origin = run.compiles().filter_map(|(_, c)| c.start).reduce(f64::min);
-    let (frames, more_frames) = frame_sections(findings, origin);
+    let links = Links(!input.options.no_links);
+    let (frames, more_frames) = frame_sections(findings, origin, links);
     Page {
         title: input.title.clone(),
         version: env!("CARGO_PKG_VERSION"),
@@ -159,12 +166,12 @@ pub fn build(input: &PageInput<'_>) -> Page {
             .collect(),
         verdict: verdict(findings),
         more_fixes: groups.len().saturating_sub(MAX_FIXES),
-        fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g)).collect(),
+        fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g, links)).collect(),
         legend,
         timeline,
         frames,
         more_frames,
-        graph_breaks: breaks::section(&findings.graph_breaks, &run.frames),
+        graph_breaks: breaks::section(&findings.graph_breaks, &run.frames, links),
         ranks: ranks::build(findings),
         steps: steps_summary(input.steps),
         activations: input.activations.map(activations::build),
@@ -185,6 +192,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
                 .collect(),
             more: run.problems.count.saturating_sub(MAX_PROBLEMS as u64),
         },
+        compile_trace: input.options.compile_trace,
     }
 }
 
@@ -233,7 +241,7 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
 
 /// Frames that recompiled or failed come first and open; the rest follow
 /// closed, longest compile first, up to `MAX_FRAMES`.
-fn frame_sections(findings: &Findings<'_>, origin: Option<f64>) -> (Vec<FrameSection>, Option<String>) {
+fn frame_sections(findings: &Findings<'_>, origin: Option<f64>, links: Links) -> (Vec<FrameSection>, Option<String>) {
     let run = findings.run;
     let multi_rank = run.has_several_ranks();
     let notable = |f: &Frame| f.compiles.len() > 1 || f.compiles.iter().any(|c| c.failed || !c.finished);
@@ -248,7 +256,7 @@ fn frame_sections(findings: &Findings<'_>, origin: Option<f64>) -> (Vec<FrameSec
         .iter()
         .take(MAX_FRAMES)
         .enumerate()
-        .map(|(i, f)| frame_section(findings, f, multi_rank, origin, notable(f) && i < open_budget))
+        .map(|(i, f)| frame_section(findings, f, multi_rank, origin, notable(f) && i < open_budget, links))
         .collect();
     let hidden = &order[order.len().min(MAX_FRAMES)..];
     let more = (!hidden.is_empty()).then(|| {
@@ -268,6 +276,7 @@ fn frame_section(
     multi_rank: bool,
     origin: Option<f64>,
     open: bool,
+    links: Links,
 ) -> FrameSection {
     let recompiles = f
         .compiles
@@ -301,6 +310,7 @@ fn frame_section(
             (Some(file), None) => file.clone(),
             _ => "location unknown".to_string(),
         },
+        location_link: f.file.as_deref().and_then(|file| links.file(file, f.line)),
         open,
         headline,
         tone,

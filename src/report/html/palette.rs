@@ -42,6 +42,49 @@ pub fn category(c: Category) -> &'static str {
     }
 }
 
+/// Every colour above: the first compile, failed, a slow step, then each
+/// category's.
+pub fn all() -> Vec<&'static str> {
+    let mut all = vec![FIRST_COMPILE, FAILED, SLOW_STEP];
+    all.extend(Category::ALL.iter().map(|c| category(*c)));
+    all
+}
+
+/// A colour as the dark scheme draws it: those too dark to see on a dark
+/// card are lighter there (still no two alike, tested below). The page's
+/// dark stylesheet maps each by the colour itself, so a template that
+/// writes `fill="#000088"` or `--c: #000088` needs nothing of its own.
+pub fn on_dark(color: &'static str) -> &'static str {
+    match color {
+        "#7048e8" => "#7b56ea",
+        "#4263eb" => "#4767eb",
+        "#0b7285" => "#0c7e93",
+        "#087f5b" => "#08845e",
+        "#c92a2a" => "#e03131",
+        "#006600" => "#69db7c",
+        "#a61e4d" => "#f783ac",
+        "#862e9c" => "#e599f7",
+        "#5f3dc4" => "#b197fc",
+        "#000088" => "#a5b4fc",
+        "#364fc7" => "#748ffc",
+        "#212529" => "#dee2e6",
+        "#770000" => "#ff6b6b",
+        same => same,
+    }
+}
+
+/// The colours `on_dark` changes, light to dark, for the stylesheet.
+pub fn dark_overrides() -> Vec<(&'static str, &'static str)> {
+    all()
+        .into_iter()
+        .map(|c| (c, on_dark(c)))
+        .filter(|(light, dark)| light != dark)
+        .collect()
+}
+
+/// The dark scheme's card, which every colour is drawn on.
+pub const DARK_CARD: &str = "#1c232c";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +100,46 @@ mod tests {
         let r = (a[0] + b[0]) / 2.0;
         let d: Vec<f64> = (0..3).map(|i| a[i] - b[i]).collect();
         ((2.0 + r / 256.0) * d[0] * d[0] + 4.0 * d[1] * d[1] + (2.0 + (255.0 - r) / 256.0) * d[2] * d[2]).sqrt()
+    }
+
+    /// WCAG's contrast ratio of two colours.
+    fn contrast(a: &str, b: &str) -> f64 {
+        let luminance = |hex: &str| {
+            let c = rgb(hex).map(|v| {
+                let v = v / 255.0;
+                if v <= 0.03928 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            });
+            0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+        };
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn on_dark_every_colour_stands_out_from_the_card_and_from_each_other() {
+        let dark: Vec<&str> = all().into_iter().map(on_dark).collect();
+        for c in &dark {
+            // 3:1 is WCAG's minimum for graphics; #000088 was 1.02.
+            assert!(
+                contrast(c, DARK_CARD) >= 3.0,
+                "{c} on {DARK_CARD}: {:.2}",
+                contrast(c, DARK_CARD)
+            );
+        }
+        for (i, a) in dark.iter().enumerate() {
+            for b in &dark[i + 1..] {
+                assert!(
+                    distance(a, b) >= 60.0,
+                    "{a} and {b} look alike on dark ({:.0})",
+                    distance(a, b)
+                );
+            }
+        }
+        assert_eq!(dark_overrides().len(), 13);
     }
 
     #[test]

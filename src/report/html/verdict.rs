@@ -2,6 +2,7 @@
 //! what the reader sees first, from the findings.
 
 use super::format::shown;
+use super::links::{Links, SourceLink};
 use super::palette;
 use super::timeline::{frame_anchor, frame_label};
 use crate::analysis::{CulpritGroup, Findings, Totals};
@@ -37,9 +38,11 @@ pub struct Fix {
     pub color: &'static str,
     pub culprit: String,
     pub source: Option<String>,
+    pub source_link: Option<SourceLink>,
     pub code: Option<String>,
     /// The user's line that called into the compiled code, displayed.
     pub called_from: Option<String>,
+    pub called_from_link: Option<SourceLink>,
     pub library_line: Option<String>,
     /// Every guarded value that changed, one line each.
     pub changed: Vec<String>,
@@ -174,7 +177,7 @@ fn stat(label: &'static str, value: String, tone: &'static str) -> Stat {
     Stat { label, value, tone }
 }
 
-pub fn fix(run: &Run, g: &CulpritGroup) -> Fix {
+pub fn fix(run: &Run, g: &CulpritGroup, links: Links) -> Fix {
     let multi_rank = run.has_several_ranks();
     let frame = run
         .frames
@@ -190,6 +193,7 @@ pub fn fix(run: &Run, g: &CulpritGroup) -> Fix {
         color: palette::category(g.cause.category),
         culprit: shown(g.cause.culprit.clone()),
         source: g.cause.source.as_deref().map(display_site).map(shown),
+        source_link: g.cause.source.as_deref().and_then(|s| links.site(s)),
         code: g.cause.code.clone().map(shown),
         called_from: g.cause.called_from.as_deref().map(|s| {
             let code = g
@@ -200,6 +204,7 @@ pub fn fix(run: &Run, g: &CulpritGroup) -> Fix {
                 .unwrap_or_default();
             shown(format!("{}{code}", display_site(s)))
         }),
+        called_from_link: g.cause.called_from.as_deref().and_then(|s| links.site(s)),
         library_line: g.cause.library_line.as_deref().map(display_site).map(shown),
         changed: g.cause.changed.iter().map(|c| shown(c.describe())).collect(),
         severity: g.severity.name(),
