@@ -161,6 +161,11 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "schema notation (each key is checked against summary --json)",
     ),
     (
+        "docs/fleet.md",
+        "CREATE VIEW compiles",
+        "SQL: run with duckdb by tests/python/test_ndjson_duckdb.py",
+    ),
+    (
         "docs/diff.md",
         "{\"verdict\"",
         "schema notation (each key is checked against diff --json)",

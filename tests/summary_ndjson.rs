@@ -51,7 +51,11 @@ fn real_inputs() -> Vec<PathBuf> {
     }
     dirs.push(root().join("tests/data/two_runs"));
     dirs.sort();
-    assert!(dirs.len() >= 50, "expected the samples and the corpus, found {}", dirs.len());
+    assert!(
+        dirs.len() >= 50,
+        "expected the samples and the corpus, found {}",
+        dirs.len()
+    );
     dirs
 }
 
@@ -105,10 +109,19 @@ fn every_record_parses_and_matches_summary_json_on_every_real_log() {
             .collect();
         assert_eq!(rows.len(), compiles.len(), "{what}: records vs compiles");
         for (row, (frame, c)) in rows.iter().zip(&compiles) {
-            for (r, d) in [("rank", "rank"), ("pid", "pid"), ("run", "run"), ("generation", "generation")]
-                .into_iter()
-                .chain([("frame_id", "frame_id"), ("function", "function"), ("file", "file"), ("line", "line")])
-            {
+            for (r, d) in [
+                ("rank", "rank"),
+                ("pid", "pid"),
+                ("run", "run"),
+                ("generation", "generation"),
+            ]
+            .into_iter()
+            .chain([
+                ("frame_id", "frame_id"),
+                ("function", "function"),
+                ("file", "file"),
+                ("line", "line"),
+            ]) {
                 assert_eq!(row[r], frame[d], "{what}: {r}");
             }
             for (r, d) in [
@@ -172,13 +185,40 @@ fn every_record_parses_and_matches_summary_json_on_every_real_log() {
             let key = (g["category"].to_string(), g["culprit"].to_string());
             *from_groups.entry(key).or_default() += g["seconds"].as_f64().unwrap();
         }
-        assert_eq!(from_rows.keys().collect::<Vec<_>>(), from_groups.keys().collect::<Vec<_>>(), "{what}");
+        assert_eq!(
+            from_rows.keys().collect::<Vec<_>>(),
+            from_groups.keys().collect::<Vec<_>>(),
+            "{what}"
+        );
         for (k, s) in &from_rows {
-            assert!((s - from_groups[k]).abs() < 1e-9, "{what} {k:?}: {s} vs {}", from_groups[k]);
+            assert!(
+                (s - from_groups[k]).abs() < 1e-9,
+                "{what} {k:?}: {s} vs {}",
+                from_groups[k]
+            );
         }
     }
     // The corpus is not empty by accident.
-    assert!(compiles_seen > 200 && recompiles_seen > 50, "{compiles_seen} {recompiles_seen}");
+    assert!(
+        compiles_seen > 200 && recompiles_seen > 50,
+        "{compiles_seen} {recompiles_seen}"
+    );
+}
+
+#[test]
+fn docs_json_lists_exactly_the_fields_of_a_record() {
+    let doc = std::fs::read_to_string(root().join("docs/json.md")).unwrap();
+    let section = doc
+        .split("## NDJSON")
+        .nth(1)
+        .expect("docs/json.md has an NDJSON section");
+    let section = section.split("\n## ").next().unwrap();
+    let documented: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    assert_eq!(documented, FIELDS);
 }
 
 #[test]
