@@ -131,6 +131,10 @@ const OTHER_COMMANDS: &[(&str, &str)] = &[
     ),
     ("python bench/", "a benchmark (minutes); its figures are measurements"),
     (
+        "bench/run.sh",
+        "the benchmark: makes logs with torch and times tools (minutes); its figures are measurements",
+    ),
+    (
         "for f in tests/corpus/",
         "builds the benchmark's input from the corpus (shell loop)",
     ),
