@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
-# The benchmark of issue 8, in one command:
+# The benchmark of issues 8 and 22, in one command:
 #
-#   bench/run.sh [--force] [--runs N] [--tlparse-full-runs N]
+#   bench/run.sh [--force] [--runs N] [--tlparse-full-runs N] [--log-runs N] [--target-mb MB]
 #
 # 1. checks the tools (cargo, make, gzip/zcat, /usr/bin/time: installed with
 #    apt when missing, as root or through sudo);
-# 2. makes sure .venv exists with torch (the Makefile's own target, so a fresh
-#    clone works) and holds tlparse (pinned, from PyPI);
-# 3. builds target/release/guardscope of this checkout;
-# 4. makes the large real TORCH_TRACE logs with bench/make_logs.py (cached in
-#    bench/cache/; --force regenerates them; ~30 min the first time);
-# 5. times everything with bench/measure.py (median of --runs, default 5) and
-#    writes bench/results.md.
+# 2. installs the newest tlparse from crates.io (cargo install) into
+#    bench/cache/tools, never ~/.cargo (PyPI's tlparse lags: 0.4.3 there
+#    when crates.io had 0.4.8);
+# 3. makes sure .venv exists with torch (the Makefile's own target, so a fresh
+#    clone works), unless BENCH_PYTHON names a Python with torch;
+# 4. builds target/release/guardscope of this checkout;
+# 5. makes the large real TORCH_TRACE logs with bench/make_logs.py (cached in
+#    bench/cache/; --force regenerates them; --log-runs and --target-mb are
+#    its --runs and --target-mb; ~30 min the first time);
+# 6. times cat, guardscope, tlparse and zcat with bench/measure.py, in
+#    interleaved rounds (median of --runs, default 5), and prints the table
+#    with the machine, load average, commit and versions, also written to
+#    bench/results.md.
 set -euo pipefail
-
-TLPARSE_VERSION=0.4.3   # the version the issue's figures were taken with
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
-PY="$REPO/.venv/bin/python"
+PY="${BENCH_PYTHON:-$REPO/.venv/bin/python}"
+TOOLS="$REPO/bench/cache/tools"
 
 say() { echo "[bench] $*" >&2; }
 die() { echo "bench/run.sh: $*" >&2; exit 1; }
@@ -31,7 +36,10 @@ while [ $# -gt 0 ]; do
     --runs|--tlparse-full-runs)
       [ $# -ge 2 ] || die "$1 needs a number"
       MEASURE_ARGS+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --log-runs|--target-mb)
+      [ $# -ge 2 ] || die "$1 needs a number"
+      MAKE_LOGS_ARGS+=("${1/--log-runs/--runs}" "$2"); shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument: $1 (see bench/run.sh --help)" ;;
   esac
 done
@@ -55,17 +63,22 @@ command -v make >/dev/null 2>&1 || die "make is missing: apt-get install make"
 command -v zcat >/dev/null 2>&1 || apt_install gzip
 [ -x /usr/bin/time ] || apt_install time   # GNU time, for -v (peak RSS)
 
-# The project's venv (Python, torch): created by the Makefile when missing;
-# a no-op when it is up to date.
-say "checking .venv (make .venv/.deps-installed)"
-make --no-print-directory -s .venv/.deps-installed
-[ -x "$PY" ] || die ".venv/bin/python is missing after make"
-
-if [ "$("$REPO/.venv/bin/tlparse" --version 2>/dev/null)" != "tlparse $TLPARSE_VERSION" ]; then
-  say "installing tlparse==$TLPARSE_VERSION into .venv"
-  "$PY" -m pip install --quiet --disable-pip-version-check "tlparse==$TLPARSE_VERSION" \
-    || die "pip install tlparse==$TLPARSE_VERSION failed"
+# The newest tlparse, in a place this script owns. cargo install is a no-op
+# when the newest is already there; its build directory is a temporary one.
+say "cargo install tlparse (newest) into bench/cache/tools"
+if ! env -u CARGO_TARGET_DIR cargo install --quiet --locked tlparse --root "$TOOLS"; then
+  [ -x "$TOOLS/bin/tlparse" ] || die "cargo install tlparse failed"
+  say "warning: cargo install failed (offline?); timing the tlparse already in bench/cache/tools"
 fi
+say "$("$TOOLS/bin/tlparse" --version)"
+
+if [ -z "${BENCH_PYTHON:-}" ]; then
+  # The project's venv (Python, torch): created by the Makefile when missing;
+  # a no-op when it is up to date.
+  say "checking .venv (make .venv/.deps-installed)"
+  make --no-print-directory -s .venv/.deps-installed
+fi
+[ -x "$PY" ] || die "$PY is missing"
 
 say "cargo build --release"
 cargo build --release --quiet --target-dir "$REPO/target" || die "cargo build --release failed"
@@ -77,5 +90,5 @@ say "logs ready after $(( $(date +%s) - t0 )) s"
 
 say "measuring (bench/measure.py)"
 t0=$(date +%s)
-"$PY" bench/measure.py ${MEASURE_ARGS[@]+"${MEASURE_ARGS[@]}"}
+"$PY" bench/measure.py --tlparse "$TOOLS/bin/tlparse" ${MEASURE_ARGS[@]+"${MEASURE_ARGS[@]}"}
 say "measured in $(( $(date +%s) - t0 )) s; table in bench/results.md"

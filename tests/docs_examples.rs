@@ -131,6 +131,10 @@ const OTHER_COMMANDS: &[(&str, &str)] = &[
     ),
     ("python bench/", "a benchmark (minutes); its figures are measurements"),
     (
+        "bench/run.sh",
+        "the benchmark: makes logs with torch and times tools (minutes); its figures are measurements",
+    ),
+    (
         "for f in tests/corpus/",
         "builds the benchmark's input from the corpus (shell loop)",
     ),
@@ -159,6 +163,11 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "docs/json.md",
         "{\"frames\"",
         "schema notation (each key is checked against summary --json)",
+    ),
+    (
+        "docs/fleet.md",
+        "CREATE VIEW compiles",
+        "SQL: run with duckdb by tests/python/test_ndjson_duckdb.py",
     ),
     (
         "docs/diff.md",

@@ -21,6 +21,8 @@ const SUMMARY_HELP: &str = "\
 Example:  guardscope summary /tmp/trace --trace-events /tmp/compiles.json
           (then open compiles.json in ui.perfetto.dev: one track per rank and
           frame, each compile a slice with its cause)
+          guardscope summary /tmp/trace --format ndjson > compiles.ndjson
+          (one JSON record per compile, for DuckDB: see docs/fleet.md)
 
 Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), `-` for stdin (plain or
 gzip), or a directory holding them (searched recursively for
@@ -391,8 +393,12 @@ impl InputArgs {
 pub struct SummaryArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Print the model as JSON (a stable contract; see the README).
-    #[arg(long)]
+    /// text; json: the model (a stable contract, docs/json.md); ndjson: one
+    /// flat JSON record per compile, for DuckDB, Spark or BigQuery (docs/fleet.md).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SummaryFormat::Text)]
+    pub format: SummaryFormat,
+    /// Same as --format json.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// List every parse problem with file:line.
     #[arg(short, long)]
@@ -401,6 +407,24 @@ pub struct SummaryArgs {
     /// ui.perfetto.dev or chrome://tracing.
     #[arg(long, value_name = "FILE")]
     pub trace_events: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryFormat {
+    Text,
+    Json,
+    Ndjson,
+}
+
+impl SummaryArgs {
+    /// `--json` is `--format json`; with another --format it is a usage error.
+    pub fn format(&self) -> SummaryFormat {
+        if self.json {
+            SummaryFormat::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 pub const DIFF_HELP: &str = "\

@@ -21,7 +21,9 @@ mod steps;
 mod summary;
 mod watch;
 
-pub use args::{CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs, WatchArgs};
+pub use args::{
+    CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs, SummaryFormat, WatchArgs,
+};
 pub use error::{CliError, Status};
 
 use clap::Parser;
@@ -91,7 +93,7 @@ where
         }
     };
     *json = match &cli.command {
-        Command::Summary(a) => a.json,
+        Command::Summary(a) => a.format() == SummaryFormat::Json,
         Command::Check(a) => a.json,
         Command::Diff(a) => a.json,
         Command::Steps(a) => a.json,
@@ -99,7 +101,9 @@ where
         Command::Watch(a) => a.json,
         Command::Report(_) | Command::Completions(_) | Command::Man(_) => false,
     };
-    let out = Output::new(*json, cli.color);
+    // NDJSON keeps stdout rows only: an error is the line on stderr.
+    let records = matches!(&cli.command, Command::Summary(a) if a.format() == SummaryFormat::Ndjson);
+    let out = Output::new(*json, records, cli.color);
     error::finish(dispatch(cli.command, out), *json)
 }
 

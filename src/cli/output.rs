@@ -6,28 +6,40 @@ use crate::report::emit::{emit, Format, View};
 use clap::ColorChoice;
 use std::io::{self, IsTerminal, Write};
 
-/// How this invocation prints: `--json` or text, and the `--color` choice.
-/// Made once by `dispatch` and handed to the command, so two runs in one
-/// process (the Python console script, from threads) never share it.
+/// How this invocation prints: `--json`, NDJSON records or text, and the
+/// `--color` choice. Made once by `dispatch` and handed to the command, so
+/// two runs in one process (the Python console script, from threads) never
+/// share it.
 #[derive(Debug, Clone, Copy)]
 pub struct Output {
     pub json: bool,
+    /// `--format ndjson`: the view's rows, one JSON object a line.
+    records: bool,
     color: ColorChoice,
 }
 
 impl Output {
-    pub fn new(json: bool, color: ColorChoice) -> Self {
-        Output { json, color }
+    pub fn new(json: bool, records: bool, color: ColorChoice) -> Self {
+        Output { json, records, color }
     }
 
     /// The same, as text (e.g. `report`'s summary beside its page).
     pub fn text(self) -> Self {
-        Output { json: false, ..self }
+        Output {
+            json: false,
+            records: false,
+            ..self
+        }
     }
 
-    /// Prints `view` on stdout, as JSON or as text for this terminal.
+    /// Prints `view` on stdout, as JSON, NDJSON records or text for this terminal.
     pub fn print(&self, view: &impl View) -> Result<(), CliError> {
         let stdout = io::stdout();
+        if self.records {
+            // Block-buffered: stdout flushes at each newline, a write per record.
+            let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            return written(emit(view, Format::Records, &mut out).and_then(|()| out.flush()));
+        }
         let mut out = stdout.lock();
         let format = Format::new(self.json, terminal_width(), self.colour());
         written(emit(view, format, &mut out))

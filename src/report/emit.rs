@@ -4,6 +4,7 @@
 //! "JSON or text" itself.
 
 use super::json;
+use super::ndjson;
 use super::text::Terminal;
 use super::text::{check, diff, steps, summary};
 use crate::activation_diff::Diff;
@@ -22,6 +23,9 @@ pub enum Format {
     Json,
     /// Compact JSON on one line: one of a stream of events (NDJSON).
     JsonLine,
+    /// The view's rows, one flat JSON object a line (NDJSON), for engines
+    /// that load them as a table.
+    Records,
 }
 
 impl Format {
@@ -41,6 +45,12 @@ pub trait View {
     /// The text; `out` already makes text from logs inert for the terminal,
     /// and colours only what the view asks it to (`Terminal::styled`).
     fn write_text(&self, out: &mut Terminal, width: usize) -> io::Result<()>;
+    /// The rows, one JSON object a line, written as they are made; a view
+    /// without rows writes its document on one line.
+    fn write_records(&self, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, &self.json())?;
+        writeln!(out)
+    }
 }
 
 /// Writes `view` to `out` in `format`.
@@ -54,6 +64,7 @@ pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result
             serde_json::to_writer(&mut *out, &view.json())?;
             writeln!(out)
         }
+        Format::Records => view.write_records(out),
         Format::Text { width, colour } => view.write_text(&mut Terminal::new(out, colour), width),
     }
 }
@@ -76,6 +87,11 @@ impl View for SummaryView<'_> {
             verbose: self.verbose,
         };
         summary::write_summary(out, self.findings, &opts)
+    }
+
+    /// One record per compile (`summary --format ndjson`).
+    fn write_records(&self, out: &mut dyn Write) -> io::Result<()> {
+        ndjson::write(out, self.findings)
     }
 }
 

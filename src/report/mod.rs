@@ -1,6 +1,7 @@
 //! Views of the analysed run, by format: `text/` for a terminal, `json` (the
 //! `summary --json` contract), `junit` (the check for CI systems), `html/`
-//! (the page), `events` (compile records for the Python helper). `emit` is
+//! (the page), `events` (compile records for the Python helper), `ndjson` (one
+//! flat row per compile, for SQL engines). `emit` is
 //! the boundary the commands print through; `format` and `paths` hold what
 //! every format shares.
 
@@ -11,6 +12,7 @@ pub mod format;
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod ndjson;
 pub mod output_dir;
 pub mod paths;
 pub mod runs;
