@@ -81,12 +81,16 @@
   }
 
   // A bar click opens its frame and marks (and scrolls to) its compile's row.
-  function markCompile(anchor, compile) {
+  // A frame compiled on several ranks is one section: a row stands for the
+  // ranks listed in its data-ranks.
+  function markCompile(anchor, compile, rank) {
     var frame = document.getElementById(anchor);
     if (!frame) return;
     var row = null;
     frame.querySelectorAll("tr[data-compile]").forEach(function (r) {
-      if (!row && r.getAttribute("data-compile") === compile) row = r;
+      var ranks = r.getAttribute("data-ranks");
+      var ofRank = rank === null || ranks === null || ranks.split(" ").indexOf(rank) >= 0;
+      if (!row && ofRank && r.getAttribute("data-compile") === compile) row = r;
     });
     if (box && box.value && (frame.hidden || (row && row.hidden))) { box.value = ""; filter(); }
     document.querySelectorAll("tr.hit").forEach(function (r) { r.classList.remove("hit"); });
@@ -95,7 +99,7 @@
     if (row) { row.classList.add("hit"); row.scrollIntoView({ block: "center" }); } else { frame.scrollIntoView({ block: "start" }); }
   }
   document.querySelectorAll("svg .bar[data-anchor]").forEach(function (b) {
-    b.addEventListener("click", function () { markCompile(b.getAttribute("data-anchor"), b.getAttribute("data-compile")); });
+    b.addEventListener("click", function () { markCompile(b.getAttribute("data-anchor"), b.getAttribute("data-compile"), b.getAttribute("data-rank")); });
   });
   window.addEventListener("hashchange", function () { openFrame(location.hash.slice(1)); });
   if (location.hash) openFrame(location.hash.slice(1));

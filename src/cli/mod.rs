@@ -86,7 +86,10 @@ where
             // A script that asked for JSON gets JSON even when its command
             // line is wrong: the flag is looked for in the raw words, before
             // `--` (what follows belongs to `run`'s child).
-            if e.use_stderr() && args.iter().take_while(|a| *a != "--").any(|a| a == "--json") {
+            let words: Vec<&std::ffi::OsString> = args.iter().take_while(|a| *a != "--").collect();
+            let asks_json = words.iter().any(|a| *a == "--json" || *a == "--format=json")
+                || words.windows(2).any(|w| w[0] == "--format" && w[1] == "json");
+            if e.use_stderr() && asks_json {
                 error::print_usage_error_json(&usage_message(&e), code);
             }
             return code;

@@ -64,6 +64,9 @@ pub struct Bar {
     pub class: String,
     pub color: &'static str,
     pub compile_id: String,
+    /// The rank whose copy of the frame compiled it: with `compile_id`,
+    /// which row of the frame's section the bar is.
+    pub rank: Option<u32>,
     pub tip: String,
     pub anchor: String,
     /// The legend's letter for the bar's cause (set with the legend).
@@ -99,10 +102,24 @@ pub struct Band {
     pub w: f64,
 }
 
-/// Lanes are identified by frame; `anchor` links a bar to its frame section.
+/// `anchor` links a bar (and a fix, a break) to its frame's section. Every
+/// rank's copy of a frame has one section (analysis matches copies by run,
+/// reset generation, frame id and function), so the anchor of a ranked
+/// frame names those and not the rank or pid.
 pub fn frame_anchor(f: &Frame) -> String {
-    let rank = f.rank.map_or(String::new(), |r| format!("r{r}-"));
-    format!("frame-{rank}{}-{}-{}", f.pid, f.generation, f.frame_id)
+    match f.rank {
+        Some(_) => {
+            let function: String = f
+                .function
+                .as_deref()
+                .unwrap_or("?")
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            format!("frame-run{}-{}-{}-{function}", f.run, f.generation, f.frame_id)
+        }
+        None => format!("frame-{}-{}-{}", f.pid, f.generation, f.frame_id),
+    }
 }
 
 pub fn frame_label(f: &Frame, multi_rank: bool) -> String {
@@ -301,6 +318,7 @@ fn compile_bars(f: &Frame, finding: Option<&Finding<'_>>, c: &Compile, y: f64, x
                 class: class.clone(),
                 color,
                 compile_id: c.compile_id.clone(),
+                rank: f.rank,
                 tip: super::format::shown(format!(
                     "{} · {} · {duration}{attempt}\n{}\n{why}{status}",
                     c.compile_id,
