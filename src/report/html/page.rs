@@ -133,6 +133,27 @@ pub struct PageInput<'a> {
     pub title: String,
 }
 
+/// The verdict and the fix cards: what a notebook shows of a run.
+#[derive(Serialize)]
+pub struct Headlines {
+    pub verdict: Headline,
+    pub fixes: Vec<Fix>,
+    pub more_fixes: usize,
+}
+
+pub fn headline(findings: &Findings<'_>) -> Headlines {
+    Headlines {
+        verdict: verdict(findings),
+        fixes: fixes(findings),
+        more_fixes: findings.culprits.len().saturating_sub(MAX_FIXES),
+    }
+}
+
+fn fixes(findings: &Findings<'_>) -> Vec<Fix> {
+    let run = findings.run;
+    findings.culprits.iter().take(MAX_FIXES).map(|g| fix(run, g)).collect()
+}
+
 pub fn build(input: &PageInput<'_>) -> Page {
     let findings = input.findings;
     let run = findings.run;
@@ -159,7 +180,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
             .collect(),
         verdict: verdict(findings),
         more_fixes: groups.len().saturating_sub(MAX_FIXES),
-        fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g)).collect(),
+        fixes: fixes(findings),
         legend,
         timeline,
         frames,
