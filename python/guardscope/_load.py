@@ -184,7 +184,7 @@ class Verdict:
         unread = "".join(f"<li><code>{html.escape(u)}</code></li>" for u in self.unread_inputs)
         return (
             f'<div class="guardscope-verdict" style="border-left:6px solid {colour};padding:4px 12px">'
-            f'<p style="font-weight:600;color:{colour}">{"PASS" if self.passed else "FAIL"}: {html.escape(self.message)}</p>'
+            f'<p style="font-weight:600;color:{colour}">{html.escape(self.message)}</p>'
             + (f"<p>Offending recompiles:</p><ol>{rows}</ol>" if rows else "")
             + (f"<p>Input not read:</p><ul>{unread}</ul>" if unread else "")
             + "</div>"

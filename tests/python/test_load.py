@@ -206,10 +206,11 @@ def test_an_unknown_category_in_allow_is_refused():
 def test_a_failing_verdict_shows_its_offending_recompiles_as_html():
     verdict = guardscope.load(COLLISION).check()
     page = verdict._repr_html_()
-    assert "FAIL" in page and verdict.message in page
+    assert verdict.message.startswith("FAIL: ") and f">{verdict.message}</p>" in page
     for o in verdict.offending:
         assert o.compile_id in page and o.category in page
-    assert "PASS" in guardscope.load(FIXED).check()._repr_html_()
+    passed = guardscope.load(FIXED).check()
+    assert passed.message.startswith("PASS: ") and f">{passed.message}</p>" in passed._repr_html_()
 
 
 def test_report_writes_the_page_the_cli_writes(tmp_path):
@@ -308,3 +309,12 @@ def test_reprs_say_what_a_run_holds():
     assert repr(run.frames[0]) == f"<Frame 0 forward at {run.frames[0].file}:117: 3 compiles>"
     assert "shape_lazy_buffer" in repr(run.recompiles[0])
     assert repr(run.check()).startswith("<Verdict failed: FAIL: 2 recompiles")
+
+
+@pytest.mark.parametrize("path", [COLLISION, ROOT / "samples/traces/reasons", FIXED], ids=lambda p: p.name)
+def test_repr_html_is_the_report_pages_own_verdict_and_fix_cards(path, tmp_path):
+    run = guardscope.load(path)
+    page = run.report(tmp_path / "out").read_text()
+    shown = page[page.index('<section id="verdict"') : page.index('<section id="timeline">')]
+    fragment = run._repr_html_()
+    assert fragment[fragment.index('<section id="verdict"') :].removesuffix("</div>\n").strip() == shown.strip()
