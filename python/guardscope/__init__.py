@@ -2,7 +2,10 @@
 training without causing them.
 
 The command line (``guardscope summary TRACE_DIR``) reads TORCH_TRACE logs;
-``guardscope.main`` runs the same command line from Python.
+``guardscope.main`` runs the same command line from Python, and
+``guardscope.load(TRACE_DIR)`` reads them in-process into a ``Run``
+(recompiles and their causes, frames, totals, problems; ``check()``,
+``to_records()``, ``to_pandas()``, ``report()``). No torch needed.
 
 Activation traces (need torch, imported on first use):
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any, Iterable
 
+from guardscope._load import Cause, Compile, Frame, LoadError, Offense, Problems, Recompile, Run, Totals, Verdict, load
 from guardscope._native import __version__, run_cli
 from guardscope._types import Category, CompileEvent, StepRecord
 from guardscope._warnings import GuardscopeWarning
@@ -42,17 +46,28 @@ if TYPE_CHECKING:
 __all__ = [
     "ActivationTrace",
     "Category",
+    "Cause",
+    "Compile",
     "CompileEvent",
     "CompileEvents",
+    "Frame",
     "GuardscopeWarning",
     "HookHandles",
+    "LoadError",
+    "Offense",
+    "Problems",
+    "Recompile",
     "RecompileError",
+    "Run",
     "StepLogger",
     "StepRecord",
+    "Totals",
+    "Verdict",
     "__version__",
     "activation_stats",
     "attach_from_env",
     "compile_events",
+    "load",
     "main",
     "no_recompiles",
     "register_forward_hooks",

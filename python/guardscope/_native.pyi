@@ -7,7 +7,7 @@ from typing import Final, Sequence, Union, final
 
 from typing_extensions import Self
 
-__all__ = ["__version__", "run_cli", "Tracer", "CompileLog", "STATS", "CATEGORIES"]
+__all__ = ["__version__", "run_cli", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
 
 __version__: Final[str]
 #: The value stats an activation trace can record.
@@ -84,3 +84,31 @@ class CompileLog:
     def bytes(self) -> int: ...
     def events_json(self, after: int, upto: int) -> str: ...
     def text(self) -> str: ...
+
+class LoadError(ValueError):
+    """The input holds no TORCH_TRACE log guardscope can read."""
+
+def load(
+    paths: Sequence[Union[str, PathLike[str]]],
+    *,
+    latest: bool = False,
+    run: int | None = None,
+    verify_all: bool = False,
+) -> LoadedRun:
+    """Loads TORCH_TRACE logs as ``guardscope summary`` does; ``latest``/``run`` are ``--latest``/``--run N``."""
+
+@final
+class LoadedRun:
+    """A run loaded and analysed once."""
+
+    def summary_json(self) -> str: ...
+    def check(
+        self,
+        *,
+        max_recompiles: int = 0,
+        allow: Sequence[str] = ...,
+        max_new_frames: int | None = None,
+        baseline: LoadedRun | None = None,
+    ) -> tuple[int, str, str]: ...
+    def report(self, output: Union[str, PathLike[str]], *, overwrite: bool = False) -> Path: ...
+    def repr_html(self) -> str: ...

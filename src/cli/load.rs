@@ -3,7 +3,7 @@
 use super::args::InputArgs;
 use super::error::CliError;
 use super::progress::Progress;
-use crate::input::{self, Content};
+use crate::input::{self, Content, Discovery};
 use crate::load::{self, LoadOptions};
 use crate::model::{Run, RunSelect};
 use crate::trace::ParseOptions;
@@ -12,7 +12,12 @@ use std::path::PathBuf;
 
 /// Loads a run, or says in one line why it cannot (no file, no trace event).
 pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
-    let found = input::discover(paths)?;
+    load_found(&input::discover(paths)?, input)
+}
+
+/// `load_run` after discovery: the Python `load` discovers first, to raise
+/// FileNotFoundError for a missing path and ValueError for the rest.
+pub(crate) fn load_found(found: &Discovery, input: &InputArgs) -> Result<Run, CliError> {
     let total: u64 = found.sources.iter().map(|s| s.size).sum();
     let bar = Progress::start(total, !input.quiet && io::stderr().is_terminal());
     let opts = LoadOptions {
@@ -28,7 +33,7 @@ pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
             (false, None) => RunSelect::All,
         },
     };
-    let run = load::load_discovered(&found, &opts);
+    let run = load::load_discovered(found, &opts);
     bar.finish();
     let run = run?;
     // With no run at all, the no-events error below says more.

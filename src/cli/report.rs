@@ -64,7 +64,7 @@ pub fn report(args: ReportArgs, out: Output) -> Result<Status, CliError> {
 /// Renders the page and writes it with summary.json into `output` (a
 /// directory guardscope created or an empty one, unless `overwrite`):
 /// `report` and `run --report` write the same files. Returns index.html's path.
-pub(super) fn write_report(mut page: Page, output: &Path, overwrite: bool) -> Result<PathBuf, CliError> {
+pub(crate) fn write_report(mut page: Page, output: &Path, overwrite: bool) -> Result<PathBuf, CliError> {
     page.options.compile_trace = true;
     let html = report::html::render(&page).map_err(|e| CliError::Internal(format!("rendering the report: {e:?}")))?;
     ReportDir::prepare(output, overwrite)
@@ -94,7 +94,7 @@ pub(super) fn print_report_path(index: &Path, after_summary: bool) -> Result<(),
 }
 
 /// The page title: the input's name, e.g. the TORCH_TRACE directory.
-fn report_title(paths: &[PathBuf]) -> String {
+pub(crate) fn report_title(paths: &[PathBuf]) -> String {
     let name = |p: &PathBuf| {
         p.file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod compile_log;
+mod loaded;
 mod tracer;
 
 /// Runs the guardscope CLI with `argv` (argv[0] is the program name) and
@@ -19,6 +20,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_class::<tracer::PyTracer>()?;
     m.add_class::<compile_log::PyCompileLog>()?;
+    m.add_class::<loaded::PyLoadedRun>()?;
+    m.add_function(wrap_pyfunction!(loaded::load, m)?)?;
+    m.add("LoadError", m.py().get_type::<loaded::LoadError>())?;
     let stats: Vec<&str> = crate::activations::Stat::ALL.iter().map(|s| s.name()).collect();
     m.add("STATS", stats)?;
     let categories: Vec<&str> = crate::reasons::Category::ALL.iter().map(|c| c.name()).collect();

@@ -9,6 +9,7 @@ a docs bug: fix the block, not the prelude.
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -175,6 +176,10 @@ def block_runs(tmp_path_factory):
         (cwd / "my_project").mkdir()
         (cwd / "my_project" / "__init__.py").write_text("")
         (cwd / "my_project" / "hooks.py").write_text(MY_PROJECT_HOOKS)
+        # The reader's TORCH_TRACE directories that guardscope.load reads:
+        # real logs (the collision sample, and its fixed run as a baseline).
+        shutil.copytree(REPO / "samples/traces/collision", cwd / "trace")
+        shutil.copytree(REPO / "samples/traces/collision_fixed", cwd / "base")
         (cwd / "block.py").write_text(block_script(name, start, code))
         runs[(name, start)] = subprocess.Popen(
             [sys.executable, "block.py"], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True

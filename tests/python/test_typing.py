@@ -110,6 +110,17 @@ def test_typed_usage_runs(tmp_path):
     assert record.__optional_keys__ == {"rank"}
 
 
+def test_typed_load_usage_runs():
+    sys.path.insert(0, str(HERE))
+    try:
+        import typed_usage
+    finally:
+        sys.path.remove(str(HERE))
+    samples = REPO / "samples/traces"
+    verdict = typed_usage.loaded(str(samples / "collision"), str(samples / "collision_fixed"))
+    assert not verdict and [o.category for o in verdict.offending] == ["shape_lazy_buffer", "closure_hook_state"]
+
+
 def test_the_step_records_keys_are_the_typed_ones(tmp_path):
     log = guardscope.StepLogger(tmp_path / "s.jsonl", warn=False)
     with log.step(0):

@@ -8,6 +8,7 @@ from pathlib import Path
 import guardscope
 
 PACKAGE = Path(guardscope.__file__).resolve().parent
+COLLISION = Path(__file__).resolve().parents[2] / "samples/traces/collision"
 
 
 def test_help_and_the_cli_work_in_a_venv_without_torch(tmp_path):
@@ -25,6 +26,9 @@ def test_help_and_the_cli_work_in_a_venv_without_torch(tmp_path):
         "text = pydoc.render_doc(guardscope)\n"
         "assert 'explains torch.compile recompilations' in text and 'GuardscopeWarning' in text, text\n"
         "assert guardscope.main(['--version']) == 0\n"
+        f"run = guardscope.load({str(COLLISION)!r})\n"
+        "assert run.totals.recompiles == 2 and not run.check() and len(run.to_records()) == 3\n"
+        "assert 'What to fix' in run._repr_html_()\n"
         "try:\n"
         "    guardscope.trace_activations\n"
         "except ImportError as e:\n"

@@ -64,8 +64,33 @@ def run(tmp: str) -> list[CompileEvent]:
     return events
 
 
+def loaded(trace_dir: str, baseline_dir: str) -> guardscope.Verdict:
+    """Loads a real TORCH_TRACE directory and gates it against a baseline."""
+    run = guardscope.load(trace_dir)
+    assert_type(run, guardscope.Run)
+    first = run.recompiles[0]
+    assert_type(first.cause, Optional[guardscope.Cause])
+    assert first.cause is not None
+    category: Category = first.cause.category
+    culprit: str = first.cause.culprit
+    called_from: str | None = first.called_from
+    assert category and culprit and called_from
+    assert run.totals.recompiles == len(run.recompiles)
+    assert not run.problems
+    records: list[dict[str, object]] = run.to_records()
+    assert len(records) == run.totals.compiles
+    verdict = run.check(max_recompiles=0, allow=["dtype"], baseline=guardscope.load(baseline_dir))
+    assert_type(verdict, guardscope.Verdict)
+    passed: bool = verdict.passed
+    assert passed == bool(verdict)
+    return verdict
+
+
 def misuse() -> None:
     guardscope.StepLogger(123, warnn=True)  # E: arg-type, call-arg
     guardscope.trace_activations(torch.nn.Linear(1, 1), mode="graph")  # E: arg-type
     guardscope.no_recompiles(allow=("dtyp",))  # E: arg-type
     guardscope.main(["summary"]).upper()  # E: attr-defined
+    guardscope.load(123)  # E: arg-type
+    guardscope.load("t").check(allow=["dtyp"])  # E: list-item
+    guardscope.load("t", lastest=True)  # E: call-arg

@@ -16,6 +16,7 @@ mod verdict;
 pub use page::{Page, PageInput, MAX_FRAMES};
 pub use timeline::MAX_LANES;
 
+use crate::analysis::Findings;
 use tera::{Context, Tera};
 
 /// How the page is written, beside what it shows.
@@ -32,8 +33,16 @@ pub struct PageOptions {
 /// markup that slipped past escaping could not run one of its own.
 const SCRIPT: &str = include_str!("../../../templates/script.js");
 
-const TEMPLATES: [(&str, &str); 7] = [
+const TEMPLATES: [(&str, &str); 9] = [
     ("report.html.tera", include_str!("../../../templates/report.html.tera")),
+    (
+        "findings.html.tera",
+        include_str!("../../../templates/findings.html.tera"),
+    ),
+    (
+        "notebook.html.tera",
+        include_str!("../../../templates/notebook.html.tera"),
+    ),
     (
         "timeline.html.tera",
         include_str!("../../../templates/timeline.html.tera"),
@@ -48,11 +57,16 @@ const TEMPLATES: [(&str, &str); 7] = [
     ("style.css.tera", include_str!("../../../templates/style.css.tera")),
 ];
 
-pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
+fn templates() -> Result<Tera, tera::Error> {
     let mut tera = Tera::default();
     tera.add_raw_templates(TEMPLATES)?;
     // The default only escapes names ending in .html; ours end in .tera.
     tera.autoescape_on(vec![".tera"]);
+    Ok(tera)
+}
+
+pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
+    let tera = templates()?;
     let page = page::build(input);
     let mut context = Context::from_serialize(&page)?;
     context.insert("script", SCRIPT);
@@ -62,6 +76,22 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
     context.insert("dark_card", palette::DARK_CARD);
     context.insert("script_hash", &script_hash());
     Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
+}
+
+/// The page's verdict and "What to fix" cards alone, for a notebook cell
+/// (the Python `Run._repr_html_`): the same template the page includes.
+pub fn render_fragment(findings: &Findings<'_>) -> Result<String, tera::Error> {
+    let tera = templates()?;
+    let mut context = Context::from_serialize(page::headline(findings))?;
+    context.insert("slow_color", palette::SLOW_STEP);
+    let html = tera.render("notebook.html.tera", &context)?;
+    // The page's styles sit nested under the fragment's class, so its
+    // `body`, `section` and `h2` rules stay off the rest of the notebook;
+    // `:root`'s colour variables become the fragment's own (`&`). Only the
+    // style element is touched: a log's text must stay as it was.
+    let (style, rest) = html.split_once("</style>").unwrap_or((&html, ""));
+    let html = format!("{}</style>{rest}", style.replacen(":root", "&", 1));
+    Ok(reveal_invisible(&html))
 }
 
 /// `sha256-<base64>` of the script, as CSP's `script-src` wants it.

@@ -139,6 +139,28 @@ pub struct PageInput<'a> {
     pub options: PageOptions,
 }
 
+/// The verdict and the fix cards: what a notebook shows of a run.
+#[derive(Serialize)]
+pub struct Headlines {
+    pub verdict: Headline,
+    pub fixes: Vec<Fix>,
+    pub more_fixes: usize,
+}
+
+pub fn headline(findings: &Findings<'_>) -> Headlines {
+    Headlines {
+        verdict: verdict(findings),
+        // A notebook runs where the files are: their lines link as on the page.
+        fixes: fixes(findings, Links(true)),
+        more_fixes: findings.culprits.len().saturating_sub(MAX_FIXES),
+    }
+}
+
+fn fixes(findings: &Findings<'_>, links: Links) -> Vec<Fix> {
+    let run = findings.run;
+    findings.culprits.iter().take(MAX_FIXES).map(|g| fix(run, g, links)).collect()
+}
+
 pub fn build(input: &PageInput<'_>) -> Page {
     let findings = input.findings;
     let run = findings.run;
@@ -166,7 +188,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
             .collect(),
         verdict: verdict(findings),
         more_fixes: groups.len().saturating_sub(MAX_FIXES),
-        fixes: groups.iter().take(MAX_FIXES).map(|g| fix(run, g, links)).collect(),
+        fixes: fixes(findings, links),
         legend,
         timeline,
         frames,
