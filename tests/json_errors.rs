@@ -104,6 +104,8 @@ fn a_command_line_clap_refuses_is_a_json_usage_error() {
             "'--jsn'",
         ),
         (vec!["check", "--json"], "<PATH>"),
+        (vec!["summary", "--format", "json", "--bogus", "x"], "'--bogus'"),
+        (vec!["summary", "--format=json", "--bogus", "x"], "'--bogus'"),
         (vec!["diff", "--json", "samples/activations/base.jsonl.gz"], "required"),
     ] {
         let out = guardscope(&args);
