@@ -124,7 +124,7 @@ fn hostile_log_text_stays_text_in_the_browser() {
 #[test]
 fn the_page_reads_at_800_and_1400_px() {
     let work = fresh_dir("browser-widths");
-    for sample in ["collision", "graph_breaks"] {
+    for sample in ["collision", "graph_breaks", "ranks64"] {
         let report = work.join(sample);
         let out = guardscope([
             "report",

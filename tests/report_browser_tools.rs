@@ -267,3 +267,52 @@ fn without_its_script_the_page_reads_and_the_filter_stays_hidden() {
         json!({"ready": false, "find": 0, "fixes": 2, "frames": 1, "bars": 3, "open_rows": 3})
     );
 }
+
+/// Clicks the 0/1 bar of rank 17 (which recompiled for its own cause) and
+/// that of rank 5 (one of the ranks that did what most did), and reports
+/// the frames and which row each click marked.
+const RANK_BARS: &str = r##"<script>
+(function () {
+  function click(rank) {
+    var bar = document.querySelector('svg .bar[data-rank="' + rank + '"][data-compile="0/1"]');
+    bar.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    var row = document.querySelector("tr.hit");
+    return { anchor: bar.getAttribute("data-anchor"), ranks: row.querySelector(".ranks").textContent,
+             cause: row.querySelector(".cause").textContent };
+  }
+  var out = document.createElement("pre");
+  out.id = "measured";
+  out.textContent = JSON.stringify({
+    frames: document.querySelectorAll("details.frame").length,
+    rows: document.querySelectorAll("details.frame tr[data-compile]").length,
+    lanes: document.querySelectorAll("svg .lane-label").length,
+    r17: click(17), r5: click(5)
+  });
+  document.body.appendChild(out);
+})();
+</script>"##;
+
+#[test]
+fn sixty_four_ranks_are_one_frame_and_each_bar_finds_its_rank_row() {
+    let work = fresh_dir("browser-ranks64");
+    let report = work.join("report");
+    let out = guardscope(["report", "samples/traces/ranks64", "-q", "-o", report.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let page = report.join("index.html");
+    // A 64-rank page stays small enough to attach to a CI run.
+    let bytes = std::fs::metadata(&page).unwrap().len();
+    assert!(bytes < 1_000_000, "{bytes} bytes");
+    let m = probe(&page, RANK_BARS, &["--window-size=1400,900"], "ranks64", &work);
+    // One section for the frame: the 2 compiles that 62 ranks had, then
+    // the 3 of each odd rank.
+    assert_eq!(m["frames"], 1, "{m}");
+    assert_eq!(m["rows"], 2 + 3 + 3, "{m}");
+    assert_eq!(m["r17"]["ranks"], "r17", "{m}");
+    assert!(m["r17"]["cause"].as_str().unwrap().starts_with("shape_input"), "{m}");
+    assert_eq!(m["r5"]["ranks"], "ranks 0-16, 18-41, 43-63", "{m}");
+    assert!(
+        m["r5"]["cause"].as_str().unwrap().starts_with("torch_global_state"),
+        "{m}"
+    );
+    assert_eq!(m["r17"]["anchor"], m["r5"]["anchor"], "{m}");
+}

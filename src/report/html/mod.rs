@@ -6,6 +6,7 @@
 mod activations;
 mod breaks;
 mod format;
+mod frames;
 mod links;
 mod page;
 mod palette;
@@ -13,7 +14,8 @@ mod ranks;
 mod timeline;
 mod verdict;
 
-pub use page::{Page, PageInput, MAX_FRAMES};
+pub use frames::MAX_FRAMES;
+pub use page::{Page, PageInput};
 pub use timeline::MAX_LANES;
 
 use crate::analysis::Findings;

@@ -4,21 +4,20 @@
 use super::activations;
 use super::breaks;
 use super::format::shown;
-use super::links::{Links, SourceLink};
+use super::frames::{frame_sections, FrameSection};
+use super::links::Links;
 use super::palette;
 use super::ranks::{self, RankMatrix};
-use super::timeline::{self, frame_anchor, frame_label, Timeline};
+use super::timeline::{self, Timeline};
 use super::verdict::{fix, verdict, Fix, Headline};
 use super::PageOptions;
 use crate::activation_diff::series::Activations;
-use crate::analysis::{Finding, Findings};
-use crate::model::{median_wall_ms, Compile, Frame, Step};
+use crate::analysis::Findings;
+use crate::model::{median_wall_ms, Step};
 use crate::reasons::Category;
-use crate::report::format::{clip, millis, plural, secs, utc};
+use crate::report::format::millis;
 use serde::Serialize;
 
-/// Frames shown in full; the rest are counted (all are in summary.json).
-pub const MAX_FRAMES: usize = 100;
 const MAX_FIXES: usize = 25;
 const MAX_PROBLEMS: usize = 50;
 
@@ -59,59 +58,6 @@ pub struct LegendItem {
     /// The letter a recompile category's bars carry, so that colour is not
     /// the only way to tell causes apart.
     pub mark: Option<char>,
-}
-
-#[derive(Serialize)]
-pub struct FrameSection {
-    pub anchor: String,
-    pub label: String,
-    pub location: String,
-    pub location_link: Option<SourceLink>,
-    pub open: bool,
-    pub headline: String,
-    pub tone: &'static str,
-    pub compiles: Vec<CompileRow>,
-    pub reasons: Vec<ReasonBlock>,
-    pub graph_breaks: Vec<String>,
-}
-
-#[derive(Serialize)]
-pub struct CompileRow {
-    pub compile_id: String,
-    pub kind: &'static str,
-    pub color: &'static str,
-    pub cause: Option<String>,
-    pub started: String,
-    pub started_utc: String,
-    pub duration: String,
-    pub breakdown: String,
-    pub backward: String,
-    pub guards: String,
-    pub ops: String,
-    pub attempts: usize,
-    pub restarts: Vec<String>,
-    pub status: String,
-    pub status_tone: &'static str,
-}
-
-/// One recompile's reasons: the cause in full, the other failed entries
-/// one line each (every entry's reason is repeated at each later recompile,
-/// so showing them all in full grows with the square of the recompiles).
-#[derive(Serialize)]
-pub struct ReasonBlock {
-    pub compile_id: String,
-    pub cause: Option<ReasonLine>,
-    pub others: Vec<ReasonLine>,
-}
-
-#[derive(Serialize)]
-pub struct ReasonLine {
-    pub entry: Option<String>,
-    pub category: &'static str,
-    pub color: &'static str,
-    pub culprit: String,
-    /// The whole text as logged (the cause only) or its guard, cut.
-    pub text: String,
 }
 
 #[derive(Serialize)]
@@ -158,7 +104,12 @@ pub fn headline(findings: &Findings<'_>) -> Headlines {
 
 fn fixes(findings: &Findings<'_>, links: Links) -> Vec<Fix> {
     let run = findings.run;
-    findings.culprits.iter().take(MAX_FIXES).map(|g| fix(run, g, links)).collect()
+    findings
+        .culprits
+        .iter()
+        .take(MAX_FIXES)
+        .map(|g| fix(run, g, links))
+        .collect()
 }
 
 pub fn build(input: &PageInput<'_>) -> Page {
@@ -259,178 +210,6 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
         });
     }
     items
-}
-
-/// Frames that recompiled or failed come first and open; the rest follow
-/// closed, longest compile first, up to `MAX_FRAMES`.
-fn frame_sections(findings: &Findings<'_>, origin: Option<f64>, links: Links) -> (Vec<FrameSection>, Option<String>) {
-    let run = findings.run;
-    let multi_rank = run.has_several_ranks();
-    let notable = |f: &Frame| f.compiles.len() > 1 || f.compiles.iter().any(|c| c.failed || !c.finished);
-    let mut order: Vec<&Frame> = run.frames.iter().collect();
-    order.sort_by(|a, b| {
-        notable(b)
-            .cmp(&notable(a))
-            .then(b.compile_seconds().total_cmp(&a.compile_seconds()))
-    });
-    let open_budget = 12;
-    let sections: Vec<FrameSection> = order
-        .iter()
-        .take(MAX_FRAMES)
-        .enumerate()
-        .map(|(i, f)| frame_section(findings, f, multi_rank, origin, notable(f) && i < open_budget, links))
-        .collect();
-    let hidden = &order[order.len().min(MAX_FRAMES)..];
-    let more = (!hidden.is_empty()).then(|| {
-        let seconds: f64 = hidden.iter().map(|f| f.compile_seconds()).sum();
-        format!(
-            "{} more frames ({} compiling) are not shown here; summary.json next to this page has every frame.",
-            hidden.len(),
-            secs(seconds)
-        )
-    });
-    (sections, more)
-}
-
-fn frame_section(
-    findings: &Findings<'_>,
-    f: &Frame,
-    multi_rank: bool,
-    origin: Option<f64>,
-    open: bool,
-    links: Links,
-) -> FrameSection {
-    let recompiles = f
-        .compiles
-        .iter()
-        .filter(|c| c.frame_compile_id.is_some_and(|n| n > 0))
-        .count();
-    let failed = f.compiles.iter().filter(|c| c.failed).count();
-    let mut headline = format!(
-        "{} · {}",
-        plural(f.compiles.len(), "compile", "compiles"),
-        secs(f.compile_seconds())
-    );
-    if recompiles > 0 {
-        headline.push_str(&format!(" · {}", plural(recompiles, "recompile", "recompiles")));
-    }
-    if failed > 0 {
-        headline.push_str(&format!(" · {failed} failed"));
-    }
-    let tone = if recompiles > 0 {
-        "bad"
-    } else if failed > 0 {
-        "warn"
-    } else {
-        "ok"
-    };
-    FrameSection {
-        anchor: frame_anchor(f),
-        label: format!("frame {}", frame_label(f, multi_rank)),
-        location: match (&f.file, f.line) {
-            (Some(file), Some(line)) => format!("{file}:{line}"),
-            (Some(file), None) => file.clone(),
-            _ => "location unknown".to_string(),
-        },
-        location_link: f.file.as_deref().and_then(|file| links.file(file, f.line)),
-        open,
-        headline,
-        tone,
-        compiles: f
-            .compiles
-            .iter()
-            .map(|c| compile_row(findings.of(c), c, origin))
-            .collect(),
-        reasons: f
-            .compiles
-            .iter()
-            .filter_map(|c| findings.of(c))
-            .filter(|f| !f.compile.recompile_reasons.is_empty())
-            .map(reason_block)
-            .collect(),
-        graph_breaks: breaks::of_frame(&findings.graph_breaks, f),
-    }
-}
-
-fn compile_row(finding: Option<&Finding<'_>>, c: &Compile, origin: Option<f64>) -> CompileRow {
-    let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let cause = finding.map(|f| &f.cause);
-    let opt_secs = |v: Option<f64>| v.map_or_else(|| "–".to_string(), secs);
-    let b = &c.breakdown;
-    let breakdown: Vec<String> = [
-        ("backend", b.backend_s),
-        ("inductor", b.inductor_s),
-        ("codegen", b.code_gen_s),
-    ]
-    .into_iter()
-    .filter_map(|(name, v)| v.map(|v| format!("{name} {}", secs(v))))
-    .collect();
-    let (status, status_tone) = if c.cache_limit {
-        ("refused: recompile limit hit".to_string(), "bad")
-    } else if c.failed {
-        let why = [c.fail_type.as_deref(), c.fail_reason.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(": ");
-        (format!("failed: {why}"), "warn")
-    } else if !c.finished {
-        ("unfinished (log ends mid-compile)".to_string(), "warn")
-    } else {
-        ("ok".to_string(), "ok")
-    };
-    CompileRow {
-        compile_id: c.compile_id.clone(),
-        kind: if recompile { "recompile" } else { "first" },
-        color: cause
-            .as_ref()
-            .map_or(palette::FIRST_COMPILE, |r| palette::category(r.category)),
-        cause: cause.map(|r| shown(format!("{}: {}", r.category.name(), r.culprit))),
-        started: match (c.start, origin) {
-            (Some(s), Some(o)) => format!("+{}", secs(s - o)),
-            _ => "–".to_string(),
-        },
-        started_utc: c.start.map(utc).unwrap_or_default(),
-        duration: opt_secs(c.duration_s),
-        breakdown: breakdown.join(" · "),
-        backward: opt_secs(c.backward.as_ref().and_then(|b| b.duration_s)),
-        guards: c.guard_count.map_or_else(|| "–".to_string(), |n| n.to_string()),
-        ops: c.graph_op_count.map_or_else(|| "–".to_string(), |n| n.to_string()),
-        attempts: c.attempts.len().max(1),
-        restarts: c.restart_reasons.iter().cloned().map(shown).collect(),
-        status: shown(status),
-        status_tone,
-    }
-}
-
-fn reason_block(finding: &Finding<'_>) -> ReasonBlock {
-    let c = finding.compile;
-    let mut cause = None;
-    let mut others = Vec::new();
-    for (i, (g, r)) in c.recompile_reasons.iter().zip(&finding.reasons).enumerate() {
-        let is_cause = finding.cause_index == Some(i);
-        let line = ReasonLine {
-            entry: g.entry.clone(),
-            category: r.category.name(),
-            color: palette::category(r.category),
-            culprit: shown(r.culprit.clone()),
-            text: if is_cause {
-                shown(g.raw.clone())
-            } else {
-                clip(&g.guard, 160)
-            },
-        };
-        if is_cause {
-            cause = Some(line);
-        } else {
-            others.push(line);
-        }
-    }
-    ReasonBlock {
-        compile_id: c.compile_id.clone(),
-        cause,
-        others,
-    }
 }
 
 fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {

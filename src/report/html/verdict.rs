@@ -8,7 +8,7 @@ use super::timeline::{frame_anchor, frame_label};
 use crate::analysis::{CulpritGroup, Findings, Totals};
 use crate::model::Run;
 use crate::reasons::Category;
-use crate::report::format::{plural, secs};
+use crate::report::format::{plural, rank_list, secs};
 use crate::report::paths::{display, display_site};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -79,9 +79,23 @@ pub fn verdict(findings: &Findings<'_>) -> Headline {
             t.graph_breaks.to_string(),
             if t.graph_breaks > 0 { "warn" } else { "ok" },
         ),
-        stat("compiling", secs(t.compile_seconds), "plain"),
+        if t.processes > 1 {
+            stat("compiling (wall clock)", secs(t.compile_wall_seconds), "plain")
+        } else {
+            stat("compiling", secs(t.compile_seconds), "plain")
+        },
     ];
     let mut notes = Vec::new();
+    if t.processes > 1 {
+        // Ranks compile side by side: the job waited the wall clock.
+        notes.push(format!(
+            "{} ({} copies across {}); {} compiling summed over the processes.",
+            plural(t.frames, "frame", "frames"),
+            t.process_frames,
+            plural(t.processes, "process", "processes"),
+            secs(t.compile_seconds)
+        ));
+    }
     if let Some(line) = crate::report::runs::runs_line(run) {
         notes.push(format!("{line}."));
     }
@@ -211,6 +225,12 @@ pub fn fix(run: &Run, g: &CulpritGroup, links: Links) -> Fix {
         detail: g.cause.detail.clone().map(shown),
         advice: g.cause.advice.clone(),
         frame: match frame {
+            Some(f) if g.ranks.len() > 1 => format!(
+                "frame {}{where_} on {} ranks ({})",
+                frame_label(f, false),
+                g.ranks.len(),
+                rank_list(&g.ranks)
+            ),
             Some(f) => format!("frame {}{where_}", frame_label(f, multi_rank)),
             None => format!("frame {}{where_}", g.frame.frame_id),
         },
@@ -220,16 +240,25 @@ pub fn fix(run: &Run, g: &CulpritGroup, links: Links) -> Fix {
             plural(g.compile_ids.len(), "recompile", "recompiles"),
             secs(g.seconds)
         ),
-        compile_ids: g
-            .compile_ids
-            .iter()
-            .zip(&g.generations)
+        compile_ids: distinct_ids(g)
+            .into_iter()
             .take(MAX_IDS)
             .map(|(id, generation)| match generation {
                 0 => id.clone(),
                 n => format!("{id} (after reset {n})"),
             })
             .collect(),
-        more_ids: g.compile_ids.len().saturating_sub(MAX_IDS),
+        more_ids: distinct_ids(g).len().saturating_sub(MAX_IDS),
     }
+}
+
+/// A group's compile ids with their reset generation; across ranks each id
+/// once (every rank has its own `0/1`).
+fn distinct_ids(g: &CulpritGroup) -> Vec<(&String, &u32)> {
+    let mut ids: Vec<(&String, &u32)> = g.compile_ids.iter().zip(&g.generations).collect();
+    if g.ranks.len() > 1 {
+        let mut seen = std::collections::HashSet::new();
+        ids.retain(|id| seen.insert(*id));
+    }
+    ids
 }
