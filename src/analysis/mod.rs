@@ -3,6 +3,7 @@
 
 mod cause;
 pub mod check;
+mod cost;
 mod culprits;
 mod findings;
 mod graph_breaks;
@@ -11,6 +12,7 @@ mod severity;
 pub mod steps;
 
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
+pub use cost::{Cost, EagerFallback};
 pub use culprits::CulpritGroup;
 pub use findings::{analyse, Finding, Findings};
 pub use graph_breaks::GraphBreak;

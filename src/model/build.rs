@@ -346,6 +346,7 @@ fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
 
 fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: f64) {
     c.last_log_line = c.last_log_line.max(line);
+    c.last_log_time = Some(c.last_log_time.map_or(glog_unix, |t| t.max(glog_unix)));
     match data {
         EventData::DynamoStart { stack } => {
             let attempt = r.attempt.unwrap_or(0);
@@ -421,7 +422,8 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
     };
     c.guard_count = m.guard_count;
     c.guard_latency_us = m.guard_latency_us;
-    c.caches.remote_hits = m.inductor_fx_remote_cache_hit_count.unwrap_or(0) + m.aotautograd_remote_cache_hit_count.unwrap_or(0);
+    c.caches.remote_hits =
+        m.inductor_fx_remote_cache_hit_count.unwrap_or(0) + m.aotautograd_remote_cache_hit_count.unwrap_or(0);
     c.caches.remote_misses =
         m.inductor_fx_remote_cache_miss_count.unwrap_or(0) + m.aotautograd_remote_cache_miss_count.unwrap_or(0);
     c.automatic_dynamic = m.dynamo_flag("automatic_dynamic_shapes");

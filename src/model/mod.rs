@@ -121,6 +121,9 @@ pub struct Compile {
     /// Line of its latest event: with `log_line`, which stretch of the log
     /// (and so which training step) the compile happened in.
     pub last_log_line: u64,
+    /// Unix seconds of its latest event on the log's clock (glog time read
+    /// as UTC, like `InputFile::end`), which `start` need not be on.
+    pub last_log_time: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
