@@ -67,10 +67,11 @@ pub fn cache_phrases(c: &CacheCounts) -> Vec<String> {
 /// What the log says of a frame that ran eagerly, without numbers it
 /// does not hold.
 pub fn fallback_sentence(f: &EagerFallback) -> String {
-    let after = f
-        .log_seconds_after
-        .map(|s| format!("; the log runs {} after it", secs(s)))
-        .unwrap_or_default();
+    let after = match f.log_seconds_after {
+        Some(s) if s >= 0.005 => format!("; the log runs {} after it", secs(s)),
+        Some(_) => "; the log ends there".to_string(),
+        None => String::new(),
+    };
     match f.why {
         "recompile_limit" => format!(
             "{} hit the recompile limit at {}: it runs eagerly, uncompiled, from then on{after}",

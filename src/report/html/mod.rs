@@ -5,7 +5,9 @@
 
 mod activations;
 mod breaks;
+mod cost;
 mod format;
+mod guards;
 mod page;
 mod palette;
 mod ranks;
@@ -22,7 +24,7 @@ use tera::{Context, Tera};
 /// markup that slipped past escaping could not run one of its own.
 const SCRIPT: &str = include_str!("../../../templates/script.js");
 
-const TEMPLATES: [(&str, &str); 7] = [
+const TEMPLATES: [(&str, &str); 10] = [
     ("report.html.tera", include_str!("../../../templates/report.html.tera")),
     (
         "timeline.html.tera",
@@ -36,6 +38,9 @@ const TEMPLATES: [(&str, &str); 7] = [
         include_str!("../../../templates/activations.html.tera"),
     ),
     ("style.css.tera", include_str!("../../../templates/style.css.tera")),
+    ("guards.html.tera", include_str!("../../../templates/guards.html.tera")),
+    ("guards.css.tera", include_str!("../../../templates/guards.css.tera")),
+    ("cost.html.tera", include_str!("../../../templates/cost.html.tera")),
 ];
 
 pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {

@@ -3,6 +3,8 @@
 
 use super::activations;
 use super::breaks;
+use super::cost;
+use super::guards;
 use super::format::shown;
 use super::palette;
 use super::ranks::{self, RankMatrix};
@@ -33,6 +35,8 @@ pub struct Page {
     pub frames: Vec<FrameSection>,
     pub more_frames: Option<String>,
     pub graph_breaks: Option<breaks::Section>,
+    pub guards: Option<guards::Section>,
+    pub cost: cost::Section,
     pub ranks: Option<RankMatrix>,
     pub steps: Option<StepsSummary>,
     pub activations: Option<activations::Section>,
@@ -165,6 +169,8 @@ pub fn build(input: &PageInput<'_>) -> Page {
         frames,
         more_frames,
         graph_breaks: breaks::section(&findings.graph_breaks, &run.frames),
+        guards: guards::section(findings),
+        cost: cost::section(findings),
         ranks: ranks::build(run),
         steps: steps_summary(input.steps),
         activations: input.activations.map(activations::build),
