@@ -1,8 +1,8 @@
 //! What compiling costs beyond compile time: checking guards on every call
 //! (`guard_latency_us`), the compile caches that spared (or did not spare)
 //! work, and frames that fell back to eager: a frame that hit the recompile
-//! limit runs uncompiled for the rest of the run, and a failed compile runs
-//! its call eagerly. The log records when that happened and how much longer
+//! limit runs uncompiled for the rest of the run, and a failed compile ran
+//! its call eagerly when Dynamo suppressed the error. The log records when that happened and how much longer
 //! it runs, not how often the frame ran or how much slower eager was, so
 //! neither is estimated.
 
@@ -30,10 +30,14 @@ pub struct EagerFallback {
     pub frame: FrameRef,
     pub compile_id: String,
     /// `recompile_limit`: the frame runs eagerly from then on;
-    /// `compile_failed`: the compile raised and the call ran eagerly.
+    /// `compile_failed`: the compile raised (see `suppress_errors`).
     pub why: &'static str,
-    /// torch's `fail_type` / `fail_reason` for a failed compile.
+    /// torch's `fail_type` for a failed compile.
     pub fail_type: Option<String>,
+    /// Dynamo's `suppress_errors` then: on, a failed compile's call ran
+    /// eagerly; off, the error reached the caller unless Dynamo skipped
+    /// the frame for it.
+    pub suppress_errors: Option<bool>,
     /// Seconds of log after the compile's last event on its rank: the
     /// stretch in which an uncompiled frame ran (None when the log does not
     /// say, e.g. without timestamps).
@@ -73,6 +77,7 @@ pub fn cost(run: &Run) -> Cost {
             compile_id: compile.compile_id.clone(),
             why,
             fail_type: compile.fail_type.clone(),
+            suppress_errors: compile.suppress_errors,
             log_seconds_after: log_end.zip(compile.last_log_time).map(|(end, at)| (end - at).max(0.0)),
         });
     }

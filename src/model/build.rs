@@ -422,6 +422,7 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
     };
     c.guard_count = m.guard_count;
     c.guard_latency_us = m.guard_latency_us;
+    c.suppress_errors = m.config_suppress_errors;
     c.caches.remote_hits =
         m.inductor_fx_remote_cache_hit_count.unwrap_or(0) + m.aotautograd_remote_cache_hit_count.unwrap_or(0);
     c.caches.remote_misses =

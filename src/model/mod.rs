@@ -108,6 +108,9 @@ pub struct Compile {
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
     pub guard_latency_us: Option<f64>,
+    /// Dynamo's `suppress_errors` for this compile: with it on, a compile
+    /// that fails runs its call eagerly instead of raising.
+    pub suppress_errors: Option<bool>,
     /// Compile cache lookups made for this compile (forward and backward).
     pub caches: CacheCounts,
     /// The compile's guard tree as the report shows it; None when the log

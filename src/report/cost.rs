@@ -77,12 +77,21 @@ pub fn fallback_sentence(f: &EagerFallback) -> String {
             "{} hit the recompile limit at {}: it runs eagerly, uncompiled, from then on{after}",
             f.frame.name, f.compile_id
         ),
-        _ => format!(
-            "{} failed to compile at {} ({}): that call ran eagerly{after}",
-            f.frame.name,
-            f.compile_id,
-            f.fail_type.as_deref().unwrap_or("no error type logged")
-        ),
+        _ => {
+            let then = match f.suppress_errors {
+                Some(true) => "with suppress_errors on, that call ran eagerly",
+                Some(false) => {
+                    "suppress_errors was off: the error reached your code unless Dynamo skipped the frame for it"
+                }
+                None => "that call ran eagerly or the error reached your code (the log does not say which)",
+            };
+            format!(
+                "{} failed to compile at {} ({}); {then}{after}",
+                f.frame.name,
+                f.compile_id,
+                f.fail_type.as_deref().unwrap_or("no error type logged")
+            )
+        }
     }
 }
 

@@ -133,6 +133,8 @@ pub struct CompilationMetrics {
     /// right after the compile (torch >= 2.6; an integer there, read as a
     /// float in case a version logs fractions).
     pub guard_latency_us: Option<f64>,
+    /// Dynamo's `suppress_errors`: whether a failed compile's call ran eagerly.
+    pub config_suppress_errors: Option<bool>,
     /// Remote (shared) cache lookups; the local ones are also logged as
     /// `*_cache_hit` / `*_cache_miss` artifacts, which guardscope counts.
     pub inductor_fx_remote_cache_hit_count: Option<u64>,

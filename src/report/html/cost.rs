@@ -38,7 +38,12 @@ pub fn section(findings: &Findings<'_>) -> Section {
     let cost = &findings.cost;
     let c = &cost.caches;
     let rows = [
-        ("FX graph (inductor)", c.fx_graph_hits, c.fx_graph_misses, Some(c.fx_graph_bypasses)),
+        (
+            "FX graph (inductor)",
+            c.fx_graph_hits,
+            c.fx_graph_misses,
+            Some(c.fx_graph_bypasses),
+        ),
         (
             "AOTAutograd",
             c.aot_autograd_hits,

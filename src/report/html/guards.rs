@@ -172,7 +172,12 @@ fn entry(findings: &Findings<'_>, f: &Frame, c: &Compile, tree: &GuardTree, mult
         summary,
         failed: !failed_in.is_empty() || !recompiles.is_empty(),
         lines,
-        more: (hidden > 0).then(|| format!("{} more not shown", plural(hidden, "guard", "guards"))),
+        more: (hidden > 0).then(|| {
+            format!(
+                "{hidden} more {} not shown",
+                if hidden == 1 { "guard" } else { "guards" }
+            )
+        }),
         recompiles,
     }
 }

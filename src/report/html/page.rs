@@ -4,8 +4,8 @@
 use super::activations;
 use super::breaks;
 use super::cost;
-use super::guards;
 use super::format::shown;
+use super::guards;
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, frame_anchor, frame_label, Timeline};
