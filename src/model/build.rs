@@ -78,7 +78,7 @@ impl RunBuilder {
         }
     }
 
-    pub fn add(&mut self, ev: Event) {
+    pub fn add(&mut self, mut ev: Event) {
         if self.first.is_none() {
             self.first = Some((ev.pid, ev.time.to_unix(self.year)));
         }
@@ -158,7 +158,7 @@ impl RunBuilder {
                 if let EventData::CompilationMetrics(m) = &ev.data {
                     fill_frame(&mut state.frame, m);
                 }
-                if let EventData::GuardTree(lines) = &ev.data {
+                if let EventData::GuardTree(lines) = &mut ev.data {
                     let set = GuardSet::parse(lines);
                     if state.frame.module_class.is_none() {
                         state.frame.module_class = ["self", "fn", "args[0]"]
@@ -169,7 +169,8 @@ impl RunBuilder {
                     }
                     let id = state.frame.compiles[i].compile_id.clone();
                     state.guards.insert(id.clone(), set);
-                    state.trees.insert(id, lines.clone());
+                    // Nothing after this reads the event's tree: keep it, uncopied.
+                    state.trees.insert(id, std::mem::take(lines));
                 }
                 if let EventData::DynamoStart { stack } = &ev.data {
                     // The stack names the frame being compiled; metrics, when
