@@ -20,7 +20,7 @@ const MAX_LINE_CHARS: usize = 240;
 #[derive(Serialize)]
 pub struct Section {
     pub entries: Vec<Entry>,
-    /// Entries left out, and identical trees of other ranks folded in.
+    /// Entries left out, and identical trees folded into one shown.
     pub more: usize,
     pub same_on_other_ranks: usize,
     /// What was left out, in words.
@@ -82,8 +82,9 @@ pub fn section(findings: &Findings<'_>) -> Option<Section> {
         notes: Vec::new(),
     };
     for (f, c, tree) in candidates {
-        // Every rank compiles the same frame with the same guards: one tree
-        // stands for the identical ones (object ids differ per process).
+        // Every rank compiles the same frame with the same guards, and so
+        // does a process after `torch._dynamo.reset()`: one tree stands for
+        // the identical ones (object ids differ per process).
         let key = (
             f.function.clone(),
             f.file.clone(),
@@ -93,7 +94,7 @@ pub fn section(findings: &Findings<'_>) -> Option<Section> {
                 .map(|l| (without_ids(&l.text), l.failed_in.clone()))
                 .collect::<Vec<_>>(),
         );
-        if multi_rank && !seen.insert(key) {
+        if !seen.insert(key) {
             section.same_on_other_ranks += 1;
             continue;
         }
@@ -105,7 +106,7 @@ pub fn section(findings: &Findings<'_>) -> Option<Section> {
     }
     if section.same_on_other_ranks > 0 {
         section.notes.push(format!(
-            "{} of other ranks not repeated.",
+            "{} (other ranks or processes, or after torch._dynamo.reset()) not repeated.",
             plural(section.same_on_other_ranks, "identical tree", "identical trees")
         ));
     }
