@@ -54,6 +54,29 @@ fn browse(page: &Path, extra: &[&str], work: &Path) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("chromium starts");
+    // Read its output while it runs: a DOM dump larger than the pipe's
+    // buffer (64 KB) would otherwise block chromium until the deadline.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
     let deadline = Instant::now() + Duration::from_secs(120);
     while child.try_wait().expect("wait on chromium").is_none() {
         if Instant::now() > deadline {
@@ -62,14 +85,14 @@ fn browse(page: &Path, extra: &[&str], work: &Path) -> String {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let out = child.wait_with_output().expect("chromium output");
+    let status = child.wait().expect("chromium status");
+    let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
     assert!(
-        out.status.success(),
-        "chromium failed ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
+        status.success(),
+        "chromium failed ({status}): {}",
+        String::from_utf8_lossy(&stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    String::from_utf8_lossy(&stdout).into_owned()
 }
 
 /// Measures what a reader sees, run in the page after its own script: the
