@@ -6,6 +6,7 @@
 //! lone ranks, distinct graph breaks and totals. Renderers read it; they do not classify.
 
 use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
+use super::cost::{cost, Cost};
 use super::culprits::{group, CulpritGroup};
 use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, FrameGroup};
 use super::graph_breaks::{distinct, GraphBreak};
@@ -31,6 +32,8 @@ pub struct Findings<'r> {
     pub lone_ranks: Vec<LoneRank>,
     /// Distinct graph breaks (by reason and user line), most logged first.
     pub graph_breaks: Vec<GraphBreak<'r>>,
+    /// Guard checks, cache hits and misses, eager fallbacks.
+    pub cost: Cost,
     /// Compile (by address) -> index into `recompiles`.
     index: HashMap<*const Compile, usize>,
 }
@@ -137,6 +140,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         recompiles,
         by_category,
         lone_ranks: lone,
+        cost: cost(run),
         index,
     }
 }

@@ -3,6 +3,7 @@
 
 mod cause;
 pub mod check;
+mod cost;
 mod culprits;
 mod findings;
 mod frame_groups;
@@ -12,6 +13,7 @@ mod severity;
 pub mod steps;
 
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
+pub use cost::{Cost, EagerFallback};
 pub use culprits::CulpritGroup;
 pub use findings::{analyse, Finding, Findings};
 pub use frame_groups::{FrameGroup, RankDifference};

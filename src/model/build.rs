@@ -5,7 +5,7 @@ use crate::input::LogSource;
 use crate::input::Problems;
 use crate::reasons::paths::PathResolver;
 use crate::reasons::{self, GuardSet};
-use crate::trace::event::CompilationMetrics;
+use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics};
 use crate::trace::{CompileRef, Event, EventData, ParseStats};
 use std::collections::HashMap;
 
@@ -46,6 +46,8 @@ pub struct RunBuilder {
     paths: HashMap<u64, PathResolver>,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
+    /// Time of the latest event: how long the log runs after a compile.
+    last: Option<f64>,
 }
 
 struct FrameState {
@@ -54,6 +56,8 @@ struct FrameState {
     /// Per compile id: what its guards assumed. Compared at the end with the
     /// compiles whose reasons name it as the failed entry, then dropped.
     guards: HashMap<String, GuardSet>,
+    /// Per compile id: its guard tree's lines, for the report.
+    trees: HashMap<String, String>,
 }
 
 impl RunBuilder {
@@ -70,16 +74,19 @@ impl RunBuilder {
             envelope_rank: None,
             paths: HashMap::new(),
             first: None,
+            last: None,
         }
     }
 
-    pub fn add(&mut self, ev: Event) {
+    pub fn add(&mut self, mut ev: Event) {
         if self.first.is_none() {
             self.first = Some((ev.pid, ev.time.to_unix(self.year)));
         }
         if ev.rank.is_some() {
             self.envelope_rank = ev.rank;
         }
+        let unix = ev.time.to_unix(self.year);
+        self.last = Some(self.last.map_or(unix, |t| t.max(unix)));
         let r = ev.compile;
         match &ev.data {
             EventData::DynamoStart { stack } => {
@@ -111,8 +118,7 @@ impl RunBuilder {
             _ => {}
         }
         let generation = self.generation.get(&ev.pid).copied().unwrap_or(0);
-        let year = self.year;
-        let glog_unix = ev.time.to_unix(year);
+        let glog_unix = unix;
         let compile = match (r.frame_id, r.compiled_autograd_id) {
             (Some(frame_id), _) => {
                 let key = FrameKey {
@@ -138,6 +144,7 @@ impl RunBuilder {
                         },
                         index: HashMap::new(),
                         guards: HashMap::new(),
+                        trees: HashMap::new(),
                     }
                 });
                 let ckey = CompileKey {
@@ -151,7 +158,7 @@ impl RunBuilder {
                 if let EventData::CompilationMetrics(m) = &ev.data {
                     fill_frame(&mut state.frame, m);
                 }
-                if let EventData::GuardTree(lines) = &ev.data {
+                if let EventData::GuardTree(lines) = &mut ev.data {
                     let set = GuardSet::parse(lines);
                     if state.frame.module_class.is_none() {
                         state.frame.module_class = ["self", "fn", "args[0]"]
@@ -161,7 +168,9 @@ impl RunBuilder {
                             .cloned();
                     }
                     let id = state.frame.compiles[i].compile_id.clone();
-                    state.guards.insert(id, set);
+                    state.guards.insert(id.clone(), set);
+                    // Nothing after this reads the event's tree: keep it, uncopied.
+                    state.trees.insert(id, std::mem::take(lines));
                 }
                 if let EventData::DynamoStart { stack } = &ev.data {
                     // The stack names the frame being compiled; metrics, when
@@ -230,9 +239,10 @@ impl RunBuilder {
         locate_reasons(&mut compile, &state.guards, self.paths.get(&pid).unwrap_or(&no_paths));
         if let Some(n) = compile.frame_compile_id {
             let number = |id: &str| id.rsplit('/').next().and_then(|n| n.parse::<u32>().ok());
-            state
-                .guards
-                .retain(|id, _| number(id).is_none_or(|m| m + KEPT_GUARD_TREES > n));
+            let kept = |id: &String| number(id).is_none_or(|m| m + KEPT_GUARD_TREES > n);
+            state.guards.retain(|id, _| kept(id));
+            // `watch` reports no guard trees; they are kept only until then.
+            state.trees.clear();
         }
         let compiles = std::mem::take(&mut state.frame.compiles);
         let mut frame = state.frame.clone();
@@ -256,6 +266,7 @@ impl RunBuilder {
             for c in f.compiles.iter_mut() {
                 locate_reasons(c, &state.guards, paths);
             }
+            super::guard_tree::attach(&mut f.compiles, &state.trees);
             f.rank = f.rank.or(rank);
             f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
             frames.push(f);
@@ -267,6 +278,7 @@ impl RunBuilder {
                 rank,
                 pid: self.first.map(|(pid, _)| pid),
                 start: self.first.map(|(_, t)| t),
+                end: self.last,
                 run: None,
                 stats,
             }],
@@ -335,6 +347,7 @@ fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
 
 fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: f64) {
     c.last_log_line = c.last_log_line.max(line);
+    c.last_log_time = Some(c.last_log_time.map_or(glog_unix, |t| t.max(glog_unix)));
     match data {
         EventData::DynamoStart { stack } => {
             let attempt = r.attempt.unwrap_or(0);
@@ -369,6 +382,7 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(text),
         EventData::GuardAdded => c.guards_added += 1,
+        EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
         EventData::GuardTree(_) | EventData::InternedPath(_) | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
@@ -408,6 +422,12 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
         code_gen_s: m.code_gen_time_s.or(us(m.inductor_code_gen_cumulative_compile_time_us)),
     };
     c.guard_count = m.guard_count;
+    c.guard_latency_us = m.guard_latency_us;
+    c.suppress_errors = m.config_suppress_errors;
+    c.caches.remote_hits =
+        m.inductor_fx_remote_cache_hit_count.unwrap_or(0) + m.aotautograd_remote_cache_hit_count.unwrap_or(0);
+    c.caches.remote_misses =
+        m.inductor_fx_remote_cache_miss_count.unwrap_or(0) + m.aotautograd_remote_cache_miss_count.unwrap_or(0);
     c.automatic_dynamic = m.dynamo_flag("automatic_dynamic_shapes");
     c.graph_op_count = m.graph_op_count;
     c.fail_type = m.fail_type.clone();
@@ -417,6 +437,18 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
     if let Some(r) = &m.restart_reasons {
         c.restart_reasons = r.clone();
     }
+}
+
+fn count_lookup(counts: &mut super::CacheCounts, lookup: CacheLookup) {
+    let slot = match (lookup.cache, lookup.outcome) {
+        (CacheKind::FxGraph, CacheOutcome::Hit) => &mut counts.fx_graph_hits,
+        (CacheKind::FxGraph, CacheOutcome::Miss) => &mut counts.fx_graph_misses,
+        (CacheKind::FxGraph, CacheOutcome::Bypass) => &mut counts.fx_graph_bypasses,
+        (CacheKind::AotAutograd, CacheOutcome::Hit) => &mut counts.aot_autograd_hits,
+        (CacheKind::AotAutograd, CacheOutcome::Miss) => &mut counts.aot_autograd_misses,
+        (CacheKind::AotAutograd, CacheOutcome::Bypass) => &mut counts.aot_autograd_bypasses,
+    };
+    *slot += 1;
 }
 
 /// A class that is a value, not what was compiled (a wrapper's `fn` can be

@@ -4,10 +4,12 @@
 //! holds its compiles (`frame_compile_id`), a compile its attempts.
 
 mod build;
+mod guard_tree;
 mod runs;
 mod steps;
 
 pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
+pub use guard_tree::{GuardLine, GuardTree, GUARD_LINES_KEPT};
 pub use runs::{group_runs, RunInfo, RunSelect};
 pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
 
@@ -37,6 +39,8 @@ pub struct InputFile {
     pub pid: Option<u64>,
     /// Unix seconds of the file's first event (its glog time read as UTC).
     pub start: Option<f64>,
+    /// Unix seconds of its last event, on the same clock as `start`.
+    pub end: Option<f64>,
     /// Index into `Run::runs`; None for a file with no event.
     pub run: Option<usize>,
     pub stats: ParseStats,
@@ -101,6 +105,17 @@ pub struct Compile {
     /// The Python stack when Dynamo started, outermost first, full paths;
     /// the last entry is the compiled frame, the ones before it its callers.
     pub stack: Vec<StackFrame>,
+    /// Microseconds to check the new cache entry's guards once, as Dynamo
+    /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
+    pub guard_latency_us: Option<f64>,
+    /// Dynamo's `suppress_errors` for this compile: with it on, a compile
+    /// that fails runs its call eagerly instead of raising.
+    pub suppress_errors: Option<bool>,
+    /// Compile cache lookups made for this compile (forward and backward).
+    pub caches: CacheCounts,
+    /// The compile's guard tree as the report shows it; None when the log
+    /// has no `dynamo_cpp_guards_str` for it.
+    pub guard_tree: Option<GuardTree>,
     /// `automatic_dynamic_shapes` in the compile's Dynamo config.
     pub automatic_dynamic: Option<bool>,
     pub backward: Option<BackwardCompile>,
@@ -109,6 +124,9 @@ pub struct Compile {
     /// Line of its latest event: with `log_line`, which stretch of the log
     /// (and so which training step) the compile happened in.
     pub last_log_line: u64,
+    /// Unix seconds of its latest event on the log's clock (glog time read
+    /// as UTC, like `InputFile::end`), which `start` need not be on.
+    pub last_log_time: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -118,6 +136,39 @@ pub struct Attempt {
     /// of a restarted one (torch logs no start for it).
     pub start: Option<f64>,
     pub log_line: u64,
+}
+
+/// Hits and misses of the compile caches: the FX graph (inductor) and
+/// AOTAutograd caches, from their `*_cache_hit` / `*_cache_miss` /
+/// `*_cache_bypass` artifacts; the remote (shared) cache's from
+/// `compilation_metrics`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CacheCounts {
+    pub fx_graph_hits: u64,
+    pub fx_graph_misses: u64,
+    pub fx_graph_bypasses: u64,
+    pub aot_autograd_hits: u64,
+    pub aot_autograd_misses: u64,
+    pub aot_autograd_bypasses: u64,
+    pub remote_hits: u64,
+    pub remote_misses: u64,
+}
+
+impl CacheCounts {
+    pub fn add(&mut self, o: &CacheCounts) {
+        self.fx_graph_hits += o.fx_graph_hits;
+        self.fx_graph_misses += o.fx_graph_misses;
+        self.fx_graph_bypasses += o.fx_graph_bypasses;
+        self.aot_autograd_hits += o.aot_autograd_hits;
+        self.aot_autograd_misses += o.aot_autograd_misses;
+        self.aot_autograd_bypasses += o.aot_autograd_bypasses;
+        self.remote_hits += o.remote_hits;
+        self.remote_misses += o.remote_misses;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == CacheCounts::default()
+    }
 }
 
 /// Where the compile time went, as far as the log says.

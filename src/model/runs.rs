@@ -126,6 +126,7 @@ mod tests {
             rank,
             pid: Some(pid),
             start: Some(start),
+            end: None,
             run: None,
             stats: Default::default(),
         }

@@ -5,6 +5,7 @@ pub mod category;
 pub mod classify;
 pub mod culprit;
 pub mod graph_break;
+pub mod guard_line;
 pub mod guard_tree;
 pub mod paths;
 pub mod rules;
@@ -12,6 +13,7 @@ pub mod split;
 pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
+pub use guard_line::guard_line_failed;
 pub use guard_tree::{GuardChange, GuardSet};
 pub use split::{split, GuardFailure, Location};
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};

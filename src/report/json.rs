@@ -2,9 +2,9 @@
 //! them, never rename or remove them (documented in the README).
 
 use super::compile_record::CompileRecord;
-use crate::analysis::{frame_name, CulpritGroup, Findings, RankDifference, Severity, Totals};
+use crate::analysis::{frame_name, Cost, CulpritGroup, Findings, RankDifference, Severity, Totals};
 use crate::input::ProblemKind;
-use crate::model::{Breakdown, RunInfo};
+use crate::model::{Breakdown, CacheCounts, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,6 +25,8 @@ pub struct SummaryDocument<'a> {
     pub problems: ProblemsView,
     /// Every run in the inputs, oldest first; a frame's `run` indexes it.
     pub runs: &'a [RunInfo],
+    /// Guard checks, compile cache hits and misses, eager fallbacks.
+    pub cost: &'a Cost,
 }
 
 #[derive(Serialize)]
@@ -72,6 +74,8 @@ pub struct CompileView<'a> {
     pub guard_count: Option<u64>,
     pub graph_op_count: Option<u64>,
     pub graph_breaks: usize,
+    pub guard_latency_us: Option<f64>,
+    pub caches: &'a CacheCounts,
 }
 
 #[derive(Serialize)]
@@ -247,6 +251,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
             by_kind: run.problems.by_kind.clone(),
         },
         runs: &run.runs,
+        cost: &findings.cost,
     }
 }
 
@@ -294,6 +299,8 @@ fn compile(c: &crate::model::Compile) -> CompileView<'_> {
         guard_count: c.guard_count,
         graph_op_count: c.graph_op_count,
         graph_breaks: c.graph_breaks.len(),
+        guard_latency_us: c.guard_latency_us,
+        caches: &c.caches,
     }
 }
 

@@ -6,6 +6,7 @@
 //! every format shares.
 
 pub mod compile_record;
+pub mod cost;
 pub mod emit;
 pub mod events;
 pub mod format;

@@ -38,9 +38,51 @@ pub enum EventData {
     GuardTree(String),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
+    /// A compile cache lookup (`fx_graph_cache_hit`, `aotautograd_cache_miss`
+    /// artifacts; their payload, the cache key's details, is not read).
+    CacheLookup(CacheLookup),
     /// Any other event naming a compile: proof the compile (attempt) exists,
     /// even if the log ends before anything guardscope decodes.
     Seen,
+}
+
+/// Which compile cache an artifact names, and what the lookup found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheLookup {
+    pub cache: CacheKind,
+    pub outcome: CacheOutcome,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheKind {
+    FxGraph,
+    AotAutograd,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheOutcome {
+    Hit,
+    Miss,
+    /// The graph could not be cached (an op or input the cache refuses).
+    Bypass,
+}
+
+impl CacheLookup {
+    /// The lookup an artifact name records, if it is one.
+    pub fn from_artifact(name: &str) -> Option<CacheLookup> {
+        let (cache, rest) = if let Some(rest) = name.strip_prefix("fx_graph_cache_") {
+            (CacheKind::FxGraph, rest)
+        } else {
+            (CacheKind::AotAutograd, name.strip_prefix("aotautograd_cache_")?)
+        };
+        let outcome = match rest {
+            "hit" => CacheOutcome::Hit,
+            "miss" => CacheOutcome::Miss,
+            "bypass" => CacheOutcome::Bypass,
+            _ => return None,
+        };
+        Some(CacheLookup { cache, outcome })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -87,6 +129,18 @@ pub struct CompilationMetrics {
     pub recompile_user_contexts: Option<serde_json::Value>,
     /// Dynamo's config as a JSON string (torch >= 2.4).
     pub dynamo_config: Option<String>,
+    /// Time to evaluate the new entry's guards once, measured by Dynamo
+    /// right after the compile (torch >= 2.6; an integer there, read as a
+    /// float in case a version logs fractions).
+    pub guard_latency_us: Option<f64>,
+    /// Dynamo's `suppress_errors`: whether a failed compile's call ran eagerly.
+    pub config_suppress_errors: Option<bool>,
+    /// Remote (shared) cache lookups; the local ones are also logged as
+    /// `*_cache_hit` / `*_cache_miss` artifacts, which guardscope counts.
+    pub inductor_fx_remote_cache_hit_count: Option<u64>,
+    pub inductor_fx_remote_cache_miss_count: Option<u64>,
+    pub aotautograd_remote_cache_hit_count: Option<u64>,
+    pub aotautograd_remote_cache_miss_count: Option<u64>,
 }
 
 impl CompilationMetrics {
@@ -151,6 +205,27 @@ mod tests {
         );
         assert_eq!(decode_recompile_reasons(r#""quoted""#), vec!["quoted"]);
         assert!(decode_recompile_reasons("").is_empty());
+    }
+
+    #[test]
+    fn cache_artifact_names() {
+        let l = CacheLookup::from_artifact;
+        assert_eq!(
+            l("fx_graph_cache_hit"),
+            Some(CacheLookup {
+                cache: CacheKind::FxGraph,
+                outcome: CacheOutcome::Hit
+            })
+        );
+        assert_eq!(
+            l("aotautograd_cache_bypass"),
+            Some(CacheLookup {
+                cache: CacheKind::AotAutograd,
+                outcome: CacheOutcome::Bypass
+            })
+        );
+        assert_eq!(l("fx_graph_cache_hash"), None);
+        assert_eq!(l("recompile_reasons"), None);
     }
 
     #[test]

@@ -81,7 +81,7 @@ impl<'p> Parser<'p> {
         let mut lines = LineReader::new(reader, self.opts.line_cap);
         loop {
             let keep = match &self.pending {
-                Some(p) if p.payload_use != PayloadUse::Ignore => PayloadLine::Keep,
+                Some(p) if p.payload_use.keeps_payload() => PayloadLine::Keep,
                 _ => PayloadLine::Skip,
             };
             // Skipped payload lines stream into the pending hasher directly.
@@ -435,6 +435,8 @@ impl<'p> Parser<'p> {
         let data = match p.payload_use {
             PayloadUse::Ignore if p.compile.is_empty() => return None,
             PayloadUse::Ignore => EventData::Seen,
+            PayloadUse::CacheLookup(_) if p.compile.is_empty() => return None,
+            PayloadUse::CacheLookup(lookup) => EventData::CacheLookup(lookup),
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
             PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
             // Only its guard lines were kept while streaming.

@@ -3,6 +3,7 @@
 //! trees), their md5 as lines stream past, and the cap on what is kept.
 
 use super::envelope::{CompileRef, Envelope};
+use super::event::CacheLookup;
 use super::glog::LogTime;
 use md5::{Digest, Md5};
 
@@ -13,6 +14,15 @@ pub(super) enum PayloadUse {
     RecompileReasons,
     GraphBreak,
     GuardTree,
+    /// Only the envelope matters (which cache, hit or miss): the payload
+    /// streams past like an ignored one.
+    CacheLookup(CacheLookup),
+}
+
+impl PayloadUse {
+    pub(super) fn keeps_payload(self) -> bool {
+        !matches!(self, PayloadUse::Ignore | PayloadUse::CacheLookup(_))
+    }
 }
 
 pub(super) struct Pending {
@@ -69,7 +79,8 @@ pub(super) fn payload_use(env: &Envelope<'_>) -> PayloadUse {
             {
                 Some(n) if n == "recompile_reasons" => PayloadUse::RecompileReasons,
                 Some(n) if n == "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
-                _ => PayloadUse::Ignore,
+                Some(n) => CacheLookup::from_artifact(&n).map_or(PayloadUse::Ignore, PayloadUse::CacheLookup),
+                None => PayloadUse::Ignore,
             }
         }
         "dynamo_graph_break_reason" => PayloadUse::GraphBreak,

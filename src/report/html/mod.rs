@@ -5,8 +5,10 @@
 
 mod activations;
 mod breaks;
+mod cost;
 mod format;
 mod frames;
+mod guards;
 mod links;
 mod page;
 mod palette;
@@ -35,7 +37,7 @@ pub struct PageOptions {
 /// markup that slipped past escaping could not run one of its own.
 const SCRIPT: &str = include_str!("../../../templates/script.js");
 
-const TEMPLATES: [(&str, &str); 9] = [
+const TEMPLATES: [(&str, &str); 12] = [
     ("report.html.tera", include_str!("../../../templates/report.html.tera")),
     (
         "findings.html.tera",
@@ -57,6 +59,9 @@ const TEMPLATES: [(&str, &str); 9] = [
         include_str!("../../../templates/activations.html.tera"),
     ),
     ("style.css.tera", include_str!("../../../templates/style.css.tera")),
+    ("guards.html.tera", include_str!("../../../templates/guards.html.tera")),
+    ("guards.css.tera", include_str!("../../../templates/guards.css.tera")),
+    ("cost.html.tera", include_str!("../../../templates/cost.html.tera")),
 ];
 
 fn templates() -> Result<Tera, tera::Error> {

@@ -3,8 +3,10 @@
 
 use super::activations;
 use super::breaks;
+use super::cost;
 use super::format::shown;
 use super::frames::{frame_sections, FrameSection};
+use super::guards;
 use super::links::Links;
 use super::palette;
 use super::ranks::{self, RankMatrix};
@@ -34,6 +36,8 @@ pub struct Page {
     pub frames: Vec<FrameSection>,
     pub more_frames: Option<String>,
     pub graph_breaks: Option<breaks::Section>,
+    pub guards: Option<guards::Section>,
+    pub cost: cost::Section,
     pub ranks: Option<RankMatrix>,
     pub steps: Option<StepsSummary>,
     pub activations: Option<activations::Section>,
@@ -145,6 +149,8 @@ pub fn build(input: &PageInput<'_>) -> Page {
         frames,
         more_frames,
         graph_breaks: breaks::section(&findings.graph_breaks, &run.frames, links),
+        guards: guards::section(findings),
+        cost: cost::section(findings),
         ranks: ranks::build(findings),
         steps: steps_summary(input.steps),
         activations: input.activations.map(activations::build),

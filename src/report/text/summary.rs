@@ -67,6 +67,9 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         line.push_str(&format!(" ({})", notes.join("; ")));
     }
     writeln!(out, "{line}")?;
+    if let Some(line) = crate::report::cost::cost_line(&findings.cost) {
+        writeln!(out, "{line}")?;
+    }
     if t.unfinished_compiles > 0 {
         writeln!(
             out,
