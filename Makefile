@@ -9,7 +9,8 @@ PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-installed
 
 # The oldest torch the hooks are tested on (seen in use; Dynamo there cannot
-# trace some of what newer torch can).
+# trace some of what newer torch can); python/guardscope/_torch_range.py
+# refuses older ones.
 OLDEST_TORCH := 2.11.0
 OLDEST_VENV := .venv-oldest
 OLDEST_PY := $(OLDEST_VENV)/bin/python
@@ -17,7 +18,7 @@ OLDEST_DEPS := $(OLDEST_VENV)/.deps-installed
 # The hook tests that must pass on every supported torch.
 HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_records.py \
 	tests/python/test_hooks_third_party.py tests/python/test_hooks_hard_cases.py \
-	tests/python/test_hooks_cost.py
+	tests/python/test_hooks_cost.py tests/python/test_torch_range.py
 
 .PHONY: test test-rust test-python test-python-oldest lint browser groff samples install clean
 
