@@ -9,7 +9,8 @@ PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-installed
 
 # The oldest torch the hooks are tested on (seen in use; Dynamo there cannot
-# trace some of what newer torch can).
+# trace some of what newer torch can); python/guardscope/_torch_range.py
+# refuses older ones.
 OLDEST_TORCH := 2.11.0
 OLDEST_VENV := .venv-oldest
 OLDEST_PY := $(OLDEST_VENV)/bin/python
@@ -17,9 +18,9 @@ OLDEST_DEPS := $(OLDEST_VENV)/.deps-installed
 # The hook tests that must pass on every supported torch.
 HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_records.py \
 	tests/python/test_hooks_third_party.py tests/python/test_hooks_hard_cases.py \
-	tests/python/test_hooks_cost.py
+	tests/python/test_hooks_cost.py tests/python/test_torch_range.py
 
-.PHONY: test test-rust test-python test-python-oldest lint browser groff samples install clean
+.PHONY: test test-rust test-python test-python-oldest test-wheel wheel lint browser groff samples install clean
 
 test: lint test-rust test-python test-python-oldest
 
@@ -73,6 +74,23 @@ test-python-oldest: install $(OLDEST_DEPS)
 	mkdir -p target/oldest-path
 	ln -sfn "$$($(PY) -c 'import guardscope, os; print(os.path.dirname(guardscope.__file__))')" target/oldest-path/guardscope
 	PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider $(HOOK_TESTS)
+
+# The wheel a user installs, in dist/: a release build with the extension
+# stripped, abi3 (one wheel for every CPython >= 3.9), linked with zig (the
+# ziglang package, no docker) against glibc 2.17 so pip accepts it on any
+# manylinux2014 Linux; auditwheel confirms that tag from what it links to.
+wheel: $(DEPS)
+	rm -rf dist
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m maturin build --quiet --release --strip \
+	  --compatibility manylinux2014 --zig --interpreter $(PY) --out dist
+	@show="$$($(PY) -m auditwheel show dist/guardscope-*.whl)"; echo "$$show"; \
+	  echo "$$show" | tr -s ' \n' ' ' | grep -q 'consistent with the following platform tag: "manylinux_2_17_' \
+	  || { echo "auditwheel: the wheel is not manylinux2014"; exit 1; }
+
+# Installs that wheel into a fresh venv with plain pip (no Rust on PATH) and
+# runs the CLI and `import guardscope` from outside the checkout.
+test-wheel: wheel
+	tests/wheel/install_check.sh $(PYTHON)
 
 # Regenerates samples/traces/ from samples/scripts/ with real torch.
 samples: install

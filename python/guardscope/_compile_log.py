@@ -127,6 +127,7 @@ class _Shared:
         self.trace_log: Optional[logging.Logger] = None
 
     def acquire(self) -> _native.CompileLog:
+        import guardscope._torch_range  # noqa: F401  (the supported-torch check, first)
         import torch._logging._internal as internal
 
         with self.lock:

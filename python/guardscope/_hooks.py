@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, 
 
 import torch
 
+import guardscope._torch_range  # noqa: F401  (the supported-torch check, before any use of torch)
 from guardscope import _native, _paths, _process, _stats
 from guardscope._types import Mode, Stat
 from guardscope._walk import _assume_constant, walk_outputs

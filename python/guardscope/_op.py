@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import torch
 
+import guardscope._torch_range  # noqa: F401  (the supported-torch check, before any use of torch)
 from guardscope import _native, _stats
 from guardscope._walk import walk_outputs
 

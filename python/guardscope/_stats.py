@@ -41,6 +41,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import torch
 
+import guardscope._torch_range  # noqa: F401  (the supported-torch check, before any use of torch)
 from guardscope import _native
 from guardscope._walk import Found, _assume_constant
 

@@ -22,6 +22,7 @@ logger = logging.getLogger("guardscope")
 
 
 def _counters() -> Any:
+    import guardscope._torch_range  # noqa: F401  (the supported-torch check, first)
     from torch._dynamo.utils import counters
 
     return counters

@@ -7,6 +7,8 @@ from typing import Any, Callable, Optional, Tuple, TypeVar
 
 import torch
 
+import guardscope._torch_range  # noqa: F401  (the supported-torch check, before any use of torch)
+
 _MAX_DEPTH = 16
 _SCALARS = (int, float, bool, str, bytes, complex, type(None))
 
