@@ -127,7 +127,7 @@ pub fn frame_sections(
 /// The copies whose compiles a section lists: one that did what most ranks
 /// did (standing for all of them), then each that differs, up to
 /// `MAX_DIFFERING_SHOWN`; with the ranks each stands for.
-fn shown_copies<'g, 'r>(g: &'g FrameGroup<'r>) -> Vec<(&'r Frame, Vec<u32>)> {
+fn shown_copies<'r>(g: &FrameGroup<'r>) -> Vec<(&'r Frame, Vec<u32>)> {
     if g.copies.len() == 1 {
         return vec![(g.copies[0], Vec::new())];
     }
