@@ -1,7 +1,8 @@
 # Everything a newcomer runs. `make test` works on a fresh machine: it creates
 # .venv with the Python build and test tools (maturin, pytest, torch, numpy,
 # transformers for the third-party tests) and .venv-oldest with the oldest
-# supported torch, on which the hook tests run again.
+# supported torch, on which the hook tests run again; last it builds the
+# release wheel and installs it into a fresh venv (test-wheel).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -22,7 +23,7 @@ HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_r
 
 .PHONY: test test-rust test-python test-python-oldest test-wheel wheel lint browser groff samples install clean
 
-test: lint test-rust test-python test-python-oldest
+test: lint test-rust test-python test-python-oldest test-wheel
 
 $(DEPS): requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
