@@ -209,7 +209,14 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
         let mut others = Vec::new();
         let mut unreadable = Vec::new();
         let mut tlparse_dirs = Vec::new();
-        let walk = walkdir::WalkDir::new(path).follow_links(true).sort_by_file_name();
+        // Rank order, not name order: rank 2 before rank 10.
+        let walk = walkdir::WalkDir::new(path).follow_links(true).sort_by(|a, b| {
+            let key = |e: &walkdir::DirEntry| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                (rank_from_name(&name), name)
+            };
+            key(a).cmp(&key(b))
+        });
         let walk = walk.into_iter().filter_entry(|e| {
             let tlparse = e.depth() > 0 && e.file_type().is_dir() && sniff::tlparse_output(e.path()).is_some();
             if tlparse {
