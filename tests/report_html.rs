@@ -348,8 +348,10 @@ fn two_hundred_frames_on_eight_ranks_stay_readable() {
     assert!(html.contains(&format!("{} more frames", 1600 - MAX_LANES)));
     // The one recompile gets a lane even though it is not among the first frames.
     assert_eq!(bars(&html, "recompile"), 1);
+    // Frames are the 200 functions, each once however many ranks compiled it.
     assert_eq!(html.matches("<details id=").count(), MAX_FRAMES);
-    assert!(html.contains(&format!("{} more frames (", 1600 - MAX_FRAMES)));
+    assert!(html.contains(&format!("{} more frames (", 200 - MAX_FRAMES)));
+    assert!(html.contains("8 ranks · 1 compile on most ranks · slowest rank"));
     // Ranks: one finding, and the deviating cell is shown although it is
     // beyond the first 30 frames.
     assert!(html.contains("rank 5 compiled frame 150 (fn_150) 2 times; most ranks 1"));

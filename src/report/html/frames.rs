@@ -162,7 +162,7 @@ fn frame_section(
     let failed = g.copies.iter().flat_map(|f| &f.compiles).filter(|c| c.failed).count();
     let mut headline = if across_ranks {
         format!(
-            "{} · {} each on most · slowest rank {}",
+            "{} · {} on most ranks · slowest rank {}",
             plural(g.copies.len(), "rank", "ranks"),
             plural(g.typical_compiles, "compile", "compiles"),
             secs(g.slowest_seconds())
