@@ -30,14 +30,20 @@ LoadError = _native.LoadError
 class Totals:
     """The run's counts, as ``summary --json``'s ``totals``."""
 
+    #: Distinct frames: a function compiled on 64 ranks is one frame.
     frames: int
+    #: Frames counted once per process (each rank's copy).
+    process_frames: int
     compiles: int
     recompiles: int
     failed_compiles: int
     unfinished_compiles: int
     cache_limit_hits: int
     graph_breaks: int
+    #: Summed over every compile of every process.
     compile_seconds: float
+    #: The time in which any process was compiling (what parallel ranks waited).
+    compile_wall_seconds: float
     recompile_seconds: float
     processes: int
     ranks: int

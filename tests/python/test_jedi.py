@@ -4,6 +4,7 @@ through the ``if TYPE_CHECKING:`` imports, with their signatures, and infers
 what they return. jedi reads the source; nothing here imports torch.
 """
 
+import sys
 from pathlib import Path
 
 import jedi
@@ -14,9 +15,11 @@ PACKAGE = Path(guardscope.__file__).resolve().parent
 
 
 def script(code):
-    # The interpreter running the tests, so jedi reads the package they import
-    # (the installed wheel under `make test`).
-    return jedi.Script(code, path="usage.py", environment=jedi.InterpreterEnvironment())
+    # The interpreter running the tests, in its own process as an editor runs
+    # it (in pytest's process jedi resolves the lazy names wrongly), so jedi
+    # reads the package the tests import (the installed wheel under `make test`).
+    env = jedi.create_environment(sys.executable, safe=False)
+    return jedi.Script(code, path="usage.py", environment=env)
 
 
 def test_completing_guardscope_offers_the_helpers_with_their_signatures():
