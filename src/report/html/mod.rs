@@ -90,14 +90,18 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
 pub fn render_fragment(findings: &Findings<'_>) -> Result<String, tera::Error> {
     let tera = templates()?;
     let mut context = Context::from_serialize(page::headline(findings))?;
+    // The page's stylesheet, shared: the same variables as `render`.
     context.insert("slow_color", palette::SLOW_STEP);
+    context.insert("slow_color_dark", palette::on_dark(palette::SLOW_STEP));
+    context.insert("dark_palette", &palette::dark_overrides());
+    context.insert("dark_card", palette::DARK_CARD);
     let html = tera.render("notebook.html.tera", &context)?;
     // The page's styles sit nested under the fragment's class, so its
     // `body`, `section` and `h2` rules stay off the rest of the notebook;
     // `:root`'s colour variables become the fragment's own (`&`). Only the
     // style element is touched: a log's text must stay as it was.
     let (style, rest) = html.split_once("</style>").unwrap_or((&html, ""));
-    let html = format!("{}</style>{rest}", style.replacen(":root", "&", 1));
+    let html = format!("{}</style>{rest}", style.replace(":root", "&"));
     Ok(reveal_invisible(&html))
 }
 
