@@ -3,7 +3,7 @@
 //! recompiles it failed in. Trees of HF models run to thousands of lines
 //! per compile, so the rest is only counted.
 
-use crate::reasons::{guard_line_failed, GuardFailure};
+use crate::reasons::{FailedGuard, GuardFailure, TreeLine};
 use serde::Serialize;
 
 /// Guard lines kept per compile besides the failed ones.
@@ -32,11 +32,13 @@ impl GuardTree {
     /// compile id of the recompile that logged it) name.
     pub fn keep(tree: &str, failures: &[(&str, &GuardFailure)]) -> GuardTree {
         let mut out = GuardTree::default();
+        let failures: Vec<(&str, FailedGuard)> = failures.iter().map(|(id, g)| (*id, FailedGuard::new(g))).collect();
         for (index, line) in tree.lines().enumerate() {
             out.total += 1;
+            let parsed = TreeLine::new(line);
             let failed_in: Vec<String> = failures
                 .iter()
-                .filter(|(_, g)| guard_line_failed(line, g))
+                .filter(|(_, g)| g.names(&parsed))
                 .map(|(id, _)| id.to_string())
                 .collect();
             if index < GUARD_LINES_KEPT || !failed_in.is_empty() {

@@ -4,42 +4,108 @@
 //! tensor failures name the tensor (`tensor 'x' size mismatch ...`), whose
 //! guard is the tree's `TENSOR_MATCH` line for it; a changed global state
 //! is its `GLOBAL_STATE` line.
+//!
+//! Trees run to thousands of lines per compile and every line is tried
+//! against every failure of the frame, so both sides are prepared once:
+//! a failure's wanted spelling up front, a line's canonical spelling only
+//! when a plain comparison did not decide (it costs two regex passes).
 
 use super::culprit::{canonical, strip_locals};
 use super::split::{guarded_tensor, GuardFailure};
+use std::cell::OnceCell;
 
-/// Whether `line` (one line of a `dynamo_cpp_guards_str` tree) is the guard
-/// that `failure` reports as failed.
-pub fn guard_line_failed(line: &str, failure: &GuardFailure) -> bool {
-    let Some(at) = line.find("+- ") else {
-        return false;
-    };
-    let Some((kind, body)) = line[at + 3..].split_once(": ") else {
-        return false;
-    };
-    let guard = failure.guard.trim();
-    if let Some(tensor) = guarded_tensor(guard) {
-        return kind == "TENSOR_MATCH"
-            && body
-                .strip_prefix("check_tensor(")
-                .and_then(|b| b.split_once(", "))
-                .is_some_and(|(src, _)| strip_locals(src) == strip_locals(tensor));
+/// A recompile's failed guard, spelled as the tree line it looks for: whether
+/// a line of a `dynamo_cpp_guards_str` tree is the guard a reason reports
+/// as failed.
+pub struct FailedGuard<'a> {
+    wanted: Wanted<'a>,
+}
+
+enum Wanted<'a> {
+    /// The tree's `TENSOR_MATCH` line of this tensor (locals stripped).
+    Tensor(String),
+    GlobalState,
+    /// A guard's code, as logged and in its canonical spelling.
+    Code {
+        text: &'a str,
+        canonical: String,
+    },
+}
+
+impl<'a> FailedGuard<'a> {
+    pub fn new(failure: &'a GuardFailure) -> Self {
+        let guard = failure.guard.trim();
+        let wanted = if let Some(tensor) = guarded_tensor(guard) {
+            Wanted::Tensor(strip_locals(tensor))
+        } else if guard.starts_with("GLOBAL_STATE changed") {
+            Wanted::GlobalState
+        } else {
+            let text = guard.split("  # ").next().unwrap_or(guard).trim_end();
+            Wanted::Code {
+                text,
+                canonical: canonical(text),
+            }
+        };
+        FailedGuard { wanted }
     }
-    if guard.starts_with("GLOBAL_STATE changed") {
-        return kind == "GLOBAL_STATE";
+
+    /// Whether `line` is this guard.
+    pub fn names(&self, line: &TreeLine<'_>) -> bool {
+        let Some((kind, body)) = line.guard else {
+            return false;
+        };
+        match &self.wanted {
+            Wanted::Tensor(tensor) => {
+                kind == "TENSOR_MATCH"
+                    && line
+                        .tensor
+                        .get_or_init(|| {
+                            body.strip_prefix("check_tensor(")
+                                .and_then(|b| b.split_once(", "))
+                                .map(|(src, _)| strip_locals(src))
+                        })
+                        .as_ref()
+                        .is_some_and(|src| src == tensor)
+            }
+            Wanted::GlobalState => kind == "GLOBAL_STATE",
+            Wanted::Code { .. } if matches!(kind, "GuardManager" | "TENSOR_MATCH" | "GLOBAL_STATE") => false,
+            Wanted::Code {
+                text,
+                canonical: wanted,
+            } => {
+                let code = body.split("  # ").next().unwrap_or(body).trim_end();
+                code == *text || *line.canonical.get_or_init(|| canonical(code)) == *wanted
+            }
+        }
     }
-    if kind == "GuardManager" || kind == "TENSOR_MATCH" || kind == "GLOBAL_STATE" {
-        return false;
+}
+
+/// One line of a guard tree, split into its guard kind and body once.
+pub struct TreeLine<'a> {
+    guard: Option<(&'a str, &'a str)>,
+    tensor: OnceCell<Option<String>>,
+    canonical: OnceCell<String>,
+}
+
+impl<'a> TreeLine<'a> {
+    pub fn new(line: &'a str) -> Self {
+        let guard = line.find("+- ").and_then(|at| line[at + 3..].split_once(": "));
+        TreeLine {
+            guard,
+            tensor: OnceCell::new(),
+            canonical: OnceCell::new(),
+        }
     }
-    let code = body.split("  # ").next().unwrap_or(body).trim_end();
-    let wanted = guard.split("  # ").next().unwrap_or(guard).trim_end();
-    code == wanted || canonical(code) == canonical(wanted)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reasons::split;
+
+    fn guard_line_failed(line: &str, failure: &GuardFailure) -> bool {
+        FailedGuard::new(failure).names(&TreeLine::new(line))
+    }
 
     // Guard lines of real torch 2.15 trees (tests/corpus, samples/traces).
     const STEP: &str = "| | +- EQUALS_MATCH: L['self'].step == 0                                           # self.step += 1  # ome/user/proj/module_step_counter/train.py:14 in forward";

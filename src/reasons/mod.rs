@@ -13,7 +13,7 @@ pub mod split;
 pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
-pub use guard_line::guard_line_failed;
+pub use guard_line::{FailedGuard, TreeLine};
 pub use guard_tree::{GuardChange, GuardSet};
 pub use split::{split, GuardFailure, Location};
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};
