@@ -51,6 +51,9 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     let _guard = panics::Guard::enter();
+    // The CLI owns its process, so it may install the SIGBUS handler that
+    // memory-mapped reading needs.
+    crate::input::use_memory_maps();
     // Known once the arguments are parsed: a panic after that still gets
     // its JSON error object under --json.
     let mut json = false;

@@ -15,11 +15,12 @@ pub mod follow;
 mod jsonl;
 pub mod problems;
 mod readers;
+mod sigbus;
 pub mod sniff;
 
 pub use jsonl::JsonlLines;
 pub use problems::{Problem, ProblemKind, Problems};
-pub use readers::{open, open_counted, read_capped_line, read_to_string};
+pub use readers::{open, open_counted, read_capped_line, read_to_string, use_memory_maps};
 pub use sniff::Content;
 
 /// The path that names stdin, as in most Unix tools; a file named `-` is `./-`.
