@@ -115,18 +115,25 @@ impl GuardSet {
 
     /// The values guarded in both sets that differ, in subject order.
     pub fn changes_to(&self, new: &GuardSet) -> Vec<GuardChange> {
-        let mut out: Vec<GuardChange> = self
-            .values
-            .iter()
-            .filter_map(|(subject, old)| {
-                let now = new.values.get(subject)?;
-                (now != old).then(|| GuardChange {
+        // Both maps iterate in subject order: one merge walk compares each
+        // subject about once, where a lookup per subject compared it
+        // log2(guards) times (a frame with many cache entries diffs every
+        // failed entry against the new compile).
+        let mut out = Vec::new();
+        let mut theirs = new.values.iter().peekable();
+        for (subject, old) in &self.values {
+            while theirs.next_if(|(s, _)| s.as_str() < subject.as_str()).is_some() {}
+            let Some((_, now)) = theirs.next_if(|(s, _)| *s == subject) else {
+                continue;
+            };
+            if now != old {
+                out.push(GuardChange {
                     subject: subject.clone(),
                     old: old.clone(),
                     new: now.clone(),
-                })
-            })
-            .collect();
+                });
+            }
+        }
         // A tensor that became dynamic in the new compile has a size guard
         // of `None`s there: that is a consequence, listed after the causes.
         out.sort_by_key(GuardChange::new_is_dynamic);
@@ -355,5 +362,26 @@ mod tests {
             .map(|c| (c.subject.as_str(), c.old.as_str(), c.new.as_str()))
             .collect();
         assert_eq!(got, [("grad_mode", "true", "false"), ("self.num_repeats", "1", "2")]);
+    }
+
+    proptest::proptest! {
+        /// The merge walk finds exactly what a lookup per subject finds,
+        /// whichever subjects the two sets share.
+        #[test]
+        fn changes_equal_a_lookup_per_subject(
+            old in proptest::collection::btree_map("[a-e]{1,3}", "[xy]", 0..40),
+            new in proptest::collection::btree_map("[a-e]{1,3}", "[xy]", 0..40),
+        ) {
+            let set = |values| GuardSet { values, ..GuardSet::default() };
+            let got = set(old.clone()).changes_to(&set(new.clone()));
+            let want: Vec<GuardChange> = old
+                .iter()
+                .filter_map(|(s, o)| {
+                    let n = new.get(s).filter(|n| *n != o)?;
+                    Some(GuardChange { subject: s.clone(), old: o.clone(), new: n.clone() })
+                })
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 }
