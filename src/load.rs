@@ -29,7 +29,7 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<A
     let stats = match input::open_counted(&source.path, bytes_read) {
         Ok(reader) => {
             let parser = Parser::new(source.display.clone(), opts.clone(), &mut problems);
-            parser.run(reader, &mut |ev| builder.add(ev))
+            parse_beside_building(parser, reader, &mut builder)
         }
         Err(e) => {
             problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
@@ -48,6 +48,45 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<A
         problems.push_file_level(&source.display, ProblemKind::NotGlog, what);
     }
     (builder.finish(source, stats), problems)
+}
+
+/// Events handed from the parsing thread to the building one at a time:
+/// enough to make the hand-over cheap, few enough to keep memory flat.
+const EVENT_BATCH: usize = 256;
+const BATCHES_IN_FLIGHT: usize = 4;
+
+/// Parses on a thread of its own while this one folds the events into the
+/// model: the two halves overlap on two cores (guard trees make building a
+/// third of the work on a large model). Events arrive in file order, so the
+/// model is the one a single thread builds.
+fn parse_beside_building<R: std::io::BufRead + Send>(
+    parser: Parser<'_>,
+    reader: R,
+    builder: &mut RunBuilder,
+) -> crate::trace::ParseStats {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<crate::trace::Event>>(BATCHES_IN_FLIGHT);
+    std::thread::scope(|scope| {
+        let parsing = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(EVENT_BATCH);
+            let stats = parser.run(reader, &mut |ev| {
+                batch.push(ev);
+                if batch.len() == EVENT_BATCH {
+                    // The receiver lives until this thread is joined.
+                    let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(EVENT_BATCH)));
+                }
+            });
+            let _ = tx.send(batch);
+            stats
+        });
+        for ev in rx.iter().flatten() {
+            builder.add(ev);
+        }
+        match parsing.join() {
+            Ok(stats) => stats,
+            // A bug in the parser: the CLI's panic handler reports it.
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 pub fn load(paths: &[std::path::PathBuf], opts: &ParseOptions) -> Result<Run, InputError> {

@@ -4,7 +4,7 @@ use super::{Attempt, BackwardCompile, Breakdown, Compile, Frame, InputFile, Run}
 use crate::input::LogSource;
 use crate::input::Problems;
 use crate::reasons::paths::PathResolver;
-use crate::reasons::{self, GuardSet};
+use crate::reasons::{self, GuardSet, SharedStrings};
 use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics};
 use crate::trace::{CompileRef, Event, EventData, ParseStats};
 use std::collections::HashMap;
@@ -56,6 +56,8 @@ struct FrameState {
     /// Per compile id: what its guards assumed. Compared at the end with the
     /// compiles whose reasons name it as the failed entry, then dropped.
     guards: HashMap<String, GuardSet>,
+    /// The guard subjects and values of the frame's compiles, each once.
+    strings: SharedStrings,
     /// Per compile id: its guard tree's lines, for the report.
     trees: HashMap<String, String>,
 }
@@ -144,6 +146,7 @@ impl RunBuilder {
                         },
                         index: HashMap::new(),
                         guards: HashMap::new(),
+                        strings: SharedStrings::default(),
                         trees: HashMap::new(),
                     }
                 });
@@ -159,7 +162,7 @@ impl RunBuilder {
                     fill_frame(&mut state.frame, m);
                 }
                 if let EventData::GuardTree(lines) = &mut ev.data {
-                    let set = GuardSet::parse(lines);
+                    let set = GuardSet::parse_shared(lines, &mut state.strings);
                     if state.frame.module_class.is_none() {
                         state.frame.module_class = ["self", "fn", "args[0]"]
                             .iter()

@@ -16,13 +16,16 @@
 use super::culprit::{canonical, python_name, strip_locals};
 use super::tensor_site::{self, TensorGuardSite};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 /// The guards of one compile that carry a value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GuardSet {
     /// Subject (`x.size()`, `grad_mode`, `self.param_groups[0]['lr']`) -> value.
-    pub values: BTreeMap<String, String>,
+    /// Shared with the other compiles of the frame (`SharedStrings`), so
+    /// comparing two compiles' guards mostly compares pointers.
+    pub values: BTreeMap<Arc<str>, Arc<str>>,
     /// Root locals' classes (`self` -> `transformers...GPT2LMHeadModel`).
     pub root_types: BTreeMap<String, String>,
     /// Where tensor guards were installed in user code.
@@ -86,7 +89,35 @@ impl GuardChange {
     }
 }
 
+/// One copy of each guard subject and value across a frame's compiles:
+/// their guard trees repeat all but a few, and an entry's guards are diffed
+/// with every later compile's.
+#[derive(Debug, Default)]
+pub struct SharedStrings(HashSet<Arc<str>>);
+
+impl SharedStrings {
+    fn share(&mut self, s: Arc<str>) -> Arc<str> {
+        match self.0.get(&s) {
+            Some(shared) => shared.clone(),
+            None => {
+                self.0.insert(s.clone());
+                s
+            }
+        }
+    }
+}
+
 impl GuardSet {
+    /// `parse`, with subjects and values shared through `strings`.
+    pub fn parse_shared(tree: &str, strings: &mut SharedStrings) -> GuardSet {
+        let mut set = GuardSet::parse(tree);
+        set.values = std::mem::take(&mut set.values)
+            .into_iter()
+            .map(|(k, v)| (strings.share(k), strings.share(v)))
+            .collect();
+        set
+    }
+
     pub fn parse(tree: &str) -> GuardSet {
         let mut set = GuardSet::default();
         for line in tree.lines() {
@@ -122,15 +153,24 @@ impl GuardSet {
         let mut out = Vec::new();
         let mut theirs = new.values.iter().peekable();
         for (subject, old) in &self.values {
-            while theirs.next_if(|(s, _)| s.as_str() < subject.as_str()).is_some() {}
-            let Some((_, now)) = theirs.next_if(|(s, _)| *s == subject) else {
-                continue;
+            let now = loop {
+                let Some((s, now)) = theirs.peek() else { break None };
+                if Arc::ptr_eq(s, subject) {
+                    break Some(*now);
+                }
+                match Ord::cmp(&***s, &**subject) {
+                    std::cmp::Ordering::Less => _ = theirs.next(),
+                    std::cmp::Ordering::Equal => break Some(*now),
+                    std::cmp::Ordering::Greater => break None,
+                }
             };
-            if now != old {
+            let Some(now) = now else { continue };
+            theirs.next();
+            if !Arc::ptr_eq(now, old) && now != old {
                 out.push(GuardChange {
-                    subject: subject.clone(),
-                    old: old.clone(),
-                    new: now.clone(),
+                    subject: subject.to_string(),
+                    old: old.to_string(),
+                    new: now.to_string(),
                 });
             }
         }
@@ -141,7 +181,7 @@ impl GuardSet {
     }
 
     fn insert(&mut self, subject: String, value: String) {
-        self.values.entry(subject).or_insert(value);
+        self.values.entry(subject.into()).or_insert_with(|| value.into());
     }
 
     fn add_root_type(&mut self, manager: &str) {
@@ -304,7 +344,7 @@ mod tests {
     #[test]
     fn values_of_each_guard_kind() {
         let s = GuardSet::parse(OLD);
-        let v = |k: &str| s.values.get(k).map(String::as_str);
+        let v = |k: &str| s.values.get(k).map(|v| &**v);
         assert_eq!(v("grad_mode"), Some("true"));
         assert_eq!(v("autocast_state.enabled"), Some("[false,false]"));
         assert_eq!(v("x.size()"), Some("[4, 4]"));
@@ -372,8 +412,18 @@ mod tests {
             old in proptest::collection::btree_map("[a-e]{1,3}", "[xy]", 0..40),
             new in proptest::collection::btree_map("[a-e]{1,3}", "[xy]", 0..40),
         ) {
-            let set = |values| GuardSet { values, ..GuardSet::default() };
-            let got = set(old.clone()).changes_to(&set(new.clone()));
+            // Shared strings, as the builder makes them: equal subjects and
+            // values are one pointer, whichever set they came from.
+            let mut strings = SharedStrings::default();
+            let mut set = |values: &std::collections::BTreeMap<String, String>| GuardSet {
+                values: values
+                    .iter()
+                    .map(|(k, v)| (strings.share(k.as_str().into()), strings.share(v.as_str().into())))
+                    .collect(),
+                ..GuardSet::default()
+            };
+            let (old_set, new_set) = (set(&old), set(&new));
+            let got = old_set.changes_to(&new_set);
             let want: Vec<GuardChange> = old
                 .iter()
                 .filter_map(|(s, o)| {

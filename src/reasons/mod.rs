@@ -14,6 +14,6 @@ pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
 pub use guard_line::{FailedGuard, TreeLine};
-pub use guard_tree::{GuardChange, GuardSet};
+pub use guard_tree::{GuardChange, GuardSet, SharedStrings};
 pub use split::{split, GuardFailure, Location};
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};

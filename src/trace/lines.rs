@@ -120,6 +120,36 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
+    /// Consumes the whole payload lines (TAB first, `\n` last) at the front
+    /// of the buffer without handing them anywhere, and returns how many.
+    /// Payload is ~90% of an inductor log in lines of ~100 bytes: one tight
+    /// scan instead of a `next_line` per line. Stops at anything else (an
+    /// envelope, a `\r`, a line the buffer does not hold whole), which
+    /// `next_line` then reads as usual.
+    pub fn skip_payload_lines(&mut self) -> u64 {
+        if self.after_cr {
+            return 0;
+        }
+        // An error is left for `next_line` to meet and report.
+        let Ok(chunk) = self.inner.fill_buf() else {
+            return 0;
+        };
+        let (mut pos, mut n) = (0, 0);
+        while chunk.get(pos) == Some(&b'\t') {
+            match memchr::memchr2(b'\n', b'\r', &chunk[pos..]) {
+                Some(i) if chunk[pos + i] == b'\n' => {
+                    pos += i + 1;
+                    n += 1;
+                }
+                _ => break,
+            }
+        }
+        self.inner.consume(pos);
+        self.bytes_read += pos as u64;
+        self.number += n;
+        n
+    }
+
     fn finish(&mut self, len: u64, truncated: bool, skipping: Option<bool>, eof: bool) -> Line<'_> {
         Line {
             bytes: &self.buf,
@@ -178,6 +208,29 @@ mod tests {
         let (lines, _) = collect(b"0123456789\nxy\n", 4, PayloadLine::Keep);
         assert_eq!(lines[0], (b"0123".to_vec(), true, false));
         assert_eq!(lines[1], (b"xy".to_vec(), false, false));
+    }
+
+    /// The fast skip takes whole TAB lines only, leaving a CR, an envelope or
+    /// a line cut by the buffer to `next_line`, and numbers lines on.
+    #[test]
+    fn payload_runs_are_skipped_whole_and_counted() {
+        let input = b"\ta\n\tb\nenv\n\tc\r\n\td\n\te";
+        let mut r = LineReader::new(io::BufReader::with_capacity(64, &input[..]), 100);
+        assert_eq!(r.skip_payload_lines(), 2);
+        let env = r.next_line(PayloadLine::Keep, &mut |_| {}).unwrap().unwrap();
+        assert_eq!((env.bytes, env.number), (&b"env"[..], 3));
+        assert_eq!(r.skip_payload_lines(), 0, "a CR line is next_line's");
+        let cr = r.next_line(PayloadLine::Keep, &mut |_| {}).unwrap().unwrap();
+        assert_eq!((cr.bytes, cr.number), (&b"\tc"[..], 4));
+        assert_eq!(r.skip_payload_lines(), 1, "the unterminated last line is next_line's");
+        let last = r.next_line(PayloadLine::Keep, &mut |_| {}).unwrap().unwrap();
+        assert!(last.unterminated && last.number == 6);
+        assert_eq!(r.bytes_read(), input.len() as u64);
+        // A buffer holding part of a line: nothing skipped, nothing lost.
+        let mut r = LineReader::new(io::BufReader::with_capacity(3, &b"\tabcdef\n"[..]), 100);
+        assert_eq!(r.skip_payload_lines(), 0);
+        let line = r.next_line(PayloadLine::Keep, &mut |_| {}).unwrap().unwrap();
+        assert_eq!(line.bytes, b"\tabcdef");
     }
 
     #[test]

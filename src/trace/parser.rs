@@ -80,6 +80,18 @@ impl<'p> Parser<'p> {
     pub fn run<R: BufRead>(mut self, reader: R, on_event: &mut dyn FnMut(Event)) -> ParseStats {
         let mut lines = LineReader::new(reader, self.opts.line_cap);
         loop {
+            // Payload nobody reads or hashes: skipped a run at a time.
+            if let Some(p) = self.pending.as_mut() {
+                if p.hasher.is_none() && !p.payload_use.keeps_payload() {
+                    let n = lines.skip_payload_lines();
+                    if n > 0 {
+                        p.skip_lines(n);
+                        self.stats.lines += n;
+                        self.stats.payload_lines += n;
+                        self.last_unterminated = false;
+                    }
+                }
+            }
             let keep = match &self.pending {
                 Some(p) if p.payload_use.keeps_payload() => PayloadLine::Keep,
                 _ => PayloadLine::Skip,

@@ -49,6 +49,15 @@ impl Pending {
         self.feed_separator();
     }
 
+    /// `start_line` for `n` payload lines that are neither hashed nor kept.
+    pub(super) fn skip_lines(&mut self, n: u64) {
+        debug_assert!(self.hasher.is_none() && !self.payload_use.keeps_payload());
+        if n > 0 {
+            self.start_line();
+            self.lines += n - 1;
+        }
+    }
+
     fn feed_separator(&mut self) {
         if self.lines > 0 {
             if let Some(h) = self.hasher.as_mut() {
