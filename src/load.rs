@@ -1,6 +1,7 @@
 //! The pipeline from paths to a `Run`: discover files, parse each one
-//! streaming (files in parallel), fold its events into the model, merge in
-//! input order so the result does not depend on scheduling.
+//! streaming (files in parallel) while another thread folds its events into
+//! the model, merge in input order so the result does not depend on
+//! scheduling.
 
 use crate::input::{self, Content, Discovery, InputError, LogSource, SkipReason};
 use crate::input::{ProblemKind, Problems};
