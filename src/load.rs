@@ -3,10 +3,10 @@
 //! the model, merge in input order so the result does not depend on
 //! scheduling.
 
-use crate::input::{self, Content, Discovery, InputError, LogSource, SkipReason};
+use crate::input::{self, Content, Discovery, InputError, LogSource, MappedLog, SkipReason};
 use crate::input::{ProblemKind, Problems};
 use crate::model::{self, Run, RunBuilder, RunSelect};
-use crate::trace::{EventData, ParseOptions, Parser};
+use crate::trace::{chunks, Event, EventData, ParseOptions, ParseStats, Parser};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -20,22 +20,54 @@ pub struct LoadOptions {
     pub bytes_read: Option<Arc<AtomicU64>>,
     /// Which run to keep when the logs hold several (a rerun, a stale log).
     pub select: RunSelect,
+    /// Parts each plain file is cut into, parsed at once; None cuts large
+    /// files when cores are left over (see `parts_for`).
+    pub parts: Option<usize>,
 }
 
-/// Parses one log file into its part of the run. A file that cannot be
-/// opened is a problem of the run, not the end of it.
-pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<Arc<AtomicU64>>) -> (Run, Problems) {
+/// A part smaller than this is not worth a thread of its own.
+const PART_AT_LEAST: u64 = 16 << 20;
+
+/// How many parts to cut `source` into: one per core that the files parsed
+/// at once and the threads building their models leave idle.
+fn parts_for(source: &LogSource, files: usize, cores: usize) -> usize {
+    let per_file = cores / files.max(1);
+    // One core of each file's share builds its model.
+    let spare = per_file.saturating_sub(1);
+    if spare < 2 {
+        return 1;
+    }
+    spare.min((source.size / PART_AT_LEAST) as usize).max(1)
+}
+
+/// Parses one log file into its part of the run, cut into `parts` parsed
+/// on threads of their own where it can be (a plain file, mapped). A file
+/// that cannot be opened is a problem of the run, not the end of it.
+pub fn load_source(
+    source: &LogSource,
+    opts: &ParseOptions,
+    parts: usize,
+    bytes_read: Option<Arc<AtomicU64>>,
+) -> (Run, Problems) {
     let mut problems = Problems::default();
     let mut builder = RunBuilder::new(source);
-    let stats = match input::open_counted(&source.path, bytes_read) {
-        Ok(reader) => {
-            let parser = Parser::new(source.display.clone(), opts.clone(), &mut problems);
-            parse_beside_building(parser, reader, &mut builder)
+    let mapped = (parts > 1 && !input::is_stdin(&source.path))
+        .then(|| MappedLog::open(&source.path).ok().flatten())
+        .flatten();
+    let stats = match mapped {
+        Some(log) => {
+            let ranges = chunks::split(log.bytes(), parts);
+            let before = lines_before_each(&log, &ranges);
+            let readers = ranges.into_iter().map(|r| log.reader(r, bytes_read.clone()));
+            parse_beside_building(source, opts, readers.zip(before).collect(), &mut problems, &mut builder)
         }
-        Err(e) => {
-            problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
-            Default::default()
-        }
+        None => match input::open_counted(&source.path, bytes_read) {
+            Ok(reader) => parse_beside_building(source, opts, vec![(reader, 0)], &mut problems, &mut builder),
+            Err(e) => {
+                problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
+                Default::default()
+            }
+        },
     };
     if stats.envelopes == 0 && problems.count_of(ProblemKind::Io) == 0 {
         // A few KB read again (stdin's were recorded): what it is instead.
@@ -51,43 +83,82 @@ pub fn load_source(source: &LogSource, opts: &ParseOptions, bytes_read: Option<A
     (builder.finish(source, stats), problems)
 }
 
-/// Events handed from the parsing thread to the building one at a time:
-/// enough to make the hand-over cheap, few enough to keep memory flat.
-const EVENT_BATCH: usize = 256;
-const BATCHES_IN_FLIGHT: usize = 4;
-
-/// Parses on a thread of its own while this one folds the events into the
-/// model: the two halves overlap on two cores (guard trees make building a
-/// third of the work on a large model). Events arrive in file order, so the
-/// model is the one a single thread builds.
-fn parse_beside_building<R: std::io::BufRead + Send>(
-    parser: Parser<'_>,
-    reader: R,
-    builder: &mut RunBuilder,
-) -> crate::trace::ParseStats {
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<crate::trace::Event>>(BATCHES_IN_FLIGHT);
-    std::thread::scope(|scope| {
-        let parsing = scope.spawn(move || {
-            let mut batch = Vec::with_capacity(EVENT_BATCH);
-            let stats = parser.run(reader, &mut |ev| {
-                batch.push(ev);
-                if batch.len() == EVENT_BATCH {
-                    // The receiver lives until this thread is joined.
-                    let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(EVENT_BATCH)));
-                }
+/// The file's lines before each part, so that every part's parser numbers
+/// lines as one parse of the whole file does. A pass over all parts but the
+/// last, on all cores.
+fn lines_before_each(log: &MappedLog, ranges: &[std::ops::Range<usize>]) -> Vec<u64> {
+    let counts: Vec<u64> = ranges[..ranges.len().saturating_sub(1)]
+        .par_iter()
+        .map(|r| {
+            let (mut lines, mut after_cr) = (0, false);
+            log.visit(r.clone(), &mut |block| {
+                lines += chunks::count_lines(block, &mut after_cr)
             });
-            let _ = tx.send(batch);
-            stats
-        });
-        for ev in rx.iter().flatten() {
-            builder.add(ev);
+            lines
+        })
+        .collect();
+    std::iter::once(0)
+        .chain(counts.iter().scan(0, |sum, n| {
+            *sum += n;
+            Some(*sum)
+        }))
+        .collect()
+}
+
+/// Events handed from a parsing thread to the building one at a time:
+/// enough to make the hand-over cheap.
+const EVENT_BATCH: usize = 256;
+
+/// Parses each part (a reader and the file's lines before it) on a thread
+/// of its own while this one folds the events into the model: parsing and
+/// building overlap, and the parts of a large file parse on all cores. The
+/// builder takes the parts' events in file order and their problems are
+/// merged in file order, so the model is the one a single parse builds
+/// (tests/parts_parse.rs compares them on every sample).
+fn parse_beside_building<R: std::io::BufRead + Send>(
+    source: &LogSource,
+    opts: &ParseOptions,
+    parts: Vec<(R, u64)>,
+    problems: &mut Problems,
+    builder: &mut RunBuilder,
+) -> ParseStats {
+    let count = parts.len();
+    let mut part_problems: Vec<Problems> = (0..count).map(|_| Problems::default()).collect();
+    let mut stats = ParseStats::default();
+    std::thread::scope(|scope| {
+        let mut threads = Vec::with_capacity(count);
+        for (i, ((reader, before), problems)) in parts.into_iter().zip(&mut part_problems).enumerate() {
+            // Unbounded: later parts run ahead while the builder works
+            // through earlier ones (events are a small share of the bytes).
+            let (tx, rx) = std::sync::mpsc::channel::<Vec<Event>>();
+            let parser = Parser::new(source.display.clone(), opts.clone(), problems);
+            let thread = scope.spawn(move || {
+                let mut batch = Vec::with_capacity(EVENT_BATCH);
+                let stats = parser.run_part(reader, before, i + 1 == count, &mut |ev| {
+                    batch.push(ev);
+                    if batch.len() == EVENT_BATCH {
+                        // The receiver lives until this thread is joined.
+                        let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(EVENT_BATCH)));
+                    }
+                });
+                let _ = tx.send(batch);
+                stats
+            });
+            threads.push((thread, rx));
         }
-        match parsing.join() {
-            Ok(stats) => stats,
-            // A bug in the parser: the CLI's panic handler reports it.
-            Err(panic) => std::panic::resume_unwind(panic),
+        for (thread, rx) in threads {
+            for ev in rx.iter().flatten() {
+                builder.add(ev);
+            }
+            match thread.join() {
+                Ok(part) => stats.add(part),
+                // A bug in the parser: the CLI's panic handler reports it.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
         }
-    })
+    });
+    part_problems.into_iter().for_each(|p| problems.merge(p));
+    stats
 }
 
 pub fn load(paths: &[std::path::PathBuf], opts: &ParseOptions) -> Result<Run, InputError> {
@@ -122,7 +193,11 @@ pub fn load_discovered(found: &Discovery, opts: &LoadOptions) -> Result<Run, Inp
 
 /// Parses already discovered sources, in parallel across files.
 pub fn load_sources(sources: &[LogSource], opts: &LoadOptions) -> Result<Run, InputError> {
-    let parse = |s: &LogSource| load_source(s, &opts.parse, opts.bytes_read.clone());
+    let cores = opts.threads.unwrap_or_else(rayon::current_num_threads);
+    let parse = |s: &LogSource| {
+        let parts = opts.parts.unwrap_or_else(|| parts_for(s, sources.len(), cores));
+        load_source(s, &opts.parse, parts, opts.bytes_read.clone())
+    };
     let parts: Vec<(Run, Problems)> = match opts.threads {
         Some(1) => sources.iter().map(parse).collect(),
         Some(n) => {

@@ -2,7 +2,8 @@
 //! JSON, terminal and HTML output) with mutations of REAL logs: cuts,
 //! flipped bytes, junk and NUL bytes, invalid UTF-8, duplicated, deleted and
 //! reordered lines, giant lines, and known fields given the wrong JSON type.
-//! The property: nothing panics and every output still renders.
+//! The properties: nothing panics, every output still renders, and a log
+//! cut into parts parsed apart gives the model one parse gives.
 //!
 //! `make test` runs 256 cases; for a long run:
 //! `PROPTEST_CASES=200000 cargo test --release --test fuzz_parser`.
@@ -12,6 +13,7 @@ mod common;
 use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, retype_at, Edit};
 use guardscope::input::Problems;
 use guardscope::input::{self, LogSource};
+use guardscope::load::{load_sources, LoadOptions};
 use guardscope::model::{self, RunBuilder};
 use guardscope::report::text::summary as terminal;
 use guardscope::report::text::Terminal;
@@ -172,6 +174,30 @@ proptest! {
             apply(&mut text, m);
         }
         run_everything(&text);
+    }
+
+    /// Cut into parts parsed apart (as the CLI parses a large file on many
+    /// cores), a mutated log gives the model one parse gives.
+    #[test]
+    fn mutated_real_logs_parse_the_same_in_parts(
+        which in 0..6usize,
+        mutations in prop::collection::vec(mutation(), 1..5),
+        parts in 2..40usize,
+    ) {
+        let mut text = corpus()[which].clone();
+        for m in &mutations {
+            apply(&mut text, m);
+        }
+        input::use_memory_maps();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fuzz.log");
+        std::fs::write(&path, &text).unwrap();
+        let model = |parts| {
+            let sources = input::discover(std::slice::from_ref(&path)).unwrap().sources;
+            let opts = LoadOptions { parts: Some(parts), ..LoadOptions::default() };
+            format!("{:#?}", load_sources(&sources, &opts).unwrap())
+        };
+        prop_assert!(model(1) == model(parts), "in {} parts", parts);
     }
 }
 

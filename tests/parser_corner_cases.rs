@@ -90,7 +90,7 @@ fn invalid_utf8_is_replaced_and_the_line_still_parses() {
     );
     let (events, problems, _) = parse(&text, ParseOptions::default());
     assert_eq!(problems.count_of(ProblemKind::InvalidUtf8), 1);
-    let EventData::DynamoStart { stack } = &events[0].data else {
+    let EventData::DynamoStart { stack, .. } = &events[0].data else {
         panic!()
     };
     let f = stack.last().expect("one frame");

@@ -26,6 +26,7 @@ pub(crate) fn load_found(found: &Discovery, input: &InputArgs) -> Result<Run, Cl
             ..ParseOptions::default()
         },
         threads: None,
+        parts: None,
         bytes_read: Some(bar.counter()),
         select: match (input.latest, input.run) {
             (true, _) => RunSelect::Latest,

@@ -13,14 +13,16 @@ pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 
 pub mod follow;
 mod jsonl;
+mod mapped;
 pub mod problems;
 mod readers;
 mod sigbus;
 pub mod sniff;
 
 pub use jsonl::JsonlLines;
+pub use mapped::{use_memory_maps, MappedLog};
 pub use problems::{Problem, ProblemKind, Problems};
-pub use readers::{open, open_counted, read_capped_line, read_to_string, use_memory_maps};
+pub use readers::{open, open_counted, read_capped_line, read_to_string};
 pub use sniff::Content;
 
 /// The path that names stdin, as in most Unix tools; a file named `-` is `./-`.

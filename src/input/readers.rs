@@ -1,7 +1,9 @@
-//! Byte streams of log files: plain files read straight, gzip decompressed
+//! Byte streams of log files: plain files read straight (large ones through
+//! a memory map, see `mapped`), gzip decompressed
 //! on a thread of its own so inflating (~300 MB/s) and parsing overlap, and
 //! an optional counter of bytes read from disk for progress bars.
 
+use super::mapped::MappedFile;
 use super::sniff;
 use flate2::read::MultiGzDecoder;
 use std::fs::File;
@@ -40,116 +42,20 @@ pub fn open_counted(path: &Path, counter: Option<Arc<AtomicU64>>) -> io::Result<
     }
     let file = File::open(path)?;
     if let Some(mapped) = MappedFile::new(&file, counter.clone()) {
-        if !mapped.map.starts_with(&[0x1f, 0x8b]) {
+        if !mapped.is_gzip() {
             return Ok(Box::new(mapped));
         }
     }
     gunzip_if_gzip(Counting { inner: file, counter })
 }
 
-/// A plain log file read through a memory map: lines are borrowed from the
-/// page cache instead of copied out of it (a `read` copy costs a quarter of
-/// a parse). Only regular files of a few MB or more are mapped: small files
-/// gain nothing, and pipes, FIFOs and /proc files cannot be.
-///
-/// A map has one hazard: if another process truncates the file while it is
-/// read (`logrotate` with `copytruncate`), touching the lost pages raises
-/// SIGBUS. So maps are used only once `use_memory_maps` has installed a
-/// handler that turns that into a clear error and exit status 2: the CLI
-/// does, the Python module (inside a user's process) does not.
-/// `GUARDSCOPE_MMAP=never` makes the CLI read with `read(2)` too.
-struct MappedFile {
-    map: memmap2::Mmap,
-    pos: usize,
-    /// Everything before this was handed back to the kernel.
-    released: usize,
-    counter: Option<Arc<AtomicU64>>,
-}
-
-/// Read pages are dropped from the map in steps of this: mapped pages count
-/// in the process's RSS, which must stay flat in file size.
-const RELEASE_EVERY: usize = 2 << 20;
-
-/// Below this a file is read, not mapped.
-const MAP_AT_LEAST: u64 = 4 << 20;
-
-impl MappedFile {
-    fn new(file: &File, counter: Option<Arc<AtomicU64>>) -> Option<MappedFile> {
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() < MAP_AT_LEAST || !MAPS_ENABLED.load(Ordering::Relaxed) {
-            return None;
-        }
-        // SAFETY: the map is read-only and private to this reader; the one
-        // way its bytes can vanish under it (another process truncating the
-        // file) ends the process through the SIGBUS handler that
-        // `use_memory_maps` installed before enabling maps.
-        let map = unsafe { memmap2::MmapOptions::new().map(file) }.ok()?;
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::Sequential);
-        Some(MappedFile {
-            map,
-            pos: 0,
-            released: 0,
-            counter,
-        })
-    }
-}
-
-static MAPS_ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Lets `open` map large plain files (unless `GUARDSCOPE_MMAP=never`), after
-/// installing the SIGBUS handler that makes a file truncated under the map
-/// an error message instead of a crash. For a process guardscope owns (the
-/// CLI), not for one it is a library in.
-pub fn use_memory_maps() {
-    if std::env::var_os("GUARDSCOPE_MMAP").is_some_and(|v| v == "never") {
-        return;
-    }
-    if super::sigbus::install() {
-        MAPS_ENABLED.store(true, Ordering::Relaxed);
-    }
-}
-
 /// `Read` for a reader whose bytes are already in its `BufRead` buffer.
-fn read_from_buffer(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
+pub(super) fn read_from_buffer(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
     let available = reader.fill_buf()?;
     let n = available.len().min(buf.len());
     buf[..n].copy_from_slice(&available[..n]);
     reader.consume(n);
     Ok(n)
-}
-
-impl Read for MappedFile {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        read_from_buffer(self, buf)
-    }
-}
-
-impl BufRead for MappedFile {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        Ok(&self.map[self.pos..])
-    }
-
-    fn consume(&mut self, amt: usize) {
-        let amt = amt.min(self.map.len() - self.pos);
-        self.pos += amt;
-        if let Some(c) = &self.counter {
-            c.fetch_add(amt as u64, Ordering::Relaxed);
-        }
-        #[cfg(unix)]
-        if self.pos - self.released >= RELEASE_EVERY {
-            // Page-aligned (the map starts on a page), whole steps only.
-            let len = (self.pos - self.released) / RELEASE_EVERY * RELEASE_EVERY;
-            // SAFETY: no slice of the released range outlives `consume`:
-            // LineReader copies the lines it keeps, and a private read-only
-            // file map faults dropped pages back in from the file if read.
-            let _ = unsafe {
-                self.map
-                    .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, self.released, len)
-            };
-            self.released += len;
-        }
-    }
 }
 
 fn gunzip_if_gzip<R: Read + Send + 'static>(input: Counting<R>) -> io::Result<Box<dyn BufRead + Send>> {
@@ -321,86 +227,6 @@ mod tests {
             }
             assert_eq!(lines, ["a", "bc", "d", "", "e", "", "f"], "buffer of {size}");
         }
-    }
-
-    fn big_log(dir: &Path) -> (std::path::PathBuf, Vec<u8>) {
-        let text: Vec<u8> = (0..600_000)
-            .flat_map(|i| format!("line {i}\r\n\tpayload {i}\n").into_bytes())
-            .collect();
-        assert!(text.len() as u64 > MAP_AT_LEAST);
-        let path = dir.join("big.log");
-        std::fs::write(&path, &text).unwrap();
-        (path, text)
-    }
-
-    /// A mapped file reads exactly like a read one, counted byte for byte,
-    /// across the steps where read pages are released.
-    #[test]
-    fn a_mapped_file_reads_and_counts_like_a_read_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let (path, text) = big_log(dir.path());
-        MAPS_ENABLED.store(true, Ordering::Relaxed);
-        let counter = Arc::new(AtomicU64::new(0));
-        let mut mapped = MappedFile::new(&File::open(&path).unwrap(), Some(counter.clone())).expect("mapped");
-        let mut lines = Vec::new();
-        let (mut buf, mut want) = (Vec::new(), Vec::new());
-        while read_capped_line(&mut mapped, &mut buf, 100).unwrap().is_some() {
-            lines.push(std::mem::take(&mut buf));
-        }
-        let mut plain = BufReader::with_capacity(1000, &text[..]);
-        while read_capped_line(&mut plain, &mut buf, 100).unwrap().is_some() {
-            want.push(std::mem::take(&mut buf));
-        }
-        assert_eq!(lines, want);
-        assert_eq!(counter.load(Ordering::Relaxed), text.len() as u64);
-        assert!(
-            mapped.released >= text.len() - RELEASE_EVERY,
-            "read pages were released"
-        );
-        // A small file is read, not mapped.
-        let small = dir.path().join("small.log");
-        std::fs::write(&small, b"x\n").unwrap();
-        assert!(MappedFile::new(&File::open(&small).unwrap(), None).is_none());
-    }
-
-    /// A file truncated under the map ends the process with a message and
-    /// status 2, not "Bus error". Run in a child process (this test binary
-    /// again) because the handler exits.
-    #[cfg(unix)]
-    #[test]
-    fn a_file_truncated_under_the_map_is_a_clear_error_not_a_crash() {
-        const CHILD: &str = "GUARDSCOPE_TEST_SIGBUS_CHILD";
-        if let Some(dir) = std::env::var_os(CHILD) {
-            use_memory_maps();
-            let (path, _) = big_log(Path::new(&dir));
-            let file = File::open(&path).unwrap();
-            let mut mapped = MappedFile::new(&file, None).expect("mapped");
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_len(0)
-                .unwrap();
-            let mut byte = [0u8; 1];
-            mapped.consume(MAP_AT_LEAST as usize);
-            let _ = mapped.read(&mut byte);
-            unreachable!("reading a truncated map returned");
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "input::readers::tests::a_file_truncated_under_the_map_is_a_clear_error_not_a_crash",
-            ])
-            .env(CHILD, dir.path())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-        assert!(
-            stderr.contains("guardscope: error: a log file shrank while it was being read"),
-            "{stderr}"
-        );
     }
 
     #[test]

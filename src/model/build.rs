@@ -44,6 +44,8 @@ pub struct RunBuilder {
     envelope_rank: Option<u32>,
     /// Full paths each process's log mentions, to undo torch's shortening.
     paths: HashMap<u64, PathResolver>,
+    /// Per process, its `str` table: index -> path (see `DynamoStart`).
+    interned: HashMap<u64, HashMap<u64, String>>,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
     /// Time of the latest event: how long the log runs after a compile.
@@ -75,6 +77,7 @@ impl RunBuilder {
             started: HashMap::new(),
             envelope_rank: None,
             paths: HashMap::new(),
+            interned: HashMap::new(),
             first: None,
             last: None,
         }
@@ -90,17 +93,25 @@ impl RunBuilder {
         let unix = ev.time.to_unix(self.year);
         self.last = Some(self.last.map_or(unix, |t| t.max(unix)));
         let r = ev.compile;
-        match &ev.data {
-            EventData::DynamoStart { stack } => {
+        match &mut ev.data {
+            EventData::DynamoStart { stack, interned_files } => {
                 self.note_start(ev.pid, r);
+                let table = self.interned.get(&ev.pid);
+                for &(i, index) in interned_files.iter() {
+                    stack[i].file = table.and_then(|t| t.get(&index)).cloned();
+                }
                 let paths = self.paths.entry(ev.pid).or_default();
                 stack
                     .iter()
                     .filter_map(|f| f.file.as_deref())
                     .for_each(|p| paths.learn(p));
             }
-            EventData::InternedPath(path) => {
+            EventData::InternedPath { path, index } => {
                 self.paths.entry(ev.pid).or_default().learn(path);
+                self.interned
+                    .entry(ev.pid)
+                    .or_default()
+                    .insert(*index, std::mem::take(path));
                 return;
             }
             EventData::CompilationMetrics(m) => {
@@ -175,7 +186,7 @@ impl RunBuilder {
                     // Nothing after this reads the event's tree: keep it, uncopied.
                     state.trees.insert(id, std::mem::take(lines));
                 }
-                if let EventData::DynamoStart { stack } = &ev.data {
+                if let EventData::DynamoStart { stack, .. } = &ev.data {
                     // The stack names the frame being compiled; metrics, when
                     // they arrive, give the authoritative name and first line.
                     if let Some(sf) = stack.last().filter(|_| state.frame.function.is_none()) {
@@ -352,7 +363,7 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
     c.last_log_line = c.last_log_line.max(line);
     c.last_log_time = Some(c.last_log_time.map_or(glog_unix, |t| t.max(glog_unix)));
     match data {
-        EventData::DynamoStart { stack } => {
+        EventData::DynamoStart { stack, .. } => {
             let attempt = r.attempt.unwrap_or(0);
             if c.stack.is_empty() {
                 c.stack = stack;
@@ -386,7 +397,7 @@ fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: 
         EventData::GraphBreak(text) => c.graph_breaks.push(text),
         EventData::GuardAdded => c.guards_added += 1,
         EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
-        EventData::GuardTree(_) | EventData::InternedPath(_) | EventData::Seen => {}
+        EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
     // refused compiles that never log `dynamo_start`. Dynamo logs

@@ -24,10 +24,19 @@ pub enum EventData {
     /// (the user's training loop among them).
     DynamoStart {
         stack: Vec<StackFrame>,
+        /// Frames whose `filename` is an index into the process's `str`
+        /// table, as (frame, index): the builder resolves them, because it
+        /// sees the table's entries in file order and a parser of one chunk
+        /// of a file sees only its own.
+        interned_files: Vec<(usize, u64)>,
     },
     /// A file name the process interned (`{"str": [path, index]}`): a full
-    /// path, which resolves the shortened paths of guard comments.
-    InternedPath(String),
+    /// path, which resolves the shortened paths of guard comments and the
+    /// `dynamo_start` frames that name the file by its index.
+    InternedPath {
+        path: String,
+        index: u64,
+    },
     CompilationMetrics(Box<CompilationMetrics>),
     BwdCompilationMetrics(Box<BwdCompilationMetrics>),
     /// One raw reason per cache entry whose guards failed.

@@ -56,6 +56,15 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
+    /// A reader whose first line is numbered `lines_before + 1`: one part
+    /// of a file cut at a line boundary.
+    pub fn numbered_after(inner: R, cap: usize, lines_before: u64) -> Self {
+        LineReader {
+            number: lines_before,
+            ..LineReader::new(inner, cap)
+        }
+    }
+
     /// Total bytes consumed so far (decompressed bytes for a gzip input).
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read

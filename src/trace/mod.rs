@@ -1,5 +1,7 @@
 //! TORCH_TRACE parsing: glog line -> envelope -> typed event.
 
+mod body;
+pub mod chunks;
 pub mod envelope;
 pub mod event;
 pub mod glog;

@@ -1,8 +1,9 @@
 //! The streaming TORCH_TRACE parser: glog line -> envelope -> typed event,
 //! with payload collection, md5 verification and diagnostics.
 
+use super::body;
 use super::envelope::{self, CompileRef, Envelope};
-use super::event::{decode_recompile_reasons, BwdCompilationMetrics, CompilationMetrics, Event, EventData, StackFrame};
+use super::event::{decode_recompile_reasons, Event, EventData};
 use super::glog;
 use super::kinds::is_known_kind;
 use super::lines::{LineReader, PayloadLine};
@@ -10,7 +11,7 @@ use super::payload::{hex, is_kept_guard_line, payload_use, PayloadUse, Pending, 
 use crate::input::problems::{excerpt, ProblemKind, Problems};
 use md5::{Digest, Md5};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::Arc;
 
@@ -49,17 +50,47 @@ pub struct ParseStats {
     pub pids: Vec<u64>,
 }
 
+impl ParseStats {
+    /// Adds the counters of a later part of the same file.
+    pub fn add(&mut self, part: ParseStats) {
+        self.lines += part.lines;
+        self.bytes += part.bytes;
+        self.envelopes += part.envelopes;
+        self.payload_lines += part.payload_lines;
+        for (kind, n) in part.kinds {
+            *self.kinds.entry(kind).or_default() += n;
+        }
+        self.md5_ok += part.md5_ok;
+        self.md5_mismatch += part.md5_mismatch;
+        self.md5_unchecked += part.md5_unchecked;
+        self.pids.extend(part.pids);
+        self.pids.sort_unstable();
+        self.pids.dedup();
+    }
+}
+
 pub struct Parser<'p> {
     file: Arc<str>,
     opts: ParseOptions,
     problems: &'p mut Problems,
     stats: ParseStats,
     pending: Option<Pending>,
-    /// `{"str": [path, index]}` interning tables, one per process.
-    interned: HashMap<u64, HashMap<u64, String>>,
     orphan_run: bool,
     /// The last line read had no newline: the writer stopped mid-line.
     last_unterminated: bool,
+    /// Lines of the file before the part being parsed (see `run_part`).
+    lines_before: u64,
+}
+
+/// What ended a payload.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PayloadEnd {
+    /// A line that is not payload (it is read already).
+    Line,
+    /// The end of a part of the file that such a line follows.
+    PartEnd,
+    /// The end of the file.
+    Eof,
 }
 
 impl<'p> Parser<'p> {
@@ -70,15 +101,31 @@ impl<'p> Parser<'p> {
             problems,
             stats: ParseStats::default(),
             pending: None,
-            interned: HashMap::new(),
             orphan_run: false,
             last_unterminated: false,
+            lines_before: 0,
         }
     }
 
     /// Parses a whole stream, handing each decoded event to `on_event`.
-    pub fn run<R: BufRead>(mut self, reader: R, on_event: &mut dyn FnMut(Event)) -> ParseStats {
-        let mut lines = LineReader::new(reader, self.opts.line_cap);
+    pub fn run<R: BufRead>(self, reader: R, on_event: &mut dyn FnMut(Event)) -> ParseStats {
+        self.run_part(reader, 0, true, on_event)
+    }
+
+    /// Parses one part of a file cut by `chunks::split`, whose first line is
+    /// line `lines_before + 1` of the file: events and problems carry the
+    /// file's line numbers. A part that is not the last ends before an
+    /// envelope-like line, so a payload open at its end is finished as that
+    /// line would finish it, not as the end of the file does.
+    pub fn run_part<R: BufRead>(
+        mut self,
+        reader: R,
+        lines_before: u64,
+        last_part: bool,
+        on_event: &mut dyn FnMut(Event),
+    ) -> ParseStats {
+        self.lines_before = lines_before;
+        let mut lines = LineReader::numbered_after(reader, self.opts.line_cap, lines_before);
         loop {
             // Payload nobody reads or hashes: skipped a run at a time.
             if let Some(p) = self.pending.as_mut() {
@@ -114,7 +161,7 @@ impl<'p> Parser<'p> {
                 Ok(Some(line)) => line,
                 Ok(None) => break,
                 Err(e) => {
-                    let at = self.stats.lines + 1;
+                    let at = self.lines_before + self.stats.lines + 1;
                     self.problems.push(
                         &self.file,
                         at,
@@ -149,7 +196,7 @@ impl<'p> Parser<'p> {
                     ),
                 );
                 if bytes.first() != Some(&b'\t') {
-                    let ev = self.finish_pending(false);
+                    let ev = self.finish_pending(PayloadEnd::Line);
                     ev.into_iter().for_each(&mut *on_event);
                 }
                 continue;
@@ -185,7 +232,7 @@ impl<'p> Parser<'p> {
                 }
                 continue;
             }
-            let finished = self.finish_pending(false);
+            let finished = self.finish_pending(PayloadEnd::Line);
             finished.into_iter().for_each(&mut *on_event);
             let unterminated = line.unterminated;
             if let Some(ev) = self.envelope_line(bytes, number, unterminated) {
@@ -193,7 +240,12 @@ impl<'p> Parser<'p> {
             }
         }
         self.stats.bytes = lines.bytes_read();
-        if let Some(ev) = self.finish_pending(true) {
+        let end = if last_part {
+            PayloadEnd::Eof
+        } else {
+            PayloadEnd::PartEnd
+        };
+        if let Some(ev) = self.finish_pending(end) {
             on_event(ev);
         }
         self.stats.pids.sort_unstable();
@@ -311,7 +363,7 @@ impl<'p> Parser<'p> {
         if damaged {
             return None;
         }
-        let data = self.decode(&env, g.pid, number)?;
+        let data = self.decode(&env, number)?;
         Some(Event {
             line: number,
             time: g.time,
@@ -323,42 +375,13 @@ impl<'p> Parser<'p> {
     }
 
     /// Decodes an envelope without payload into the event guardscope uses.
-    fn decode(&mut self, env: &Envelope<'_>, pid: u64, number: u64) -> Option<EventData> {
-        let body = env.body.get();
-        let result: Result<Option<EventData>, String> = match env.kind.as_ref() {
-            "str" => match serde_json::from_str::<(String, u64)>(body) {
-                Ok((path, index)) => {
-                    self.interned.entry(pid).or_default().insert(index, path.clone());
-                    Ok(Some(EventData::InternedPath(path)))
-                }
-                Err(e) => Err(e.to_string()),
-            },
-            "dynamo_start" => self
-                .decode_dynamo_start(body, pid)
-                .map(|stack| Some(EventData::DynamoStart { stack })),
-            "compilation_metrics" => match serde_json::from_str::<CompilationMetrics>(body) {
-                Ok(m) => Ok(Some(EventData::CompilationMetrics(Box::new(m)))),
-                Err(e) => {
-                    // Keep the compile as finished even when a field is odd.
-                    self.bad_event(number, "compilation_metrics", &e.to_string());
-                    return Some(EventData::CompilationMetrics(Box::default()));
-                }
-            },
-            "bwd_compilation_metrics" => serde_json::from_str::<BwdCompilationMetrics>(body)
-                .map(|m| Some(EventData::BwdCompilationMetrics(Box::new(m))))
-                .map_err(|e| e.to_string()),
-            "guard_added" | "guard_added_fast" => Ok(Some(EventData::GuardAdded)),
-            _ if env.compile.is_empty() => Ok(None),
-            _ => Ok(Some(EventData::Seen)),
-        };
-        match result {
-            Ok(data) => data,
-            Err(e) => {
-                let kind = env.kind.to_string();
-                self.bad_event(number, &kind, &e);
-                None
-            }
+    fn decode(&mut self, env: &Envelope<'_>, number: u64) -> Option<EventData> {
+        let decoded = body::decode(env);
+        if let Some(e) = decoded.error {
+            let kind = env.kind.to_string();
+            self.bad_event(number, &kind, &e);
         }
+        decoded.data
     }
 
     fn bad_event(&mut self, number: u64, kind: &str, error: &str) {
@@ -366,40 +389,9 @@ impl<'p> Parser<'p> {
             .push(&self.file, number, ProblemKind::BadEvent, format!("{kind}: {error}"));
     }
 
-    fn decode_dynamo_start(&self, body: &str, pid: u64) -> Result<Vec<StackFrame>, String> {
-        #[derive(serde::Deserialize)]
-        struct Start {
-            #[serde(default)]
-            stack: Vec<Frame>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Frame {
-            line: Option<u32>,
-            name: Option<String>,
-            filename: Option<serde_json::Value>,
-            loc: Option<String>,
-        }
-        let start: Start = serde_json::from_str(body).map_err(|e| e.to_string())?;
-        Ok(start
-            .stack
-            .into_iter()
-            .map(|frame| StackFrame {
-                file: match frame.filename {
-                    Some(serde_json::Value::Number(n)) => n
-                        .as_u64()
-                        .and_then(|i| self.interned.get(&pid).and_then(|t| t.get(&i)).cloned()),
-                    Some(serde_json::Value::String(s)) => Some(s),
-                    _ => None,
-                },
-                line: frame.line,
-                function: frame.name,
-                code: frame.loc,
-            })
-            .collect())
-    }
-
-    fn finish_pending(&mut self, at_eof: bool) -> Option<Event> {
+    fn finish_pending(&mut self, end: PayloadEnd) -> Option<Event> {
         let p = self.pending.take()?;
+        let at_eof = end == PayloadEnd::Eof;
         if p.lines == 0 {
             let (kind, what) = if at_eof {
                 (
@@ -426,7 +418,8 @@ impl<'p> Parser<'p> {
                 } else {
                     (ProblemKind::Md5Mismatch, "payload md5 does not match has_payload")
                 };
-                let last = self.stats.lines - u64::from(!at_eof);
+                // The line that ended the payload is counted already.
+                let last = self.lines_before + self.stats.lines - u64::from(end == PayloadEnd::Line);
                 self.problems.push(
                     &self.file,
                     p.line,

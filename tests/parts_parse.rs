@@ -1,0 +1,99 @@
+//! A large log is cut into parts parsed on threads of their own (issue 22):
+//! the model must be exactly the one a single parse of the whole file
+//! builds, problems, line numbers and counters included, on every real
+//! sample and every hostile input, however many parts it is cut into.
+//! (Mutated logs: `fuzz_parser.rs`.)
+
+mod common;
+
+use guardscope::input;
+use guardscope::load::{load_sources, LoadOptions};
+use guardscope::trace::{chunks, ParseOptions};
+use std::path::{Path, PathBuf};
+
+/// The whole model of one file, parsed in `parts` parts.
+fn model(path: &Path, parts: usize, verify_all_payloads: bool) -> String {
+    let sources = input::discover(&[path.to_path_buf()]).expect("discover").sources;
+    assert_eq!(sources.len(), 1, "{}", path.display());
+    let run = load_sources(
+        &sources,
+        &LoadOptions {
+            parse: ParseOptions {
+                verify_all_payloads,
+                ..ParseOptions::default()
+            },
+            parts: Some(parts),
+            ..LoadOptions::default()
+        },
+    )
+    .expect("load");
+    format!("{run:#?}")
+}
+
+/// Every log file under the directories the tests and samples use.
+fn all_logs() -> Vec<PathBuf> {
+    let root = common::root();
+    let mut files: Vec<PathBuf> = ["samples/traces", "tests/hostile", "tests/data", "tests/corpus/logs"]
+        .iter()
+        .flat_map(|d| walkdir::WalkDir::new(root.join(d)).sort_by_file_name())
+        .map(|e| e.expect("walk").into_path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.ends_with(".log") || name.ends_with(".gz") || name.ends_with(".bin")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_sample_and_hostile_log_parses_the_same_in_parts() {
+    // Parts are read through memory maps, as the CLI reads them.
+    input::use_memory_maps();
+    let work = tempfile::tempdir().unwrap();
+    let logs = all_logs();
+    assert!(logs.len() > 100, "found {} logs", logs.len());
+    let mut cut = 0;
+    for (i, log) in logs.iter().enumerate() {
+        // A gzip file is never cut (its parts cannot be found without
+        // inflating it): cut its text instead.
+        let plain = work.path().join(format!("{i}.log"));
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut input::open(log).expect("open"), &mut text).unwrap_or_default();
+        std::fs::write(&plain, &text).unwrap();
+        if chunks::split(&text, 2).len() == 2 {
+            cut += 1;
+        }
+        for verify in [false, true] {
+            let whole = model(&plain, 1, verify);
+            for parts in [2, 3, 7, 64] {
+                let in_parts = model(&plain, parts, verify);
+                assert!(
+                    whole == in_parts,
+                    "{} in {parts} parts (verify_all {verify}) differs:\n{}",
+                    log.display(),
+                    first_difference(&whole, &in_parts)
+                );
+            }
+        }
+    }
+    // The comparison means something only if files were really cut.
+    assert!(
+        cut * 10 >= logs.len() * 9,
+        "only {cut} of {} logs could be cut",
+        logs.len()
+    );
+}
+
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(0);
+    let around = |s: &str| {
+        s.lines()
+            .skip(at.saturating_sub(3))
+            .take(7)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format!("--- whole, line {at}:\n{}\n--- in parts:\n{}", around(a), around(b))
+}
