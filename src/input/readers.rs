@@ -1,7 +1,7 @@
 //! Byte streams of log files: plain files read straight (large ones through
-//! a memory map, see `mapped`), gzip decompressed
-//! on a thread of its own so inflating (~300 MB/s) and parsing overlap, and
-//! an optional counter of bytes read from disk for progress bars.
+//! a memory map, see `mapped`), gzip decompressed on a thread of its own so
+//! inflating (~300 MB/s) and parsing overlap, and an optional counter of
+//! bytes read from disk for progress bars.
 
 use super::mapped::MappedFile;
 use super::sniff;
