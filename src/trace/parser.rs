@@ -436,16 +436,17 @@ impl<'p> Parser<'p> {
             // one whose file lacks the final newline (real logs do).
             self.stats.md5_unchecked += 1;
         }
-        let text = String::from_utf8_lossy(&p.kept);
+        // Valid UTF-8 (nearly always) becomes the text without a copy.
+        let text = String::from_utf8(p.kept).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         let data = match p.payload_use {
             PayloadUse::Ignore if p.compile.is_empty() => return None,
             PayloadUse::Ignore => EventData::Seen,
             PayloadUse::CacheLookup(_) if p.compile.is_empty() => return None,
             PayloadUse::CacheLookup(lookup) => EventData::CacheLookup(lookup),
             PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
-            PayloadUse::GraphBreak => EventData::GraphBreak(text.into_owned()),
+            PayloadUse::GraphBreak => EventData::GraphBreak(text),
             // Only its guard lines were kept while streaming.
-            PayloadUse::GuardTree => EventData::GuardTree(text.into_owned()),
+            PayloadUse::GuardTree => EventData::GuardTree(text),
         };
         Some(Event {
             line: p.line,
