@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct LoadOptions {
     pub parse: ParseOptions,
     /// Files parsed at once; None uses every core.
@@ -23,6 +23,23 @@ pub struct LoadOptions {
     /// Parts each plain file is cut into, parsed at once; None cuts large
     /// files when cores are left over (see `parts_for`).
     pub parts: Option<usize>,
+    /// Keep each compile's guard tree for the HTML report. The trees are
+    /// most of what a model holds per compile (~25 KB on small HF models),
+    /// and only the report shows them.
+    pub guard_trees: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            parse: ParseOptions::default(),
+            threads: None,
+            bytes_read: None,
+            select: RunSelect::default(),
+            parts: None,
+            guard_trees: true,
+        }
+    }
 }
 
 /// A part smaller than this is not worth a thread of its own.
@@ -43,14 +60,13 @@ fn parts_for(source: &LogSource, files: usize, cores: usize) -> usize {
 /// Parses one log file into its part of the run, cut into `parts` parsed
 /// on threads of their own where it can be (a plain file, mapped). A file
 /// that cannot be opened is a problem of the run, not the end of it.
-pub fn load_source(
-    source: &LogSource,
-    opts: &ParseOptions,
-    parts: usize,
-    bytes_read: Option<Arc<AtomicU64>>,
-) -> (Run, Problems) {
+pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run, Problems) {
+    let (opts, bytes_read) = (&load.parse, &load.bytes_read);
     let mut problems = Problems::default();
     let mut builder = RunBuilder::new(source);
+    if !load.guard_trees {
+        builder.drop_guard_trees();
+    }
     let mapped = (parts > 1 && !input::is_stdin(&source.path))
         .then(|| MappedLog::open(&source.path).ok().flatten())
         .flatten();
@@ -61,7 +77,7 @@ pub fn load_source(
             let readers = ranges.into_iter().map(|r| log.reader(r, bytes_read.clone()));
             parse_beside_building(source, opts, readers.zip(before).collect(), &mut problems, &mut builder)
         }
-        None => match input::open_counted(&source.path, bytes_read) {
+        None => match input::open_counted(&source.path, bytes_read.clone()) {
             Ok(reader) => parse_beside_building(source, opts, vec![(reader, 0)], &mut problems, &mut builder),
             Err(e) => {
                 problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
@@ -108,6 +124,7 @@ fn lines_before_each(log: &MappedLog, ranges: &[std::ops::Range<usize>]) -> Vec<
 /// Events handed from a parsing thread to the building one at a time:
 /// enough to make the hand-over cheap.
 const EVENT_BATCH: usize = 256;
+const BATCHES_IN_FLIGHT: usize = 4;
 
 /// Parses each part (a reader and the file's lines before it) on a thread
 /// of its own while this one folds the events into the model: parsing and
@@ -128,20 +145,29 @@ fn parse_beside_building<R: std::io::BufRead + Send>(
     std::thread::scope(|scope| {
         let mut threads = Vec::with_capacity(count);
         for (i, ((reader, before), problems)) in parts.into_iter().zip(&mut part_problems).enumerate() {
-            // Unbounded: later parts run ahead while the builder works
-            // through earlier ones (events are a small share of the bytes).
-            let (tx, rx) = std::sync::mpsc::channel::<Vec<Event>>();
+            // The first part feeds the builder as it parses: a few batches
+            // in flight keep memory flat. Later parts run ahead while the
+            // builder works through earlier ones, so they hold their events
+            // (about what the model will keep of them) until it gets there.
+            // A send fails only once the receiver is gone: after this
+            // thread is joined, never.
+            let (send, rx): (Box<dyn Fn(Vec<Event>) + Send>, _) = if i == 0 {
+                let (tx, rx) = std::sync::mpsc::sync_channel(BATCHES_IN_FLIGHT);
+                (Box::new(move |b| _ = tx.send(b)), rx)
+            } else {
+                let (tx, rx) = std::sync::mpsc::channel();
+                (Box::new(move |b| _ = tx.send(b)), rx)
+            };
             let parser = Parser::new(source.display.clone(), opts.clone(), problems);
             let thread = scope.spawn(move || {
                 let mut batch = Vec::with_capacity(EVENT_BATCH);
                 let stats = parser.run_part(reader, before, i + 1 == count, &mut |ev| {
                     batch.push(ev);
                     if batch.len() == EVENT_BATCH {
-                        // The receiver lives until this thread is joined.
-                        let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(EVENT_BATCH)));
+                        send(std::mem::replace(&mut batch, Vec::with_capacity(EVENT_BATCH)));
                     }
                 });
-                let _ = tx.send(batch);
+                send(batch);
                 stats
             });
             threads.push((thread, rx));
@@ -196,7 +222,7 @@ pub fn load_sources(sources: &[LogSource], opts: &LoadOptions) -> Result<Run, In
     let cores = opts.threads.unwrap_or_else(rayon::current_num_threads);
     let parse = |s: &LogSource| {
         let parts = opts.parts.unwrap_or_else(|| parts_for(s, sources.len(), cores));
-        load_source(s, &opts.parse, parts, opts.bytes_read.clone())
+        load_source(s, opts, parts)
     };
     let parts: Vec<(Run, Problems)> = match opts.threads {
         Some(1) => sources.iter().map(parse).collect(),

@@ -9,7 +9,7 @@ use crate::report::junit;
 use std::path::Path;
 
 pub fn check(args: CheckArgs, out: Output) -> Result<Status, CliError> {
-    let candidate = load_run(&args.input.paths, &args.input)?;
+    let candidate = load_run(&args.input.paths, &args.input, false)?;
     let baseline = match &args.baseline[..] {
         [] => None,
         // --latest / --run pick the candidate's run: the baseline is read whole.
@@ -18,7 +18,7 @@ pub fn check(args: CheckArgs, out: Output) -> Result<Status, CliError> {
                 verify_all: args.input.verify_all,
                 ..InputArgs::all(paths.to_vec(), args.input.quiet)
             };
-            Some(load_run(paths, &whole)?)
+            Some(load_run(paths, &whole, false)?)
         }
     };
     let opts = CheckOptions {

@@ -11,13 +11,15 @@ use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 
 /// Loads a run, or says in one line why it cannot (no file, no trace event).
-pub fn load_run(paths: &[PathBuf], input: &InputArgs) -> Result<Run, CliError> {
-    load_found(&input::discover(paths)?, input)
+/// `guard_trees`: whether compiles keep their guard trees (see
+/// `LoadOptions::guard_trees`), for commands that render HTML.
+pub fn load_run(paths: &[PathBuf], input: &InputArgs, guard_trees: bool) -> Result<Run, CliError> {
+    load_found(&input::discover(paths)?, input, guard_trees)
 }
 
 /// `load_run` after discovery: the Python `load` discovers first, to raise
 /// FileNotFoundError for a missing path and ValueError for the rest.
-pub(crate) fn load_found(found: &Discovery, input: &InputArgs) -> Result<Run, CliError> {
+pub(crate) fn load_found(found: &Discovery, input: &InputArgs, guard_trees: bool) -> Result<Run, CliError> {
     let total: u64 = found.sources.iter().map(|s| s.size).sum();
     let bar = Progress::start(total, !input.quiet && io::stderr().is_terminal());
     let opts = LoadOptions {
@@ -27,6 +29,7 @@ pub(crate) fn load_found(found: &Discovery, input: &InputArgs) -> Result<Run, Cl
         },
         threads: None,
         parts: None,
+        guard_trees,
         bytes_read: Some(bar.counter()),
         select: match (input.latest, input.run) {
             (true, _) => RunSelect::Latest,

@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 pub fn report(args: ReportArgs, out: Output) -> Result<Status, CliError> {
-    let run = load_run(&args.input.paths, &args.input)?;
+    let run = load_run(&args.input.paths, &args.input, true)?;
     let (steps, problems) = read_step_files(&args.steps, StepsFor::Report)?;
     let activations = match &args.activations[..] {
         [] => None,

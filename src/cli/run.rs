@@ -45,7 +45,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
         });
     }
     let input = InputArgs::all(vec![dir.clone()], args.quiet);
-    let loaded = match (load_run(&input.paths, &input), ended) {
+    let loaded = match (load_run(&input.paths, &input, args.report.is_some()), ended) {
         (Ok(run), _) => run,
         (Err(e), Ended::Exited(0)) => return Err(e),
         (Err(e), _) => return Err(failed(&format!("; its logs hold nothing to summarise ({e})"), false)),
@@ -72,7 +72,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
     let status = if args.check && ended == Ended::Exited(0) {
         let baseline = match &args.baseline[..] {
             [] => None,
-            paths => Some(load_run(paths, &input)?),
+            paths => Some(load_run(paths, &input, false)?),
         };
         let baseline = baseline.as_ref().map(analysis::analyse);
         let opts = CheckOptions {

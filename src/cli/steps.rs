@@ -93,7 +93,7 @@ pub fn steps(args: StepsArgs, out: Output) -> Result<Status, CliError> {
         None
     } else {
         let input = InputArgs::all(args.trace.clone(), args.quiet);
-        Some(load_run(&args.trace, &input)?)
+        Some(load_run(&args.trace, &input, false)?)
     };
     let mut problems = problems;
     let steps = screen(steps, trace.as_ref(), &mut problems);

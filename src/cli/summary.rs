@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 pub fn summary(args: SummaryArgs, out: Output) -> Result<Status, CliError> {
-    let run = load_run(&args.input.paths, &args.input)?;
+    let run = load_run(&args.input.paths, &args.input, false)?;
     let findings = analysis::analyse(&run);
     if let Some(path) = &args.trace_events {
         write_trace(path, &findings)

@@ -1,5 +1,6 @@
 //! Folds trace events into the compile timeline.
 
+use super::guard_sets::SharedSets;
 use super::{Attempt, BackwardCompile, Breakdown, Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
 use crate::input::Problems;
@@ -8,6 +9,7 @@ use crate::reasons::{self, GuardSet, SharedStrings};
 use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics};
 use crate::trace::{CompileRef, Event, EventData, ParseStats};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Guard trees `take_finished` keeps per frame: a recompile's failed entry
 /// is one of the frame's cached compiles, at most Dynamo's recompile limit
@@ -46,6 +48,9 @@ pub struct RunBuilder {
     paths: HashMap<u64, PathResolver>,
     /// Per process, its `str` table: index -> path (see `DynamoStart`).
     interned: HashMap<u64, HashMap<u64, String>>,
+    /// Whether compiles get their guard tree (`Compile::guard_tree`).
+    guard_trees: bool,
+    sets: SharedSets,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
     /// Time of the latest event: how long the log runs after a compile.
@@ -57,7 +62,7 @@ struct FrameState {
     index: HashMap<CompileKey, usize>,
     /// Per compile id: what its guards assumed. Compared at the end with the
     /// compiles whose reasons name it as the failed entry, then dropped.
-    guards: HashMap<String, GuardSet>,
+    guards: HashMap<String, Arc<GuardSet>>,
     /// The guard subjects and values of the frame's compiles, each once.
     strings: SharedStrings,
     /// Per compile id: its guard tree's lines, for the report.
@@ -78,9 +83,18 @@ impl RunBuilder {
             envelope_rank: None,
             paths: HashMap::new(),
             interned: HashMap::new(),
+            guard_trees: true,
+            sets: SharedSets::default(),
             first: None,
             last: None,
         }
+    }
+
+    /// Builds compiles without their guard trees (`Compile::guard_tree`
+    /// None): they are about half of what a compile holds, and only the
+    /// HTML report shows them. Guards are still read, for the guard diffs.
+    pub fn drop_guard_trees(&mut self) {
+        self.guard_trees = false;
     }
 
     pub fn add(&mut self, mut ev: Event) {
@@ -173,7 +187,9 @@ impl RunBuilder {
                     fill_frame(&mut state.frame, m);
                 }
                 if let EventData::GuardTree(lines) = &mut ev.data {
-                    let set = GuardSet::parse_shared(lines, &mut state.strings);
+                    let set = self
+                        .sets
+                        .share(lines, GuardSet::parse_shared(lines, &mut state.strings));
                     if state.frame.module_class.is_none() {
                         state.frame.module_class = ["self", "fn", "args[0]"]
                             .iter()
@@ -183,8 +199,10 @@ impl RunBuilder {
                     }
                     let id = state.frame.compiles[i].compile_id.clone();
                     state.guards.insert(id.clone(), set);
-                    // Nothing after this reads the event's tree: keep it, uncopied.
-                    state.trees.insert(id, std::mem::take(lines));
+                    if self.guard_trees {
+                        // Nothing after this reads the event's tree: keep it, uncopied.
+                        state.trees.insert(id, std::mem::take(lines));
+                    }
                 }
                 if let EventData::DynamoStart { stack, .. } = &ev.data {
                     // The stack names the frame being compiled; metrics, when
@@ -307,7 +325,7 @@ impl RunBuilder {
 /// Points each failed entry's guard at its source line, gives torch's
 /// shortened paths back in full and diffs the entry's guards with the new
 /// compile's, from the frame's guard trees.
-fn locate_reasons(c: &mut Compile, guards: &HashMap<String, GuardSet>, paths: &PathResolver) {
+fn locate_reasons(c: &mut Compile, guards: &HashMap<String, Arc<GuardSet>>, paths: &PathResolver) {
     let new = guards.get(&c.compile_id);
     for g in c.recompile_reasons.iter_mut() {
         let old = g.entry.as_ref().and_then(|e| guards.get(e));

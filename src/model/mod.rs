@@ -4,6 +4,7 @@
 //! holds its compiles (`frame_compile_id`), a compile its attempts.
 
 mod build;
+mod guard_sets;
 mod guard_tree;
 mod runs;
 mod steps;

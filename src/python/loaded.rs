@@ -96,7 +96,7 @@ pub fn load(
             run,
             ..InputArgs::all(paths.clone(), true)
         };
-        let loaded = cli::load::load_found(&found, &args).map_err(load_error)?;
+        let loaded = cli::load::load_found(&found, &args, true).map_err(load_error)?;
         let analysed = Analysed::new(loaded, analysis::analyse);
         let document = serde_json::to_string(&json::summary(analysed.borrow_dependent()))
             .map_err(|e| PyValueError::new_err(format!("the summary document: {e}")))?;
