@@ -12,12 +12,16 @@ use guardscope::report::json;
 #[test]
 fn findings_are_the_same_without_guard_trees_on_every_sample() {
     let root = common::root();
-    let mut dirs: Vec<_> = ["samples/traces", "tests/corpus/logs/torch2.11.0", "tests/corpus/logs/torch2.15.0"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<_> = [
+        "samples/traces",
+        "tests/corpus/logs/torch2.11.0",
+        "tests/corpus/logs/torch2.15.0",
+    ]
+    .iter()
+    .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
+    .map(|e| e.unwrap().path())
+    .filter(|p| p.is_dir())
+    .collect();
     dirs.sort();
     assert!(dirs.len() > 60, "{} sample directories", dirs.len());
     let mut with_trees = 0;
@@ -33,8 +37,15 @@ fn findings_are_the_same_without_guard_trees_on_every_sample() {
         let (full, lean) = (load(true), load(false));
         let summary = |run| serde_json::to_string_pretty(&json::summary(&analyse(run))).unwrap();
         assert!(summary(&full) == summary(&lean), "{}", dir.display());
-        assert!(lean.compiles().all(|(_, c)| c.guard_tree.is_none()), "{}", dir.display());
+        assert!(
+            lean.compiles().all(|(_, c)| c.guard_tree.is_none()),
+            "{}",
+            dir.display()
+        );
         with_trees += usize::from(full.compiles().any(|(_, c)| c.guard_tree.is_some()));
     }
-    assert!(with_trees > 30, "only {with_trees} samples have guard trees: the test compares little");
+    assert!(
+        with_trees > 30,
+        "only {with_trees} samples have guard trees: the test compares little"
+    );
 }

@@ -50,6 +50,10 @@ pub struct RunBuilder {
     interned: HashMap<u64, HashMap<u64, String>>,
     /// Whether compiles get their guard tree (`Compile::guard_tree`).
     guard_trees: bool,
+    /// The guard subjects and values of the file's compiles, each once: the
+    /// compiles of a frame, and the processes and ranks of a job, repeat
+    /// nearly all of them.
+    strings: SharedStrings,
     sets: SharedSets,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
@@ -63,8 +67,6 @@ struct FrameState {
     /// Per compile id: what its guards assumed. Compared at the end with the
     /// compiles whose reasons name it as the failed entry, then dropped.
     guards: HashMap<String, Arc<GuardSet>>,
-    /// The guard subjects and values of the frame's compiles, each once.
-    strings: SharedStrings,
     /// Per compile id: its guard tree's lines, for the report.
     trees: HashMap<String, String>,
 }
@@ -84,6 +86,7 @@ impl RunBuilder {
             paths: HashMap::new(),
             interned: HashMap::new(),
             guard_trees: true,
+            strings: SharedStrings::default(),
             sets: SharedSets::default(),
             first: None,
             last: None,
@@ -171,7 +174,6 @@ impl RunBuilder {
                         },
                         index: HashMap::new(),
                         guards: HashMap::new(),
-                        strings: SharedStrings::default(),
                         trees: HashMap::new(),
                     }
                 });
@@ -187,9 +189,7 @@ impl RunBuilder {
                     fill_frame(&mut state.frame, m);
                 }
                 if let EventData::GuardTree(lines) = &mut ev.data {
-                    let set = self
-                        .sets
-                        .share(lines, GuardSet::parse_shared(lines, &mut state.strings));
+                    let set = self.sets.share(lines, GuardSet::parse_shared(lines, &mut self.strings));
                     if state.frame.module_class.is_none() {
                         state.frame.module_class = ["self", "fn", "args[0]"]
                             .iter()

@@ -34,9 +34,12 @@ fn split_at_colon_space(s: &str) -> Option<(&str, &str)> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GuardSet {
     /// Subject (`x.size()`, `grad_mode`, `self.param_groups[0]['lr']`) -> value.
-    /// Shared with the other compiles of the frame (`SharedStrings`), so
+    /// Shared with the other compiles of the log (`SharedStrings`), so
     /// comparing two compiles' guards mostly compares pointers.
-    pub values: BTreeMap<Arc<str>, Arc<str>>,
+    /// Sorted by subject, one value each: a slice, not a map, because a
+    /// set lives as long as its log's model and a tree node per few guards
+    /// costs more than the pointers (most of a set's memory).
+    pub values: Vec<(Arc<str>, Arc<str>)>,
     /// Root locals' classes (`self` -> `transformers...GPT2LMHeadModel`).
     pub root_types: BTreeMap<String, String>,
     /// Where tensor guards were installed in user code.
@@ -100,9 +103,9 @@ impl GuardChange {
     }
 }
 
-/// One copy of each guard subject and value across a frame's compiles:
-/// their guard trees repeat all but a few, and an entry's guards are diffed
-/// with every later compile's.
+/// One copy of each guard subject and value across compiles: a frame's
+/// guard trees repeat all but a few (and an entry's guards are diffed with
+/// every later compile's), and so do the processes and ranks of one job.
 #[derive(Debug, Default)]
 pub struct SharedStrings(HashSet<Arc<str>>);
 
@@ -122,10 +125,10 @@ impl GuardSet {
     /// `parse`, with subjects and values shared through `strings`.
     pub fn parse_shared(tree: &str, strings: &mut SharedStrings) -> GuardSet {
         let mut set = GuardSet::parse(tree);
-        set.values = std::mem::take(&mut set.values)
-            .into_iter()
-            .map(|(k, v)| (strings.share(k), strings.share(v)))
-            .collect();
+        for (k, v) in set.values.iter_mut() {
+            *k = strings.share(std::mem::take(k));
+            *v = strings.share(std::mem::take(v));
+        }
         set
     }
 
@@ -154,6 +157,10 @@ impl GuardSet {
                 _ => set.add_comparison(body),
             }
         }
+        // The first guard of a subject wins, as torch checks them in order.
+        set.values.sort_by(|a, b| a.0.cmp(&b.0));
+        set.values.dedup_by(|later, first| later.0 == first.0);
+        set.values.shrink_to_fit();
         set
     }
 
@@ -166,14 +173,16 @@ impl GuardSet {
         let mut out = Vec::new();
         let mut theirs = new.values.iter().peekable();
         for (subject, old) in &self.values {
-            let now = loop {
-                let Some((s, now)) = theirs.peek() else { break None };
+            let now: Option<&Arc<str>> = loop {
+                let Some((s, now)) = theirs.peek().copied() else {
+                    break None;
+                };
                 if Arc::ptr_eq(s, subject) {
-                    break Some(*now);
+                    break Some(now);
                 }
-                match Ord::cmp(&***s, &**subject) {
+                match Ord::cmp(&**s, &**subject) {
                     std::cmp::Ordering::Less => _ = theirs.next(),
-                    std::cmp::Ordering::Equal => break Some(*now),
+                    std::cmp::Ordering::Equal => break Some(now),
                     std::cmp::Ordering::Greater => break None,
                 }
             };
@@ -194,7 +203,13 @@ impl GuardSet {
     }
 
     fn insert(&mut self, subject: String, value: String) {
-        self.values.entry(subject.into()).or_insert_with(|| value.into());
+        self.values.push((subject.into(), value.into()));
+    }
+
+    /// The value guarded for `subject`.
+    pub fn value(&self, subject: &str) -> Option<&str> {
+        let at = self.values.binary_search_by(|(s, _)| (**s).cmp(subject)).ok()?;
+        Some(&self.values[at].1)
     }
 
     fn add_root_type(&mut self, manager: &str) {
@@ -357,7 +372,7 @@ mod tests {
     #[test]
     fn values_of_each_guard_kind() {
         let s = GuardSet::parse(OLD);
-        let v = |k: &str| s.values.get(k).map(|v| &**v);
+        let v = |k: &str| s.value(k);
         assert_eq!(v("grad_mode"), Some("true"));
         assert_eq!(v("autocast_state.enabled"), Some("[false,false]"));
         assert_eq!(v("x.size()"), Some("[4, 4]"));
