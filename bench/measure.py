@@ -80,10 +80,33 @@ def version_of(cmd):
 class Command:
     """One benchmarked command line; {out} is replaced by a fresh directory."""
 
-    def __init__(self, label, argv, writes_dir=False):
+    def __init__(self, label, argv, writes_dir=False, max_runs=None):
         self.label = label
         self.argv = argv
         self.writes_dir = writes_dir
+        # Runs at most this many rounds (tlparse on the 1 GB fleet log).
+        self.max_runs = max_runs
+
+
+def fleet_commands(log, tlparse):
+    """The commands timed on the fleet log: the floor, summary, report, and
+    tlparse -p once (a minute per run on 1 GB)."""
+    g = str(GUARDSCOPE)
+    return [
+        Command("cat FILE > /dev/null", ["cat", log]),
+        Command("guardscope summary", [g, "summary", log]),
+        Command("guardscope report -q", [g, "report", log, "-o", "{out}", "--overwrite", "-q"], True),
+        Command("tlparse -p", [tlparse, log, "-o", "{out}", "--overwrite", "--no-browser", "-p"], True, 1),
+    ]
+
+
+def totals_of(log):
+    """`summary --json`'s totals of a log: compiles (the memory table's unit), processes."""
+    out = subprocess.run([str(GUARDSCOPE), "summary", "--json", log], capture_output=True, text=True)
+    try:
+        return json.loads(out.stdout)["totals"]
+    except (ValueError, KeyError):
+        die(f"guardscope summary --json {log} gave no totals: {out.stderr[-500:]}")
 
 
 def commands_for(log, gz, tlparse, has_verify_all):
@@ -149,6 +172,8 @@ def measure_interleaved(plan, runs, full_runs, scratch):
         for label, cmd in plan:
             key = (label, cmd.label)
             if key in failed or (cmd.label == "tlparse" and r >= full_runs):
+                continue
+            if cmd.max_runs is not None and r >= cmd.max_runs:
                 continue
             seconds, peak, code, tail = run_once(cmd, scratch)
             if code != 0:
@@ -219,6 +244,8 @@ def main():
     )
     ap.add_argument("--out", default=str(BENCH / "results.md"), help="markdown output (bench/results.md)")
     ap.add_argument("--tlparse", help="the tlparse binary (default: bench/cache/tools/bin/tlparse)")
+    ap.add_argument("--fleet", help="a frames-heavy log made by bench/make_fleet_log.py (timed too, "
+                    "and the memory table made)")
     args = ap.parse_args()
     full_runs = min(args.tlparse_full_runs or args.runs, args.runs)
 
@@ -243,7 +270,10 @@ def main():
         (f"{many['runs']} runs", many["path"], many["stats"]["bytes"], False),
         (f"{many['runs']} runs .gz", many["gz"], many["stats"]["bytes"], True),
     ]
-    for _, path, _, _ in inputs:
+    fleet = None
+    if args.fleet:
+        fleet = (os.path.relpath(Path(args.fleet).resolve(), REPO), Path(args.fleet).stat().st_size)
+    for _, path, _, _ in inputs + ([("fleet", fleet[0], 0, False)] if fleet else []):
         if not (REPO / path).is_file():
             die(f"{path} is missing: run bench/make_logs.py")
         with open(REPO / path, "rb") as f:  # warm the page cache
@@ -258,6 +288,8 @@ def main():
               "are busy and will slow the timings", file=sys.stderr, flush=True)
     plan = [(label, cmd) for label, path, size, gz in inputs
             for cmd in commands_for(str(REPO / path), gz, tlparse, has_verify_all)]
+    if fleet:
+        plan += [("fleet", cmd) for cmd in fleet_commands(str(REPO / fleet[0]), tlparse)]
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="guardscope-bench-") as scratch:
         results = measure_interleaved(plan, args.runs, full_runs, scratch)
@@ -267,6 +299,9 @@ def main():
     for label, path, size, gz in inputs:
         for cmd in commands_for(str(REPO / path), gz, tlparse, has_verify_all):
             rows.append((label, path, size, gz, cmd.label, results[(label, cmd.label)]))
+    if fleet:
+        for cmd in fleet_commands(str(REPO / fleet[0]), tlparse):
+            rows.append(("fleet", fleet[0], fleet[1], False, cmd.label, results[("fleet", cmd.label)]))
 
     lines = []
     add = lines.append
@@ -353,6 +388,30 @@ def main():
             cells.append("" if x is None else f"{x:.1f}x faster")
         cells.append(f"{r['rss'] / 2**20:.1f} MiB ({verdict(r['rss'] < TARGET_RSS_BYTES)})")
         add(f"| {label} | `{cmd_label}` | " + " | ".join(cells) + " |")
+    add("")
+    add("## Memory per compile (issue 22, goal 2)")
+    add("")
+    add("Peak RSS of `guardscope summary` against the compiles it holds (`totals.compiles` of "
+        "`summary --json`). Per compile: the growth in RSS from the smallest plain input to each "
+        "larger one over the growth in compiles, i.e. what one more compile keeps.")
+    add("")
+    add("| input | MB | processes | compiles | `summary` peak RSS (MiB) | KiB per compile (marginal) |")
+    add("|---|---:|---:|---:|---:|---:|")
+    plain = [(label, path, size) for label, path, size, gz in inputs if not gz]
+    if fleet:
+        plain.append(("fleet", fleet[0], fleet[1]))
+    base = None
+    for label, path, size in plain:
+        r = results.get((label, "guardscope summary"))
+        if not r or "failed" in r:
+            continue
+        totals = totals_of(str(REPO / path))
+        compiles, processes = totals["compiles"], totals.get("processes", "")
+        per = ""
+        if base and compiles > base[0]:
+            per = f"{(r['rss'] - base[1]) / (compiles - base[0]) / 1024:.1f}"
+        base = base or (compiles, r["rss"])
+        add(f"| {label} | {size / 1e6:.0f} | {processes} | {compiles} | {r['rss'] / 2**20:.1f} | {per} |")
     add("")
     text = "\n".join(lines)
     print(text)

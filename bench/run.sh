@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark of issues 8 and 22, in one command:
 #
-#   bench/run.sh [--force] [--runs N] [--tlparse-full-runs N] [--log-runs N] [--target-mb MB]
+#   bench/run.sh [--force] [--runs N] [--tlparse-full-runs N] [--log-runs N] [--target-mb MB] [--fleet-mb MB]
 #
 # 1. checks the tools (cargo, make, gzip/zcat, /usr/bin/time: installed with
 #    apt when missing, as root or through sudo);
@@ -14,8 +14,12 @@
 # 5. makes the large real TORCH_TRACE logs with bench/make_logs.py (cached in
 #    bench/cache/; --force regenerates them; --log-runs and --target-mb are
 #    its --runs and --target-mb; ~30 min the first time);
-# 6. times cat, guardscope, tlparse and zcat with bench/measure.py, in
-#    interleaved rounds (median of --runs, default 5), and prints the table
+# 6. makes a frames-heavy "fleet" log of --fleet-mb MB (default 1024; 0: none)
+#    from the real third-party corpus with bench/make_fleet_log.py, one
+#    process per copy (cached in bench/cache/);
+# 7. times cat, guardscope, tlparse and zcat with bench/measure.py, in
+#    interleaved rounds (median of --runs, default 5; tlparse once on the
+#    fleet log), and prints the tables (timings, ratios, memory per compile)
 #    with the machine, load average, commit and versions, also written to
 #    bench/results.md.
 set -euo pipefail
@@ -30,16 +34,20 @@ die() { echo "bench/run.sh: $*" >&2; exit 1; }
 
 MAKE_LOGS_ARGS=()
 MEASURE_ARGS=()
+FLEET_MB=1024
 while [ $# -gt 0 ]; do
   case "$1" in
     --force) MAKE_LOGS_ARGS+=(--force); shift ;;
     --runs|--tlparse-full-runs)
       [ $# -ge 2 ] || die "$1 needs a number"
       MEASURE_ARGS+=("$1" "$2"); shift 2 ;;
+    --fleet-mb)
+      [ $# -ge 2 ] || die "$1 needs a number"
+      FLEET_MB="$2"; shift 2 ;;
     --log-runs|--target-mb)
       [ $# -ge 2 ] || die "$1 needs a number"
       MAKE_LOGS_ARGS+=("${1/--log-runs/--runs}" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument: $1 (see bench/run.sh --help)" ;;
   esac
 done
@@ -87,6 +95,15 @@ say "making the logs (bench/make_logs.py; cached in bench/cache/)"
 t0=$(date +%s)
 "$PY" bench/make_logs.py ${MAKE_LOGS_ARGS[@]+"${MAKE_LOGS_ARGS[@]}"}
 say "logs ready after $(( $(date +%s) - t0 )) s"
+
+if [ "$FLEET_MB" != 0 ]; then
+  FLEET="$REPO/bench/cache/fleet_${FLEET_MB}mb.log"
+  if [ ! -f "$FLEET" ] || [[ " ${MAKE_LOGS_ARGS[*]-} " == *" --force "* ]]; then
+    say "making the fleet log (bench/make_fleet_log.py $FLEET_MB)"
+    "$PY" bench/make_fleet_log.py "$FLEET_MB" "$FLEET"
+  fi
+  MEASURE_ARGS+=(--fleet "$FLEET")
+fi
 
 say "measuring (bench/measure.py)"
 t0=$(date +%s)
