@@ -1,0 +1,404 @@
+//! The fast path of `decode`: a scanner for the flat record our hooks and
+//! the reference format write, with no serde machinery in between (serde
+//! was ~40% of a diff's CPU). It takes a line only when it can give the
+//! exact `Raw` the serde path would; anything unusual (an escape or a
+//! non-ASCII byte in a string, a nested stat, a number serde_json parses
+//! on its slow path, any syntax error) returns None, and the caller decodes
+//! the line with serde, so errors and their messages cannot differ.
+
+use super::{stat_from_str, Raw};
+use crate::activation_diff::compare::RecordedStat;
+use crate::activations::format::{CALL, DTYPE, MODULE, SHAPE, STEP, TENSOR};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// Decodes `text` (trimmed) when it is a record in the common shape.
+pub fn decode(text: &[u8]) -> Option<Raw<'_>> {
+    let mut s = Scan { text, at: 0 };
+    let mut raw = Raw {
+        module: None,
+        tensor: None,
+        step: None,
+        call: None,
+        shape: None,
+        dtype: None,
+        stats: Vec::with_capacity(8),
+    };
+    s.ws();
+    s.eat(b'{')?;
+    s.ws();
+    if !s.eat_if(b'}') {
+        loop {
+            s.eat(b'"')?;
+            let key = s.string()?;
+            s.ws();
+            s.eat(b':')?;
+            s.ws();
+            // As the serde visitor: a repeated field keeps its last value, a
+            // repeated stat is kept twice.
+            match word(key) {
+                W_MODULE => raw.module = Some(Cow::Borrowed(s.quoted()?)),
+                W_TENSOR => raw.tensor = Some(Cow::Borrowed(s.quoted()?)),
+                W_DTYPE => raw.dtype = Some(Cow::Borrowed(s.quoted()?)),
+                W_STEP => raw.step = Some(s.number()?.to_i64()?),
+                W_CALL => raw.call = Some(s.number()?.to_u64()?),
+                W_SHAPE => raw.shape = Some(s.shape()?),
+                _ => {
+                    let value = s.stat()?;
+                    raw.stats.push((Cow::Borrowed(key), value));
+                }
+            }
+            s.ws();
+            match s.next()? {
+                b',' => s.ws(),
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    s.ws();
+    (s.at == text.len()).then_some(raw)
+}
+
+/// A key of up to 8 bytes as a number, 0 for a longer one: keys are
+/// matched against the fields by value, not through memcmp. Keys hold no
+/// NUL (`string` takes no control character), so the padding is unambiguous.
+const fn word(key: &str) -> u64 {
+    let bytes = key.as_bytes();
+    if bytes.len() > 8 {
+        return 0;
+    }
+    let mut w = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        w |= (bytes[i] as u64) << (8 * i);
+        i += 1;
+    }
+    w
+}
+
+const W_MODULE: u64 = word(MODULE);
+const W_TENSOR: u64 = word(TENSOR);
+const W_STEP: u64 = word(STEP);
+const W_CALL: u64 = word(CALL);
+const W_SHAPE: u64 = word(SHAPE);
+const W_DTYPE: u64 = word(DTYPE);
+
+/// A JSON number as serde_json reads it, before the visitor converts it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Number {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+impl Number {
+    /// serde's `i64` accepts an unsigned that fits and any signed, not a float.
+    fn to_i64(self) -> Option<i64> {
+        match self {
+            Number::U64(u) => i64::try_from(u).ok(),
+            Number::I64(i) => Some(i),
+            Number::F64(_) => None,
+        }
+    }
+
+    fn to_u64(self) -> Option<u64> {
+        match self {
+            Number::U64(u) => Some(u),
+            _ => None,
+        }
+    }
+}
+
+struct Scan<'t> {
+    text: &'t [u8],
+    at: usize,
+}
+
+impl<'t> Scan<'t> {
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.at += 1;
+        Some(c)
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.next()? == c).then_some(())
+    }
+
+    fn eat_if(&mut self, c: u8) -> bool {
+        let hit = self.peek() == Some(c);
+        self.at += usize::from(hit);
+        hit
+    }
+
+    fn eat_word(&mut self, word: &[u8]) -> Option<()> {
+        self.text[self.at..].starts_with(word).then(|| self.at += word.len())
+    }
+
+    /// JSON's whitespace (not the form feed `trim_ascii` also removes).
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    /// The rest of a string whose opening quote is eaten. Only printable
+    /// ASCII without escapes: the rest (escapes, UTF-8 the serde path
+    /// validates, control characters it rejects) goes to serde.
+    fn string(&mut self) -> Option<&'t str> {
+        let start = self.at;
+        // Eight bytes at a time past the plain ones (names are short:
+        // memchr's setup cost more than this scan).
+        while let Some(chunk) = self.text.get(self.at..self.at + 8) {
+            if special(u64::from_le_bytes(chunk.try_into().expect("8 bytes"))) {
+                break;
+            }
+            self.at += 8;
+        }
+        loop {
+            match self.next()? {
+                b'"' => break,
+                b'\\' | 0..0x20 | 0x80.. => return None,
+                _ => {}
+            }
+        }
+        // SAFETY: every byte is ASCII (checked above), so this is UTF-8;
+        // `from_utf8` on every name was a tenth of the decoding.
+        Some(unsafe { std::str::from_utf8_unchecked(&self.text[start..self.at - 1]) })
+    }
+
+    fn quoted(&mut self) -> Option<&'t str> {
+        self.eat(b'"')?;
+        self.string()
+    }
+
+    fn shape(&mut self) -> Option<Vec<i64>> {
+        self.eat(b'[')?;
+        self.ws();
+        let mut dims = Vec::with_capacity(4);
+        if self.eat_if(b']') {
+            return Some(dims);
+        }
+        loop {
+            dims.push(self.number()?.to_i64()?);
+            self.ws();
+            match self.next()? {
+                b',' => self.ws(),
+                b']' => return Some(dims),
+                _ => return None,
+            }
+        }
+    }
+
+    /// A stat's value as `ValueVisitor` reads it, bare `NaN` / `Infinity` /
+    /// `-Infinity` as `repair_non_standard` rewrites them; None for a list
+    /// or an object (rare; serde skips them).
+    fn stat(&mut self) -> Option<RecordedStat> {
+        Some(match self.peek()? {
+            b'"' => {
+                self.at += 1;
+                stat_from_str(self.string()?)
+            }
+            b'N' => {
+                self.eat_word(b"NaN")?;
+                RecordedStat::Nan
+            }
+            b'I' => {
+                self.eat_word(b"Infinity")?;
+                RecordedStat::Number(f64::INFINITY)
+            }
+            b'-' if self.text.get(self.at + 1) == Some(&b'I') => {
+                self.eat_word(b"-Infinity")?;
+                RecordedStat::Number(f64::NEG_INFINITY)
+            }
+            b'n' => {
+                self.eat_word(b"null")?;
+                RecordedStat::Null
+            }
+            b't' => {
+                self.eat_word(b"true")?;
+                RecordedStat::Other
+            }
+            b'f' => {
+                self.eat_word(b"false")?;
+                RecordedStat::Other
+            }
+            _ => RecordedStat::Number(match self.number()? {
+                Number::U64(u) => u as f64,
+                Number::I64(i) => i as f64,
+                Number::F64(f) => f,
+            }),
+        })
+    }
+
+    /// serde_json's number parser (`parse_integer` and what it calls,
+    /// without its `float_roundtrip` feature, which guardscope does not
+    /// enable), step for step so that every value is bit for bit the one
+    /// it gives; its overflow paths (more than 19 significant digits, an
+    /// exponent past i32 or out of range) return None instead.
+    fn number(&mut self) -> Option<Number> {
+        let positive = !self.eat_if(b'-');
+        let mut significand = match self.next()? {
+            b'0' if matches!(self.peek(), Some(b'0'..=b'9')) => return None,
+            c @ b'0'..=b'9' => u64::from(c - b'0'),
+            _ => return None,
+        };
+        significand = self.digits(significand)?;
+        let mut exponent = 0i32;
+        let fraction = self.eat_if(b'.');
+        if fraction {
+            let start = self.at;
+            significand = self.digits(significand)?;
+            if self.at == start {
+                return None;
+            }
+            exponent = -i32::try_from(self.at - start).ok()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            let positive_exp = match self.peek() {
+                Some(b'+') => {
+                    self.at += 1;
+                    true
+                }
+                Some(b'-') => {
+                    self.at += 1;
+                    false
+                }
+                _ => true,
+            };
+            let mut exp = match self.next()? {
+                c @ b'0'..=b'9' => i32::from(c - b'0'),
+                _ => return None,
+            };
+            while let Some(c @ b'0'..=b'9') = self.peek() {
+                let digit = i32::from(c - b'0');
+                if exp >= i32::MAX / 10 && (exp > i32::MAX / 10 || digit > i32::MAX % 10) {
+                    return None;
+                }
+                exp = exp * 10 + digit;
+                self.at += 1;
+            }
+            exponent = if positive_exp {
+                exponent.saturating_add(exp)
+            } else {
+                exponent.saturating_sub(exp)
+            };
+        } else if !fraction {
+            return Some(if positive {
+                Number::U64(significand)
+            } else {
+                let neg = (significand as i64).wrapping_neg();
+                // serde_json: a float on underflow, or on `-0`.
+                if neg >= 0 {
+                    Number::F64(-(significand as f64))
+                } else {
+                    Number::I64(neg)
+                }
+            });
+        }
+        let f = f64_from_parts(significand, exponent)?;
+        Some(Number::F64(if positive { f } else { -f }))
+    }
+}
+
+impl Scan<'_> {
+    /// Appends the digits at `at` to `significand`: eight at a time while
+    /// the result stays below 10^19 (so cannot overflow), then one by one
+    /// with serde_json's overflow check.
+    fn digits(&mut self, mut significand: u64) -> Option<u64> {
+        while significand < 100_000_000_000 {
+            let Some(chunk) = self.text.get(self.at..self.at + 8) else {
+                break;
+            };
+            let chunk = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            let Some(value) = eight_digits(chunk) else {
+                break;
+            };
+            significand = significand * 100_000_000 + value;
+            self.at += 8;
+        }
+        while let Some(c @ b'0'..=b'9') = self.peek() {
+            significand = grow(significand, c)?;
+            self.at += 1;
+        }
+        Some(significand)
+    }
+}
+
+/// Whether one of eight bytes ends a plain string: a quote, a backslash,
+/// a control character or a non-ASCII byte (the bit tricks of "Bit
+/// Twiddling Hacks": a byte below n sets its high bit in `x - n`).
+fn special(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    (below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20) | x & HIGH) != 0
+}
+
+/// The value of eight ASCII digits read little-endian, None when one is
+/// not a digit (the SWAR steps of simdjson and fast_float).
+fn eight_digits(chunk: u64) -> Option<u64> {
+    let v = chunk.wrapping_sub(0x3030_3030_3030_3030);
+    if (chunk.wrapping_add(0x4646_4646_4646_4646) | v) & 0x8080_8080_8080_8080 != 0 {
+        return None;
+    }
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((v.wrapping_mul(10_000) + (v >> 32)) & 0xFFFF_FFFF)
+}
+
+/// `significand * 10 + digit`, None where serde_json's `overflow!` would
+/// leave for its slow path.
+fn grow(significand: u64, c: u8) -> Option<u64> {
+    let digit = u64::from(c - b'0');
+    if significand >= u64::MAX / 10 && (significand > u64::MAX / 10 || digit > u64::MAX % 10) {
+        return None;
+    }
+    Some(significand * 10 + digit)
+}
+
+/// serde_json's `f64_from_parts` (not correctly rounded past 2^53 or
+/// 10^22, hence copied rather than a correctly rounding parser: values
+/// must not move by an ulp against older outputs). None where it errs.
+fn f64_from_parts(significand: u64, mut exponent: i32) -> Option<f64> {
+    let mut f = significand as f64;
+    loop {
+        match POW10.get(exponent.unsigned_abs() as usize) {
+            Some(&pow) => {
+                if exponent >= 0 {
+                    f *= pow;
+                    if f.is_infinite() {
+                        return None;
+                    }
+                } else {
+                    f /= pow;
+                }
+                return Some(f);
+            }
+            None => {
+                if f == 0.0 {
+                    return Some(f);
+                }
+                if exponent >= 0 {
+                    return None;
+                }
+                f /= 1e308;
+                exponent += 308;
+            }
+        }
+    }
+}
+
+/// 1e0 ..= 1e308, each the nearest f64 as the literals of serde_json's
+/// table are (Rust's float parsing is correctly rounded, as its literals).
+static POW10: LazyLock<[f64; 309]> =
+    LazyLock::new(|| std::array::from_fn(|k| format!("1e{k}").parse().expect("a float literal")));
+
+#[cfg(test)]
+mod tests;
