@@ -122,7 +122,52 @@ struct SideState {
     pass: u32,
     occurrences: FastMap<(u32, u32), u64>,
     seen: FastMap<(u32, u32, u64), u64>,
+    guess: Guesses,
     summary: ReadSummary,
+}
+
+/// The names the previous records had in each place, for
+/// `Interner::intern_guessed`. Ids are those of the side's interner.
+#[derive(Default)]
+struct Guesses {
+    /// Module id -> the module that followed it last time: a step runs its
+    /// modules in the order of the step before.
+    next_module: Vec<u32>,
+    last_module: Option<u32>,
+    tensor: u32,
+    dtype: u32,
+    /// By position among a record's stats.
+    stats: Vec<u32>,
+}
+
+impl Guesses {
+    fn module(&self) -> u32 {
+        self.last_module
+            .and_then(|last| self.next_module.get(last as usize).copied())
+            .unwrap_or(u32::MAX)
+    }
+
+    fn module_was(&mut self, id: u32) {
+        if let Some(last) = self.last_module {
+            let last = last as usize;
+            if self.next_module.len() <= last {
+                self.next_module.resize(last + 1, u32::MAX);
+            }
+            self.next_module[last] = id;
+        }
+        self.last_module = Some(id);
+    }
+
+    fn stat(&self, position: usize) -> u32 {
+        self.stats.get(position).copied().unwrap_or(u32::MAX)
+    }
+
+    fn stat_was(&mut self, position: usize, id: u32) {
+        if self.stats.len() <= position {
+            self.stats.resize(position + 1, u32::MAX);
+        }
+        self.stats[position] = id;
+    }
 }
 
 impl SideState {
@@ -137,6 +182,11 @@ impl SideState {
             pass: 0,
             occurrences: FastMap::default(),
             seen: FastMap::default(),
+            guess: Guesses {
+                tensor: u32::MAX,
+                dtype: u32::MAX,
+                ..Guesses::default()
+            },
             summary: ReadSummary::default(),
         }
     }
@@ -192,7 +242,8 @@ impl SideState {
             self.occurrences.clear();
             self.seen.clear();
         }
-        let original = self.names.intern(&module);
+        let original = self.names.intern_guessed(&module, self.guess.module());
+        self.guess.module_was(original);
         let module = match self.mapped.get(&original) {
             Some(&id) => id,
             None => {
@@ -206,7 +257,8 @@ impl SideState {
                 id
             }
         };
-        let tensor = self.names.intern(&tensor);
+        let tensor = self.names.intern_guessed(&tensor, self.guess.tensor);
+        self.guess.tensor = tensor;
         let call = match raw.call {
             Some(call) => call,
             None => {
@@ -231,18 +283,16 @@ impl SideState {
         // "<error...>" (e.g. "12.5") is malformed: left out of the
         // comparison and counted, so a trace of junk cannot look equal.
         let mut malformed = Vec::new();
-        let stats = raw
-            .stats
-            .into_iter()
-            .filter(|(name, value)| {
-                let bad = *value == RecordedStat::Other;
-                if bad {
-                    malformed.push(excerpt(name.as_bytes()));
-                }
-                !bad
-            })
-            .map(|(name, value)| (self.names.intern(&name), value))
-            .collect();
+        let mut stats = Vec::with_capacity(raw.stats.len());
+        for (position, (name, value)) in raw.stats.into_iter().enumerate() {
+            if value == RecordedStat::Other {
+                malformed.push(excerpt(name.as_bytes()));
+                continue;
+            }
+            let id = self.names.intern_guessed(&name, self.guess.stat(position));
+            self.guess.stat_was(position, id);
+            stats.push((id, value));
+        }
         if !malformed.is_empty() {
             let why = format!(
                 "malformed stat value{} for {} (not a number, null, \"nan\", \"inf\", \"-inf\" or \"<error...>\"); not compared",
@@ -253,7 +303,10 @@ impl SideState {
                 .problems
                 .push(&self.display, line, ProblemKind::BadEvent, why);
         }
-        let dtype = raw.dtype.map(|d| self.names.intern(&d));
+        let dtype = raw.dtype.map(|d| {
+            self.guess.dtype = self.names.intern_guessed(&d, self.guess.dtype);
+            self.guess.dtype
+        });
         let seq = self.summary.records;
         self.summary.records += 1;
         Ok(Record {
