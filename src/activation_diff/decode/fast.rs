@@ -30,13 +30,14 @@ pub fn decode(text: &[u8]) -> Option<Raw<'_>> {
     if !s.eat_if(b'}') {
         loop {
             s.eat(b'"')?;
+            let start = s.at;
             let key = s.string()?;
             s.ws();
             s.eat(b':')?;
             s.ws();
             // As the serde visitor: a repeated field keeps its last value, a
             // repeated stat is kept twice.
-            match word(key) {
+            match s.word_at(start, key.len()) {
                 W_MODULE => raw.module = Some(Cow::Borrowed(s.quoted()?)),
                 W_TENSOR => raw.tensor = Some(Cow::Borrowed(s.quoted()?)),
                 W_DTYPE => raw.dtype = Some(Cow::Borrowed(s.quoted()?)),
@@ -63,8 +64,7 @@ pub fn decode(text: &[u8]) -> Option<Raw<'_>> {
 /// A key of up to 8 bytes as a number, 0 for a longer one: keys are
 /// matched against the fields by value, not through memcmp. Keys hold no
 /// NUL (`string` takes no control character), so the padding is unambiguous.
-const fn word(key: &str) -> u64 {
-    let bytes = key.as_bytes();
+const fn word(bytes: &[u8]) -> u64 {
     if bytes.len() > 8 {
         return 0;
     }
@@ -77,12 +77,12 @@ const fn word(key: &str) -> u64 {
     w
 }
 
-const W_MODULE: u64 = word(MODULE);
-const W_TENSOR: u64 = word(TENSOR);
-const W_STEP: u64 = word(STEP);
-const W_CALL: u64 = word(CALL);
-const W_SHAPE: u64 = word(SHAPE);
-const W_DTYPE: u64 = word(DTYPE);
+const W_MODULE: u64 = word(MODULE.as_bytes());
+const W_TENSOR: u64 = word(TENSOR.as_bytes());
+const W_STEP: u64 = word(STEP.as_bytes());
+const W_CALL: u64 = word(CALL.as_bytes());
+const W_SHAPE: u64 = word(SHAPE.as_bytes());
+const W_DTYPE: u64 = word(DTYPE.as_bytes());
 
 /// A JSON number as serde_json reads it, before the visitor converts it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -152,10 +152,12 @@ impl<'t> Scan<'t> {
     /// validates, control characters it rejects) goes to serde.
     fn string(&mut self) -> Option<&'t str> {
         let start = self.at;
-        // Eight bytes at a time past the plain ones (names are short:
-        // memchr's setup cost more than this scan).
-        while let Some(chunk) = self.text.get(self.at..self.at + 8) {
-            if special(u64::from_le_bytes(chunk.try_into().expect("8 bytes"))) {
+        // Eight bytes at a time (names are short: memchr's setup cost more
+        // than this scan), byte by byte in the last few.
+        while let Some(chunk) = self.chunk() {
+            let special = special(chunk);
+            if special != 0 {
+                self.at += (special.trailing_zeros() / 8) as usize;
                 break;
             }
             self.at += 8;
@@ -172,24 +174,43 @@ impl<'t> Scan<'t> {
         Some(unsafe { std::str::from_utf8_unchecked(&self.text[start..self.at - 1]) })
     }
 
+    /// `word` of the `len` bytes at `start`, a load and a mask where eight
+    /// bytes are there (a key is followed by at least `":0}`).
+    fn word_at(&self, start: usize, len: usize) -> u64 {
+        match self.text.get(start..start + 8) {
+            Some(bytes) if len < 8 => u64::from_le_bytes(bytes.try_into().expect("8 bytes")) & ((1 << (8 * len)) - 1),
+            _ => word(&self.text[start..start + len]),
+        }
+    }
+
+    /// The eight bytes at `at`, little-endian, if there are eight.
+    fn chunk(&self) -> Option<u64> {
+        let bytes = self.text.get(self.at..self.at + 8)?;
+        Some(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
+    }
+
     fn quoted(&mut self) -> Option<&'t str> {
         self.eat(b'"')?;
         self.string()
     }
 
+    /// Gathered on the stack, then allocated once at its length (no
+    /// growing vector); more than 8 dimensions go to serde.
     fn shape(&mut self) -> Option<Vec<i64>> {
         self.eat(b'[')?;
         self.ws();
-        let mut dims = Vec::with_capacity(4);
+        let mut dims = [0i64; 8];
+        let mut n = 0;
         if self.eat_if(b']') {
-            return Some(dims);
+            return Some(Vec::new());
         }
         loop {
-            dims.push(self.number()?.to_i64()?);
+            *dims.get_mut(n)? = self.number()?.to_i64()?;
+            n += 1;
             self.ws();
             match self.next()? {
                 b',' => self.ws(),
-                b']' => return Some(dims),
+                b']' => return Some(dims[..n].to_vec()),
                 _ => return None,
             }
         }
@@ -313,15 +334,23 @@ impl Scan<'_> {
     /// with serde_json's overflow check.
     fn digits(&mut self, mut significand: u64) -> Option<u64> {
         while significand < 100_000_000_000 {
-            let Some(chunk) = self.text.get(self.at..self.at + 8) else {
+            let Some(chunk) = self.chunk() else {
                 break;
             };
-            let chunk = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-            let Some(value) = eight_digits(chunk) else {
-                break;
-            };
-            significand = significand * 100_000_000 + value;
-            self.at += 8;
+            let stop = not_digits(chunk);
+            if stop == 0 {
+                significand = significand * 100_000_000 + eight_digits(chunk);
+                self.at += 8;
+                continue;
+            }
+            // Fewer than eight: shifted to the top, '0's below them.
+            let n = stop.trailing_zeros() / 8;
+            if n > 0 {
+                let padded = (chunk << (64 - 8 * n)) | ((ONES * u64::from(b'0')) >> (8 * n));
+                significand = significand * 10u64.pow(n) + eight_digits(padded);
+                self.at += n as usize;
+            }
+            return Some(significand);
         }
         while let Some(c @ b'0'..=b'9') = self.peek() {
             significand = grow(significand, c)?;
@@ -331,26 +360,32 @@ impl Scan<'_> {
     }
 }
 
-/// Whether one of eight bytes ends a plain string: a quote, a backslash,
-/// a control character or a non-ASCII byte (the bit tricks of "Bit
-/// Twiddling Hacks": a byte below n sets its high bit in `x - n`).
-fn special(x: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+/// The bytes of `x` that end a plain string (a quote, a backslash, a
+/// control character, a non-ASCII byte), as their high bits: exact up to
+/// the lowest one, which is all the callers read (the tricks of "Bit
+/// Twiddling Hacks": a byte below n sets its high bit in `x - n`, and only
+/// its borrow can flag a byte above it).
+fn special(x: u64) -> u64 {
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
-    (below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20) | x & HIGH) != 0
+    below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20) | (x & HIGH)
 }
 
-/// The value of eight ASCII digits read little-endian, None when one is
-/// not a digit (the SWAR steps of simdjson and fast_float).
-fn eight_digits(chunk: u64) -> Option<u64> {
-    let v = chunk.wrapping_sub(0x3030_3030_3030_3030);
-    if (chunk.wrapping_add(0x4646_4646_4646_4646) | v) & 0x8080_8080_8080_8080 != 0 {
-        return None;
-    }
+/// The bytes of `x` that are not ASCII digits, as their high bits, exact
+/// up to the lowest one (fast_float's test, which carries only upward).
+fn not_digits(x: u64) -> u64 {
+    (x.wrapping_add(ONES * 0x46) | x.wrapping_sub(ONES * u64::from(b'0'))) & HIGH
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The value of eight ASCII digits read little-endian (the SWAR steps of
+/// simdjson and fast_float).
+fn eight_digits(chunk: u64) -> u64 {
+    let v = chunk.wrapping_sub(ONES * u64::from(b'0'));
     let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
     let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
-    Some((v.wrapping_mul(10_000) + (v >> 32)) & 0xFFFF_FFFF)
+    (v.wrapping_mul(10_000) + (v >> 32)) & 0xFFFF_FFFF
 }
 
 /// `significand * 10 + digit`, None where serde_json's `overflow!` would
@@ -369,8 +404,8 @@ fn grow(significand: u64, c: u8) -> Option<u64> {
 fn f64_from_parts(significand: u64, mut exponent: i32) -> Option<f64> {
     let mut f = significand as f64;
     loop {
-        match POW10.get(exponent.unsigned_abs() as usize) {
-            Some(&pow) => {
+        match pow10(exponent.unsigned_abs() as usize) {
+            Some(pow) => {
                 if exponent >= 0 {
                     f *= pow;
                     if f.is_infinite() {
@@ -392,6 +427,19 @@ fn f64_from_parts(significand: u64, mut exponent: i32) -> Option<f64> {
                 exponent += 308;
             }
         }
+    }
+}
+
+/// 10^k as serde_json's table has it; the first 23 (the exact ones, all
+/// that common values need) without the lazy table's check.
+fn pow10(k: usize) -> Option<f64> {
+    const EXACT: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ];
+    match EXACT.get(k) {
+        Some(&p) => Some(p),
+        None => POW10.get(k).copied(),
     }
 }
 

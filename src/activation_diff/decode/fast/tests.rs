@@ -200,9 +200,34 @@ fn escapes_non_ascii_nesting_and_bad_syntax_are_left() {
 #[test]
 fn the_pow10_table_is_the_literals() {
     assert_eq!(POW10[0], 1.0);
+    for k in 0..=309 {
+        assert_eq!(pow10(k), POW10.get(k).copied());
+    }
     assert_eq!(POW10[22], 1e22);
     assert_eq!(POW10[23], 1e23);
     assert_eq!(POW10[308], 1e308);
+}
+
+#[test]
+fn digits_are_read_eight_at_a_time_and_fewer_exactly() {
+    for n in 1..=21 {
+        let digits: String = "987654321098765432109".chars().take(n).collect();
+        for tail in ["}", " }", ",\"x\": 1}", "e5}", ".5}", "e-5}", "7}"] {
+            for lead in ["", "1", "0.", "12.", "-", "-0.000"] {
+                if lead.contains('.') && tail.starts_with('.') {
+                    continue;
+                }
+                let text = format!("{{\"a\": {lead}{digits}{tail}");
+                // Up to 19 significant digits serde_json keeps in a u64.
+                let significant = text.chars().filter(char::is_ascii_digit).count();
+                if significant <= 19 {
+                    taken(&text);
+                } else {
+                    fast_and_same(&text);
+                }
+            }
+        }
+    }
 }
 
 /// Pieces of records, good and bad, that the generator strings together.
