@@ -113,6 +113,46 @@ impl Interner {
     }
 }
 
+/// Shapes to dense ids, as `Interner` does names: a trace has a few
+/// distinct shapes, and a record holding an id neither allocates nor
+/// compares slices (a boxed shape per record, freed by the aligner's
+/// thread, was a third of that thread's time).
+#[derive(Default)]
+pub struct Shapes {
+    ids: FastMap<Arc<[i64]>, u32>,
+    shapes: Vec<Arc<[i64]>>,
+}
+
+impl Shapes {
+    pub fn intern(&mut self, dims: &[i64]) -> u32 {
+        if let Some(&id) = self.ids.get(dims) {
+            return id;
+        }
+        let id = self.shapes.len() as u32;
+        let shape: Arc<[i64]> = dims.into();
+        self.shapes.push(Arc::clone(&shape));
+        self.ids.insert(shape, id);
+        id
+    }
+
+    pub fn get(&self, id: u32) -> &[i64] {
+        &self.shapes[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.shapes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    /// Shapes added since `from`, in id order.
+    pub fn since(&self, from: usize) -> &[Arc<[i64]>] {
+        &self.shapes[from..]
+    }
+}
+
 /// One side's rewriting of module names, applied before alignment: the first
 /// `--strip-prefix` that matches is removed, then every `--map` rule runs in
 /// file order on the result of the previous one (like a sed script).
