@@ -16,10 +16,17 @@ use std::fmt;
 
 mod fast;
 
+pub use fast::Layout;
+
 /// Decodes one trimmed, non-blank line. A line with bare constants is
 /// repaired into `repaired` first, which the fields may then borrow from.
-pub fn decode<'t>(text: &'t [u8], repaired: &'t mut Option<Vec<u8>>) -> Result<Raw<'t>, (ProblemKind, String)> {
-    match fast::decode(text) {
+/// `layout` is what the fast path remembers of the file's lines before.
+pub fn decode<'t>(
+    text: &'t [u8],
+    layout: &mut Layout,
+    repaired: &'t mut Option<Vec<u8>>,
+) -> Result<Raw<'t>, (ProblemKind, String)> {
+    match fast::decode(text, layout) {
         Some(raw) => Ok(raw),
         None => decode_serde(text, repaired),
     }

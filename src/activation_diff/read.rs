@@ -13,7 +13,7 @@
 //! `file:line: reason`, and the line is skipped.
 
 use super::compare::RecordedStat;
-use super::decode::decode;
+use super::decode::{decode, Layout};
 use super::names::{FastMap, Interner, NameMap, Shapes};
 use crate::activations::format::{MODULE, STEP, TENSOR};
 use crate::input::problems::excerpt;
@@ -143,6 +143,7 @@ struct SideState {
     occurrences: FastMap<(u32, u32), u64>,
     seen: FastMap<(u32, u32, u64), u64>,
     guess: Guesses,
+    layout: Layout,
     /// Stats vectors to reuse, and where the aligner returns them.
     spare: Vec<Stats>,
     returned: Option<Receiver<Vec<Stats>>>,
@@ -161,6 +162,7 @@ struct Guesses {
     dtype: u32,
     /// By position among a record's stats.
     stats: Vec<u32>,
+    shape: Option<u32>,
 }
 
 impl Guesses {
@@ -212,9 +214,22 @@ impl SideState {
                 dtype: u32::MAX,
                 ..Guesses::default()
             },
+            layout: Layout::default(),
             spare: Vec::new(),
             returned: None,
             summary: ReadSummary::default(),
+        }
+    }
+
+    /// The shape's id, without hashing it when it is the previous record's.
+    fn shape(&mut self, dims: &[i64]) -> u32 {
+        match self.guess.shape {
+            Some(id) if self.shapes.get(id) == dims => id,
+            _ => {
+                let id = self.shapes.intern(dims);
+                self.guess.shape = Some(id);
+                id
+            }
         }
     }
 
@@ -274,7 +289,7 @@ impl SideState {
 
     fn parse(&mut self, text: &[u8], line: u64) -> Result<Record, (ProblemKind, String)> {
         let mut repaired = None;
-        let raw = decode(text, &mut repaired)?;
+        let raw = decode(text, &mut self.layout, &mut repaired)?;
         let missing = |field: &str| (ProblemKind::BadEvent, format!("record without '{field}'"));
         let module = raw.module.ok_or_else(|| missing(MODULE))?;
         let tensor = raw.tensor.ok_or_else(|| missing(TENSOR))?;
@@ -366,7 +381,7 @@ impl SideState {
             tensor,
             call,
             stats,
-            shape: raw.shape.map(|dims| self.shapes.intern(&dims)),
+            shape: raw.shape.map(|dims| self.shape(&dims)),
             dtype,
         })
     }

@@ -38,7 +38,12 @@ fn flat(raw: &Raw) -> Flat {
 
 /// The fast path's record, after checking it against serde's.
 fn fast_and_same(text: &str) -> Option<Flat> {
-    let fast = decode(text.as_bytes()).map(|raw| flat(&raw));
+    same_after(text, &mut Layout::default())
+}
+
+/// Likewise, with what the lines before left in `layout`.
+fn same_after(text: &str, layout: &mut Layout) -> Option<Flat> {
+    let fast = decode(text.as_bytes(), layout).map(|raw| flat(&raw));
     let mut repaired = None;
     let serde = decode_serde(text.as_bytes(), &mut repaired).map(|raw| flat(&raw));
     if let Some(fast) = &fast {
@@ -49,6 +54,10 @@ fn fast_and_same(text: &str) -> Option<Flat> {
 
 fn taken(text: &str) -> Flat {
     fast_and_same(text).unwrap_or_else(|| panic!("left to serde: {text}"))
+}
+
+fn taken_after(text: &str, layout: &mut Layout) -> Flat {
+    same_after(text, layout).unwrap_or_else(|| panic!("left to serde: {text}"))
 }
 
 fn left(text: &str) {
@@ -73,6 +82,29 @@ fn whitespace_unknown_keys_and_repeats_are_taken() {
     taken(r#"{"": 1, "note": "x", "abs_mean": "<error: boom>", "z": null, "b": true, "c": false}"#);
     let (names, step, _, _, stats) = taken(r#"{"module":"a","step":1,"module":"b","step":2,"x":1,"x":2}"#);
     assert_eq!((names[0].as_deref(), step, stats.len()), (Some("b"), Some(2), 2));
+}
+
+#[test]
+fn a_remembered_lead_gives_its_key_and_nothing_else() {
+    let mut layout = Layout::default();
+    let first = taken_after(RECORD, &mut layout);
+    assert_eq!(taken_after(RECORD, &mut layout), first);
+    // Other keys, spacing and order after the remembered ones.
+    for text in [
+        r#"{"module":"b","tensor":"out","step":13,"abs_mean":1,"sum":2,"max":3,"std":4,"shape":[1],"dtype":"x","call":1}"#,
+        r#"{"module":"b","tensor":"out","step":13,"abs_mean":1,"max":3,"sum":2}"#,
+        r#"{"module":"b", "tensor":"out","step" :13,"abs_mean" : 1}"#,
+        r#"{"tensor":"out","module":"b"}"#,
+        r#"{"module":"b"}"#,
+        r#"{}"#,
+        r#"{"module":"b","tensor":"out","step":13,"abs_mean": 1}"#,
+        r#"{"module":"b","tensor":"out","step":13,"abs_mean":   1}"#,
+        RECORD,
+    ] {
+        taken_after(text, &mut layout);
+    }
+    left(r#"{"module":"b","tensor":"out","step":13,"abs_mean":1,}"#);
+    same_after(r#"{"module":"b","tensor":"out","step":13,"abs_mean":1,}"#, &mut layout);
 }
 
 #[test]
@@ -309,6 +341,27 @@ proptest! {
         }
         if let Ok(text) = std::str::from_utf8(&bytes) {
             fast_and_same(text);
+        }
+    }
+
+    #[test]
+    fn lines_after_others_decode_as_serde_decodes_them(lines in prop::collection::vec(line(), 1..8)) {
+        let mut layout = Layout::default();
+        for text in &lines {
+            same_after(text, &mut layout);
+        }
+    }
+
+    #[test]
+    fn mutated_records_after_the_record_decode_as_serde_decodes_them(
+        edits in prop::collection::vec((0..RECORD.len(), prop::sample::select(b"{}[],:\" 0.aE\x01".to_vec())), 1..6)) {
+        let mut layout = Layout::default();
+        taken_after(RECORD, &mut layout);
+        for (at, byte) in edits {
+            let mut bytes = RECORD.as_bytes().to_vec();
+            bytes.insert(at, byte);
+            same_after(std::str::from_utf8(&bytes).unwrap(), &mut layout);
+            taken_after(RECORD, &mut layout);
         }
     }
 
