@@ -1,6 +1,7 @@
 //! The fast path against the serde one: where it takes a line, the record
 //! must be the one serde gives, floats bit for bit.
 
+use super::number::{pow10, POW10};
 use super::*;
 use crate::activation_diff::decode::decode_serde;
 use proptest::prelude::*;
