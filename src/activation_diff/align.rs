@@ -15,9 +15,9 @@ mod pair;
 mod result;
 
 use super::compare::Tolerance;
-use super::names::{FastMap, FastSet, Interner};
+use super::names::{FastMap, FastSet, Interner, Shapes};
 use super::outcome::{OneSidedGroup, StepRow};
-use super::read::Record;
+use super::read::{Record, Stats};
 use pair::BySeq;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
@@ -27,6 +27,10 @@ pub const MAX_STEP_ROWS: usize = 10_000;
 /// One-sided groups listed per side (all are counted).
 pub const MAX_GROUPS: usize = 100;
 
+/// Emptied window maps kept for reuse (two sides, a few steps in flight).
+const MAX_SPARE_MAPS: usize = 8;
+/// Stats vectors returned to a reader at a time.
+const MAX_SPENT: usize = 2048;
 pub const A: usize = 0;
 pub const B: usize = 1;
 
@@ -70,9 +74,18 @@ pub struct Aligner<'o> {
     names: Interner,
     /// Per side: reader's name id -> our id.
     local: [Vec<u32>; 2],
+    shapes: Shapes,
+    /// Per side: reader's shape id -> our id.
+    local_shapes: [Vec<u32>; 2],
     /// `--stats`: the ids wanted, each with how many values it compared.
     stat_filter: Option<Vec<(u32, u64)>>,
     pending: [BTreeMap<Position, FastMap<Key, Record>>; 2],
+    /// Window maps drained empty, kept with their capacity for the next
+    /// steps: a new map per step, grown by rehashing, was a seventh of
+    /// the aligner's time.
+    spare: Vec<FastMap<Key, Record>>,
+    /// Per side: stats vectors of records done with, for the reader.
+    spent: [Vec<Stats>; 2],
     /// Position of the last record read from each side; None before the first.
     pos: [Option<Position>; 2],
     done: [bool; 2],
@@ -111,8 +124,12 @@ impl<'o> Aligner<'o> {
             opts,
             names,
             local: Default::default(),
+            shapes: Shapes::default(),
+            local_shapes: Default::default(),
             stat_filter,
             pending: Default::default(),
+            spare: Vec::new(),
+            spent: Default::default(),
             pos: [None; 2],
             done: [false; 2],
             acc: Tally::default(),
@@ -129,6 +146,14 @@ impl<'o> Aligner<'o> {
         for name in names {
             let id = self.names.intern(name);
             self.local[side].push(id);
+        }
+    }
+
+    /// Registers shapes a reader interned (in its id order).
+    pub fn add_shapes(&mut self, side: usize, shapes: &[Arc<[i64]>]) {
+        for shape in shapes {
+            let id = self.shapes.intern(shape);
+            self.local_shapes[side].push(id);
         }
     }
 
@@ -149,6 +174,7 @@ impl<'o> Aligner<'o> {
         record.original = id(record.original);
         record.tensor = id(record.tensor);
         record.dtype = record.dtype.map(id);
+        record.shape = record.shape.map(|s| self.local_shapes[side][s as usize]);
         for (stat, _) in &mut record.stats {
             *stat = id(*stat);
         }
@@ -160,13 +186,36 @@ impl<'o> Aligner<'o> {
         self.pos[side] = Some(position);
         let partner = self.pending[1 - side].get_mut(&position).and_then(|m| m.remove(&key));
         match partner {
-            Some(other) if side == A => self.pair(&record, &other),
-            Some(other) => self.pair(&other, &record),
+            Some(other) => {
+                if side == A {
+                    self.pair(&record, &other);
+                } else {
+                    self.pair(&other, &record);
+                }
+                self.spend(side, record);
+                self.spend(1 - side, other);
+            }
             None => {
-                self.pending[side].entry(position).or_default().insert(key, record);
+                let spare = &mut self.spare;
+                let pending = self.pending[side].entry(position);
+                pending
+                    .or_insert_with(|| spare.pop().unwrap_or_default())
+                    .insert(key, record);
             }
         }
         self.drain();
+    }
+
+    fn spend(&mut self, side: usize, record: Record) {
+        if self.spent[side].len() < MAX_SPENT {
+            self.spent[side].push(record.stats);
+        }
+    }
+
+    /// The stats vectors of `side`'s records done with, once there are a
+    /// batch's worth (for `SideReader::recycle`).
+    pub fn take_spent(&mut self, side: usize) -> Option<Vec<Stats>> {
+        (self.spent[side].len() >= MAX_SPENT).then(|| std::mem::take(&mut self.spent[side]))
     }
 
     /// The side has no more records.
@@ -195,10 +244,15 @@ impl<'o> Aligner<'o> {
                 if *entry.key() >= watermark {
                     break;
                 }
-                let mut records: Vec<Record> = entry.remove().into_values().collect();
+                let mut map = entry.remove();
+                let mut records: Vec<Record> = map.drain().map(|(_, r)| r).collect();
+                if self.spare.len() < MAX_SPARE_MAPS {
+                    self.spare.push(map);
+                }
                 records.sort_unstable_by_key(|r| r.seq);
                 for r in records {
                     self.one_sided(side, &r);
+                    self.spend(side, r);
                 }
             }
         }

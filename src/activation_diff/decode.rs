@@ -3,6 +3,8 @@
 //! escapes (no allocation per record), every key that is not a field is a
 //! statistic, and Python's bare `NaN` / `Infinity` (what `json.dumps`
 //! writes, and so the reference hook) are read as our `"nan"` / `"inf"`.
+//! `fast` takes the common lines without serde; this visitor is for the
+//! rest, and says what is wrong with a bad line.
 
 use super::compare::RecordedStat;
 use crate::activations::format::{self, CALL, DTYPE, MODULE, SHAPE, STEP, TENSOR};
@@ -12,9 +14,26 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use std::borrow::Cow;
 use std::fmt;
 
+mod fast;
+
+pub use fast::Layout;
+
 /// Decodes one trimmed, non-blank line. A line with bare constants is
 /// repaired into `repaired` first, which the fields may then borrow from.
-pub fn decode<'t>(text: &'t [u8], repaired: &'t mut Option<Vec<u8>>) -> Result<Raw<'t>, (ProblemKind, String)> {
+/// `layout` is what the fast path remembers of the file's lines before.
+pub fn decode<'t>(
+    text: &'t [u8],
+    layout: &mut Layout,
+    repaired: &'t mut Option<Vec<u8>>,
+) -> Result<Raw<'t>, (ProblemKind, String)> {
+    match fast::decode(text, layout) {
+        Some(raw) => Ok(raw),
+        None => decode_serde(text, repaired),
+    }
+}
+
+/// The general path, for every line the fast one leaves.
+fn decode_serde<'t>(text: &'t [u8], repaired: &'t mut Option<Vec<u8>>) -> Result<Raw<'t>, (ProblemKind, String)> {
     match serde_json::from_slice::<Raw>(text) {
         Ok(raw) => Ok(raw),
         Err(first) => {
@@ -76,6 +95,7 @@ fn repair_non_standard(text: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// A record as parsed, names still borrowed from the line when possible.
+#[derive(Debug)]
 pub struct Raw<'a> {
     pub module: Option<Cow<'a, str>>,
     pub tensor: Option<Cow<'a, str>>,
@@ -178,14 +198,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(RecordedStat::Number(v as f64))
     }
     fn visit_str<E>(self, v: &str) -> Result<RecordedStat, E> {
-        Ok(match v {
-            // Besides ours, the spellings other writers use.
-            format::NAN | "NaN" | "-nan" => RecordedStat::Nan,
-            format::INF | "+inf" | "Infinity" => RecordedStat::Number(f64::INFINITY),
-            format::NEG_INF | "-Infinity" => RecordedStat::Number(f64::NEG_INFINITY),
-            _ if v.starts_with(format::ERROR_PREFIX) => RecordedStat::Error,
-            _ => RecordedStat::Other,
-        })
+        Ok(stat_from_str(v))
     }
     fn visit_unit<E>(self) -> Result<RecordedStat, E> {
         Ok(RecordedStat::Null)
@@ -200,6 +213,18 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RecordedStat, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         Ok(RecordedStat::Other)
+    }
+}
+
+/// A stat written as a string.
+fn stat_from_str(v: &str) -> RecordedStat {
+    match v {
+        // Besides ours, the spellings other writers use.
+        format::NAN | "NaN" | "-nan" => RecordedStat::Nan,
+        format::INF | "+inf" | "Infinity" => RecordedStat::Number(f64::INFINITY),
+        format::NEG_INF | "-Infinity" => RecordedStat::Number(f64::NEG_INFINITY),
+        _ if v.starts_with(format::ERROR_PREFIX) => RecordedStat::Error,
+        _ => RecordedStat::Other,
     }
 }
 

@@ -88,9 +88,15 @@ pub fn diff(inputs: Inputs<'_>, opts: Options, observer: Option<&mut dyn Observe
             aligner.push(side, record);
             continue;
         }
+        for s in [A, B] {
+            if let Some(spent) = aligner.take_spent(s) {
+                readers[s].recycle(spent);
+            }
+        }
         match readers[side].next_batch() {
             Some(batch) => {
                 aligner.add_names(side, &batch.names);
+                aligner.add_shapes(side, &batch.shapes);
                 batches[side] = batch.records.into_iter();
             }
             None => {

@@ -84,6 +84,17 @@ impl Interner {
         id
     }
 
+    /// `intern`, trying `guess` first: traces repeat their names in the
+    /// same order record after record, so a caller that remembers the id
+    /// of the last name in the same place mostly pays a compare instead of
+    /// a hash lookup (interning was a tenth of a diff).
+    pub fn intern_guessed(&mut self, name: &str, guess: u32) -> u32 {
+        match self.names.get(guess as usize) {
+            Some(known) if same_short(known.as_bytes(), name.as_bytes()) => guess,
+            _ => self.intern(name),
+        }
+    }
+
     pub fn name(&self, id: u32) -> &Arc<str> {
         &self.names[id as usize]
     }
@@ -100,6 +111,62 @@ impl Interner {
     pub fn since(&self, from: usize) -> &[Arc<str>] {
         &self.names[from..]
     }
+}
+
+/// Shapes to dense ids, as `Interner` does names: a trace has a few
+/// distinct shapes, and a record holding an id neither allocates nor
+/// compares slices (a boxed shape per record, freed by the aligner's
+/// thread, was a third of that thread's time).
+#[derive(Default)]
+pub struct Shapes {
+    ids: FastMap<Arc<[i64]>, u32>,
+    shapes: Vec<Arc<[i64]>>,
+}
+
+impl Shapes {
+    pub fn intern(&mut self, dims: &[i64]) -> u32 {
+        if let Some(&id) = self.ids.get(dims) {
+            return id;
+        }
+        let id = self.shapes.len() as u32;
+        let shape: Arc<[i64]> = dims.into();
+        self.shapes.push(Arc::clone(&shape));
+        self.ids.insert(shape, id);
+        id
+    }
+
+    pub fn get(&self, id: u32) -> &[i64] {
+        &self.shapes[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.shapes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    /// Shapes added since `from`, in id order.
+    pub fn since(&self, from: usize) -> &[Arc<[i64]>] {
+        &self.shapes[from..]
+    }
+}
+
+/// `a == b`, by two overlapping 8-byte loads when both have 8 to 16 bytes
+/// (keys, tensor and stat names): memcmp's call cost more than the
+/// compare, 18 times a record (a loop for longer names cost more again).
+#[inline]
+pub fn same_short(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if !(8..=16).contains(&n) {
+        return a == b;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8)
 }
 
 /// One side's rewriting of module names, applied before alignment: the first
@@ -192,6 +259,24 @@ pub fn parse_rules(text: &str, file: &str) -> Result<Vec<Rule>, MapFileError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn same_short_is_equality() {
+        let text = b"transformer.blocks.10.attention.out_proj.weight";
+        for i in 0..text.len() {
+            for j in i..=text.len() {
+                let a = &text[i..j];
+                let mut b = a.to_vec();
+                assert!(super::same_short(a, &b));
+                for k in 0..b.len() {
+                    b[k] ^= 1;
+                    assert!(!super::same_short(a, &b), "{i} {j} {k}");
+                    b[k] ^= 1;
+                }
+                assert!(!super::same_short(a, &text[i..]) || j == text.len());
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

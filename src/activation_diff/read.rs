@@ -13,15 +13,15 @@
 //! `file:line: reason`, and the line is skipped.
 
 use super::compare::RecordedStat;
-use super::decode::decode;
-use super::names::{FastMap, Interner, NameMap};
+use super::decode::{decode, Layout};
+use super::names::{FastMap, Interner, NameMap, Shapes};
 use crate::activations::format::{MODULE, STEP, TENSOR};
 use crate::input::problems::excerpt;
 use crate::input::{self, JsonlLines, ProblemKind, Problems};
 use std::collections::hash_map::Entry;
 use std::io::{self, BufRead};
 use std::path::Path;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -31,6 +31,12 @@ const MAX_RECORD: usize = 1 << 20;
 /// ahead of the aligner, whatever the file's size.
 const BATCH: usize = 2048;
 const BATCHES_IN_FLIGHT: usize = 4;
+
+/// A record's stats. Their vectors go back to the reader that made them
+/// (`SideReader::recycle`): freed by the aligner's thread instead, each
+/// cost both threads a trip through malloc's locked paths (a quarter of
+/// the aligner's time and a tenth of each reader's).
+pub type Stats = Vec<(u32, RecordedStat)>;
 
 /// One record. Names are ids into the reading side's interner (the aligner
 /// translates them); `module` is the mapped name, `original` as written.
@@ -45,8 +51,9 @@ pub struct Record {
     pub original: u32,
     pub tensor: u32,
     pub call: u64,
-    pub stats: Vec<(u32, RecordedStat)>,
-    pub shape: Option<Box<[i64]>>,
+    pub stats: Stats,
+    /// An id into the reading side's `Shapes` (the aligner translates it).
+    pub shape: Option<u32>,
     pub dtype: Option<u32>,
 }
 
@@ -60,6 +67,8 @@ impl Record {
 pub struct Batch {
     /// Names interned since the previous batch, in id order.
     pub names: Vec<Arc<str>>,
+    /// Shapes likewise.
+    pub shapes: Vec<Arc<[i64]>>,
     pub records: Vec<Record>,
 }
 
@@ -76,6 +85,7 @@ pub struct ReadSummary {
 /// A file being read on its own thread.
 pub struct SideReader {
     rx: Receiver<Batch>,
+    spent: SyncSender<Vec<Stats>>,
     handle: JoinHandle<ReadSummary>,
 }
 
@@ -86,12 +96,20 @@ impl SideReader {
         let reader = input::open(path)?;
         let display: Arc<str> = path.display().to_string().into();
         let (tx, rx) = sync_channel(BATCHES_IN_FLIGHT);
+        let (spent, returned) = sync_channel(BATCHES_IN_FLIGHT);
         let handle = std::thread::spawn(move || {
             let mut side = SideState::new(display, map);
+            side.returned = Some(returned);
             side.read(reader, &mut |batch| tx.send(batch).is_ok());
             side.finish()
         });
-        Ok(SideReader { rx, handle })
+        Ok(SideReader { rx, spent, handle })
+    }
+
+    /// Hands emptied stats vectors back for reuse; dropped if the reader
+    /// has enough already.
+    pub fn recycle(&self, stats: Vec<Stats>) {
+        let _ = self.spent.try_send(stats);
     }
 
     /// The next batch, or None at the end of the file.
@@ -116,13 +134,65 @@ struct SideState {
     map: NameMap,
     names: Interner,
     sent_names: usize,
+    shapes: Shapes,
+    sent_shapes: usize,
     /// original name id -> mapped name id (mapping runs once per name).
     mapped: FastMap<u32, u32>,
     last_step: Option<i64>,
     pass: u32,
     occurrences: FastMap<(u32, u32), u64>,
     seen: FastMap<(u32, u32, u64), u64>,
+    guess: Guesses,
+    layout: Layout,
+    /// Stats vectors to reuse, and where the aligner returns them.
+    spare: Vec<Stats>,
+    returned: Option<Receiver<Vec<Stats>>>,
     summary: ReadSummary,
+}
+
+/// The names the previous records had in each place, for
+/// `Interner::intern_guessed`. Ids are those of the side's interner.
+#[derive(Default)]
+struct Guesses {
+    /// Module id -> the module that followed it last time: a step runs its
+    /// modules in the order of the step before.
+    next_module: Vec<u32>,
+    last_module: Option<u32>,
+    tensor: u32,
+    dtype: u32,
+    /// By position among a record's stats.
+    stats: Vec<u32>,
+    shape: Option<u32>,
+}
+
+impl Guesses {
+    fn module(&self) -> u32 {
+        self.last_module
+            .and_then(|last| self.next_module.get(last as usize).copied())
+            .unwrap_or(u32::MAX)
+    }
+
+    fn module_was(&mut self, id: u32) {
+        if let Some(last) = self.last_module {
+            let last = last as usize;
+            if self.next_module.len() <= last {
+                self.next_module.resize(last + 1, u32::MAX);
+            }
+            self.next_module[last] = id;
+        }
+        self.last_module = Some(id);
+    }
+
+    fn stat(&self, position: usize) -> u32 {
+        self.stats.get(position).copied().unwrap_or(u32::MAX)
+    }
+
+    fn stat_was(&mut self, position: usize, id: u32) {
+        if self.stats.len() <= position {
+            self.stats.resize(position + 1, u32::MAX);
+        }
+        self.stats[position] = id;
+    }
 }
 
 impl SideState {
@@ -132,12 +202,51 @@ impl SideState {
             map,
             names: Interner::default(),
             sent_names: 0,
+            shapes: Shapes::default(),
+            sent_shapes: 0,
             mapped: FastMap::default(),
             last_step: None,
             pass: 0,
             occurrences: FastMap::default(),
             seen: FastMap::default(),
+            guess: Guesses {
+                tensor: u32::MAX,
+                dtype: u32::MAX,
+                ..Guesses::default()
+            },
+            layout: Layout::default(),
+            spare: Vec::new(),
+            returned: None,
             summary: ReadSummary::default(),
+        }
+    }
+
+    /// The shape's id, without hashing it when it is the previous record's.
+    fn shape(&mut self, dims: &[i64]) -> u32 {
+        match self.guess.shape {
+            Some(id) if self.shapes.get(id) == dims => id,
+            _ => {
+                let id = self.shapes.intern(dims);
+                self.guess.shape = Some(id);
+                id
+            }
+        }
+    }
+
+    /// An empty stats vector, reused when the aligner has returned some.
+    fn stats_vec(&mut self, len: usize) -> Stats {
+        if self.spare.is_empty() {
+            if let Some(bundle) = self.returned.as_ref().and_then(|r| r.try_recv().ok()) {
+                self.spare = bundle;
+            }
+        }
+        match self.spare.pop() {
+            Some(mut stats) => {
+                stats.clear();
+                stats.reserve(len);
+                stats
+            }
+            None => Vec::with_capacity(len),
         }
     }
 
@@ -156,7 +265,7 @@ impl SideState {
             }
         }
         self.summary.lines = lines.lines();
-        if !records.is_empty() || self.names.len() > self.sent_names {
+        if !records.is_empty() || self.names.len() > self.sent_names || self.shapes.len() > self.sent_shapes {
             emit(self.batch(&mut records));
         }
     }
@@ -164,8 +273,11 @@ impl SideState {
     fn batch(&mut self, records: &mut Vec<Record>) -> Batch {
         let names = self.names.since(self.sent_names).to_vec();
         self.sent_names = self.names.len();
+        let shapes = self.shapes.since(self.sent_shapes).to_vec();
+        self.sent_shapes = self.shapes.len();
         Batch {
             names,
+            shapes,
             records: std::mem::replace(records, Vec::with_capacity(BATCH)),
         }
     }
@@ -177,7 +289,7 @@ impl SideState {
 
     fn parse(&mut self, text: &[u8], line: u64) -> Result<Record, (ProblemKind, String)> {
         let mut repaired = None;
-        let raw = decode(text, &mut repaired)?;
+        let raw = decode(text, &mut self.layout, &mut repaired)?;
         let missing = |field: &str| (ProblemKind::BadEvent, format!("record without '{field}'"));
         let module = raw.module.ok_or_else(|| missing(MODULE))?;
         let tensor = raw.tensor.ok_or_else(|| missing(TENSOR))?;
@@ -192,7 +304,8 @@ impl SideState {
             self.occurrences.clear();
             self.seen.clear();
         }
-        let original = self.names.intern(&module);
+        let original = self.names.intern_guessed(&module, self.guess.module());
+        self.guess.module_was(original);
         let module = match self.mapped.get(&original) {
             Some(&id) => id,
             None => {
@@ -206,7 +319,8 @@ impl SideState {
                 id
             }
         };
-        let tensor = self.names.intern(&tensor);
+        let tensor = self.names.intern_guessed(&tensor, self.guess.tensor);
+        self.guess.tensor = tensor;
         let call = match raw.call {
             Some(call) => call,
             None => {
@@ -231,18 +345,16 @@ impl SideState {
         // "<error...>" (e.g. "12.5") is malformed: left out of the
         // comparison and counted, so a trace of junk cannot look equal.
         let mut malformed = Vec::new();
-        let stats = raw
-            .stats
-            .into_iter()
-            .filter(|(name, value)| {
-                let bad = *value == RecordedStat::Other;
-                if bad {
-                    malformed.push(excerpt(name.as_bytes()));
-                }
-                !bad
-            })
-            .map(|(name, value)| (self.names.intern(&name), value))
-            .collect();
+        let mut stats = self.stats_vec(raw.stats.len());
+        for (position, (name, value)) in raw.stats.into_iter().enumerate() {
+            if value == RecordedStat::Other {
+                malformed.push(excerpt(name.as_bytes()));
+                continue;
+            }
+            let id = self.names.intern_guessed(&name, self.guess.stat(position));
+            self.guess.stat_was(position, id);
+            stats.push((id, value));
+        }
         if !malformed.is_empty() {
             let why = format!(
                 "malformed stat value{} for {} (not a number, null, \"nan\", \"inf\", \"-inf\" or \"<error...>\"); not compared",
@@ -253,7 +365,10 @@ impl SideState {
                 .problems
                 .push(&self.display, line, ProblemKind::BadEvent, why);
         }
-        let dtype = raw.dtype.map(|d| self.names.intern(&d));
+        let dtype = raw.dtype.map(|d| {
+            self.guess.dtype = self.names.intern_guessed(&d, self.guess.dtype);
+            self.guess.dtype
+        });
         let seq = self.summary.records;
         self.summary.records += 1;
         Ok(Record {
@@ -266,7 +381,7 @@ impl SideState {
             tensor,
             call,
             stats,
-            shape: raw.shape.map(Vec::into_boxed_slice),
+            shape: raw.shape.map(|dims| self.shape(&dims)),
             dtype,
         })
     }

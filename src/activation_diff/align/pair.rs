@@ -138,8 +138,8 @@ impl Aligner<'_> {
         }
         let shape = match (&a.shape, &b.shape) {
             (Some(x), Some(y)) if x != y => Some(Mismatch {
-                a: x.to_vec(),
-                b: y.to_vec(),
+                a: self.shapes.get(*x).to_vec(),
+                b: self.shapes.get(*y).to_vec(),
             }),
             _ => None,
         };

@@ -41,7 +41,18 @@ fn reference_format_without_call_numbers_calls_within_each_step() {
     let calls: Vec<(i64, u64)> = records.iter().map(|r| (r.step, r.call)).collect();
     assert_eq!(calls, [(0, 0), (0, 1), (0, 0), (1, 0)]);
     assert_eq!(&**names.name(records[0].module), "block.layers.0");
-    assert_eq!(records[0].shape.as_deref(), Some(&[1, 4096, 5120][..]));
+    // Shapes travel as ids, each sent once with the batch that first has it.
+    let mut side = SideState::new("t.jsonl".into(), NameMap::default());
+    let mut shapes = Vec::new();
+    side.read(Box::new(io::Cursor::new(REFERENCE.as_bytes().to_vec())), &mut |batch| {
+        shapes.extend(batch.shapes);
+        true
+    });
+    assert_eq!(shapes, [Arc::from(&[1, 4096, 5120][..])]);
+    assert_eq!(
+        (records[0].shape, records[1].shape, records[2].shape),
+        (Some(0), Some(0), None)
+    );
     assert_eq!(records[0].dtype, None);
     assert_eq!(
         stat(&names, &records[0], "abs_mean"),
