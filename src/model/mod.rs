@@ -4,12 +4,14 @@
 //! holds its compiles (`frame_compile_id`), a compile its attempts.
 
 mod build;
+mod compile_events;
 mod guard_sets;
 mod guard_tree;
 mod runs;
 mod steps;
 
-pub use build::{compile_id_string, is_cache_limit_reason, merge, RunBuilder};
+pub use build::{merge, RunBuilder};
+pub use compile_events::{compile_id_string, is_cache_limit_reason};
 pub use guard_tree::{GuardLine, GuardTree, GUARD_LINES_KEPT};
 pub use runs::{group_runs, RunInfo, RunSelect};
 pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
