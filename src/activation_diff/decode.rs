@@ -106,6 +106,21 @@ pub struct Raw<'a> {
     pub stats: Vec<(Cow<'a, str>, RecordedStat)>,
 }
 
+impl Raw<'_> {
+    /// A record with no field read yet, room for `stats` statistics.
+    pub fn empty(stats: usize) -> Self {
+        Raw {
+            module: None,
+            tensor: None,
+            step: None,
+            call: None,
+            shape: None,
+            dtype: None,
+            stats: Vec::with_capacity(stats),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Raw<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(RawVisitor)
@@ -122,15 +137,7 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw<'de>, A::Error> {
-        let mut raw = Raw {
-            module: None,
-            tensor: None,
-            step: None,
-            call: None,
-            shape: None,
-            dtype: None,
-            stats: Vec::new(),
-        };
+        let mut raw = Raw::empty(0);
         fn field<E: de::Error>(name: &'static str) -> impl Fn(E) -> E {
             move |e| E::custom(format!("'{name}': {e}"))
         }

@@ -18,15 +18,7 @@ mod number;
 /// Decodes `text` (trimmed) when it is a record in the common shape.
 pub fn decode<'t>(text: &'t [u8], layout: &mut Layout) -> Option<Raw<'t>> {
     let mut s = Scan { text, at: 0 };
-    let mut raw = Raw {
-        module: None,
-        tensor: None,
-        step: None,
-        call: None,
-        shape: None,
-        dtype: None,
-        stats: Vec::with_capacity(8),
-    };
+    let mut raw = Raw::empty(8);
     s.ws();
     s.eat(b'{')?;
     for entry in 0.. {
