@@ -197,7 +197,10 @@ proptest! {
             let opts = LoadOptions { parts: Some(parts), ..LoadOptions::default() };
             format!("{:#?}", load_sources(&sources, &opts).unwrap())
         };
-        prop_assert!(model(1) == model(parts), "in {} parts", parts);
+        let (whole, in_parts) = (model(1), model(parts));
+        let at = whole.lines().zip(in_parts.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let around = |m: &str| m.lines().skip(at.saturating_sub(8)).take(12).collect::<Vec<_>>().join("\n");
+        prop_assert!(whole == in_parts, "in {} parts, whole:\n{}\nin parts:\n{}", parts, around(&whole), around(&in_parts));
     }
 }
 

@@ -97,3 +97,49 @@ fn first_difference(a: &str, b: &str) -> String {
     };
     format!("--- whole, line {at}:\n{}\n--- in parts:\n{}", around(a), around(b))
 }
+
+/// HAND-MADE corner (found by the proptest in fuzz_parser.rs): a line over
+/// the line cap that is not payload ends a run of orphan payload lines like
+/// any other line, so a part may start at it. Before, the whole-file parse
+/// kept the run going across it and reported one orphan run where parts
+/// reported two.
+#[test]
+fn a_line_over_the_cap_ends_an_orphan_run_as_a_part_start_does() {
+    input::use_memory_maps();
+    let mut text: Vec<u8> = (0..50)
+        .flat_map(|i| format!("\torphan payload {i:03}\n").into_bytes())
+        .collect();
+    text.extend(std::iter::repeat_n(b'{', 100));
+    text.extend(b"\n\tanother orphan\n");
+    text.extend(b"I1121 11:35:10.695000 2524 torch/_dynamo/convert_frame.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("orphans.log");
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(
+        chunks::split(&text, 2)[1].start,
+        50 * 20,
+        "the second part starts at the long line"
+    );
+    let sources = input::discover(std::slice::from_ref(&path)).unwrap().sources;
+    let load = |parts| {
+        let opts = LoadOptions {
+            parse: ParseOptions {
+                line_cap: 64,
+                ..ParseOptions::default()
+            },
+            parts: Some(parts),
+            ..LoadOptions::default()
+        };
+        load_sources(&sources, &opts).unwrap()
+    };
+    let whole = load(1);
+    let orphan_lines: Vec<u64> = whole
+        .problems
+        .first
+        .iter()
+        .filter(|p| p.kind == input::ProblemKind::OrphanPayload)
+        .map(|p| p.line)
+        .collect();
+    assert_eq!(orphan_lines, [1, 52], "two orphan runs, split by the long line 51");
+    assert_eq!(format!("{whole:#?}"), format!("{:#?}", load(2)));
+}

@@ -186,6 +186,15 @@ impl<'p> Parser<'p> {
             }
             let bytes = line.bytes;
             if line.truncated {
+                if bytes.first() != Some(&b'\t') {
+                    // Not payload: it ends a payload or an orphan run like
+                    // any other line (a part of the file may start at it),
+                    // and the payload's problems come first, as they do
+                    // when a part ends before it.
+                    self.orphan_run = false;
+                    let ev = self.finish_pending(PayloadEnd::Line);
+                    ev.into_iter().for_each(&mut *on_event);
+                }
                 self.problems.push(
                     &self.file,
                     number,
@@ -195,10 +204,6 @@ impl<'p> Parser<'p> {
                         line.len, self.opts.line_cap
                     ),
                 );
-                if bytes.first() != Some(&b'\t') {
-                    let ev = self.finish_pending(PayloadEnd::Line);
-                    ev.into_iter().for_each(&mut *on_event);
-                }
                 continue;
             }
             if let Some(rest) = bytes.strip_prefix(b"\t") {
