@@ -8,6 +8,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 DEPS := $(VENV)/.deps-installed
+# torch from PyPI brings ~4 GB of CUDA wheels per venv; pip's cache would keep
+# a second copy of each download, which has filled a CI machine's disk.
+PIP_INSTALL = -m pip install --quiet --disable-pip-version-check --no-cache-dir
 
 # The oldest torch the hooks are tested on (seen in use; Dynamo there cannot
 # trace some of what newer torch can); python/guardscope/_torch_range.py
@@ -27,7 +30,7 @@ test: lint test-rust test-python test-python-oldest test-wheel
 
 $(DEPS): requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) $(PIP_INSTALL) -r requirements-dev.txt
 	touch $(DEPS)
 
 lint:
@@ -58,14 +61,14 @@ groff:
 
 # Builds the wheel exactly as `pip install .` does and tests the installed package.
 install: $(DEPS)
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps .
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) $(PIP_INSTALL) --no-build-isolation --force-reinstall --no-deps .
 
 test-python: install
 	$(PY) -m pytest -q tests/python
 
 $(OLDEST_DEPS): Makefile
 	test -x $(OLDEST_PY) || $(PYTHON) -m venv $(OLDEST_VENV)
-	$(OLDEST_PY) -m pip install --quiet --disable-pip-version-check pytest numpy transformers torch==$(OLDEST_TORCH)
+	$(OLDEST_PY) $(PIP_INSTALL) pytest numpy transformers torch==$(OLDEST_TORCH)
 	touch $(OLDEST_DEPS)
 
 # The hook tests again on the oldest torch, with the package just built for
