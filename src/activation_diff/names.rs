@@ -5,64 +5,15 @@
 use regex::Regex;
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::sync::Arc;
 
-/// A map with rustc's Fx hash: every record costs several lookups (names,
-/// the window's keys), and SipHash was a tenth of the diff's time. Keys come
-/// from local trace files, not from a network peer choosing collisions.
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub type FastSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
-
-#[derive(Default)]
-pub struct FxHasher(u64);
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, v: u8) {
-        self.add(u64::from(v));
-    }
-    #[inline]
-    fn write_u32(&mut self, v: u32) {
-        self.add(u64::from(v));
-    }
-    #[inline]
-    fn write_u64(&mut self, v: u64) {
-        self.add(v);
-    }
-    #[inline]
-    fn write_i64(&mut self, v: i64) {
-        self.add(v as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, v: usize) {
-        self.add(v as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// A map with a fast, fixed hash (foldhash): every record costs several
+/// lookups (names, the window's keys), and SipHash was a tenth of the diff's
+/// time. Keys come from local trace files, not from a network peer choosing
+/// collisions; fixed, so no run differs from another in anything.
+pub type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+pub type FastSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
 
 /// Strings to dense ids. Names repeat every step (tens of modules, a few
 /// tensors and stats), so this holds as many entries as distinct names.

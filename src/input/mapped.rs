@@ -78,6 +78,7 @@ impl MappedLog {
     /// pages once visited (a pass over the file that keeps RSS flat).
     pub fn visit(&self, range: Range<usize>, visit: &mut dyn FnMut(&[u8])) {
         let mut released = Release::from(range.start);
+        released.upto(&self.map, range.start);
         let mut at = range.start;
         while at < range.end {
             let next = ((at / RELEASE_EVERY + 1) * RELEASE_EVERY).min(range.end);
@@ -100,20 +101,31 @@ impl MappedLog {
 }
 
 /// The blocks of a map handed back to the kernel, from a part's first
-/// whole block on (blocks shared with a neighbouring part stay mapped).
+/// whole block on (blocks shared with a neighbouring part stay mapped), and
+/// the blocks ahead mapped in before they are read.
 struct Release {
     done: usize,
+    populated: usize,
 }
 
 impl Release {
     fn from(start: usize) -> Release {
         Release {
             done: start.div_ceil(RELEASE_EVERY) * RELEASE_EVERY,
+            populated: start / RELEASE_EVERY * RELEASE_EVERY,
         }
     }
 
-    /// Releases the whole blocks before `pos` not yet released.
+    /// Releases the whole blocks before `pos` not yet released, and maps in
+    /// the block after `pos`'s: one call per block instead of a page fault
+    /// per 64 KiB, which cost a tenth of a parse.
     fn upto(&mut self, map: &memmap2::Mmap, pos: usize) {
+        let ahead = ((pos / RELEASE_EVERY + 2) * RELEASE_EVERY).min(map.len());
+        if ahead > self.populated {
+            #[cfg(target_os = "linux")]
+            let _ = map.advise_range(memmap2::Advice::PopulateRead, self.populated, ahead - self.populated);
+            self.populated = ahead;
+        }
         let end = pos / RELEASE_EVERY * RELEASE_EVERY;
         if end <= self.done {
             return;

@@ -56,9 +56,13 @@ struct CompiledRule {
 
 fn table() -> &'static [CompiledRule] {
     static TABLE: OnceLock<Vec<CompiledRule>> = OnceLock::new();
+    // Built on first use, after the parse, when the cores are idle: on all
+    // of them (compiling the rules costs about as much as classifying a
+    // whole log).
     TABLE.get_or_init(|| {
+        use rayon::prelude::*;
         rules()
-            .into_iter()
+            .into_par_iter()
             .map(|rule| CompiledRule {
                 regex: Regex::new(rule.pattern).expect("rule pattern is valid"),
                 rule,

@@ -10,12 +10,41 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
 }
 
-/// Older torch prints locals as `L['x']`; newer prints `x`.
+/// Older torch prints locals as `L['x']`; newer prints `x`. A byte scan,
+/// not a regex: it runs on every guard of every tree, and most have no
+/// `L['` at all.
 pub fn strip_locals(expr: &str) -> String {
-    static L: OnceLock<Regex> = OnceLock::new();
-    re(&L, r"L\['([A-Za-z_][A-Za-z0-9_]*)'\]")
-        .replace_all(expr, "$1")
-        .into_owned()
+    static LOCAL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("L['"));
+    let bytes = expr.as_bytes();
+    let mut out = String::with_capacity(expr.len());
+    let (mut copied, mut from) = (0, 0);
+    while let Some(found) = LOCAL.find(&bytes[from..]) {
+        let name_at = from + found + 3;
+        let name_len = identifier_len(&bytes[name_at..]);
+        if name_len > 0 && bytes[name_at + name_len..].starts_with(b"']") {
+            out.push_str(&expr[copied..from + found]);
+            out.push_str(&expr[name_at..name_at + name_len]);
+            copied = name_at + name_len + 2;
+            from = copied;
+        } else {
+            from += found + 1;
+        }
+    }
+    out.push_str(&expr[copied..]);
+    out
+}
+
+/// The length of the Python identifier (ASCII, as `[A-Za-z_][A-Za-z0-9_]*`)
+/// at the start of `bytes`, 0 if none starts there.
+fn identifier_len(bytes: &[u8]) -> usize {
+    match bytes.first() {
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => bytes
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count(),
+        _ => 0,
+    }
 }
 
 /// A guard expression in one spelling across torch versions: locals
@@ -24,15 +53,22 @@ pub fn strip_locals(expr: &str) -> String {
 pub fn canonical(expr: &str) -> String {
     static GETATTR: OnceLock<Regex> = OnceLock::new();
     static AS_TENSOR: OnceLock<Regex> = OnceLock::new();
-    let expr = strip_locals(expr);
-    let expr = re(
-        &GETATTR,
-        r"object\.__getattribute__\(([^,()]+), '([A-Za-z_][A-Za-z0-9_]*)'\)",
-    )
-    .replace_all(&expr, "$1.$2");
-    re(&AS_TENSOR, r"___as_tensor\(([^()]*(?:\([^()]*\))?[^()]*)\)\.item\(\)")
-        .replace_all(&expr, "$1")
-        .into_owned()
+    let mut expr = strip_locals(expr);
+    // The regexes only where their literal is: most guards hold neither.
+    if expr.contains("object.__getattribute__(") {
+        expr = re(
+            &GETATTR,
+            r"object\.__getattribute__\(([^,()]+), '([A-Za-z_][A-Za-z0-9_]*)'\)",
+        )
+        .replace_all(&expr, "$1.$2")
+        .into_owned();
+    }
+    if expr.contains("___as_tensor(") {
+        expr = re(&AS_TENSOR, r"___as_tensor\(([^()]*(?:\([^()]*\))?[^()]*)\)\.item\(\)")
+            .replace_all(&expr, "$1")
+            .into_owned();
+    }
+    expr
 }
 
 /// The subject of a comparison guard, without the value it was compiled
@@ -231,5 +267,44 @@ mod tests {
             Some("collector.capture_activation_norms")
         );
         assert_eq!(from_guard_on_hint("type list"), None);
+    }
+
+    /// The byte scan spells locals exactly as the regex it replaced, on
+    /// strings built from the pieces that matter (`L['`, names, quotes).
+    mod strip_locals_as_the_regex {
+        use super::super::strip_locals;
+        use proptest::prelude::*;
+
+        fn by_regex(expr: &str) -> String {
+            regex::Regex::new(r"L\['([A-Za-z_][A-Za-z0-9_]*)'\]")
+                .unwrap()
+                .replace_all(expr, "$1")
+                .into_owned()
+        }
+
+        proptest! {
+            #[test]
+            fn on_guard_like_text(pieces in prop::collection::vec(
+                prop::sample::select(vec!["L['", "']", "x", "_a9", "9", "L", "[", "'", "]", ".", " == ", "é", "self", "L['x']"]),
+                0..12,
+            )) {
+                let expr = pieces.concat();
+                prop_assert_eq!(strip_locals(&expr), by_regex(&expr));
+            }
+        }
+
+        #[test]
+        fn on_real_spellings() {
+            for expr in [
+                "L['self'].param_groups[0]['lr'] == 0.01",
+                "L['L['x']",
+                "GL['a']",
+                "L['1x']",
+                "x",
+                "",
+            ] {
+                assert_eq!(strip_locals(expr), by_regex(expr), "{expr}");
+            }
+        }
     }
 }

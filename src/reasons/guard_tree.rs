@@ -107,7 +107,7 @@ impl GuardChange {
 /// guard trees repeat all but a few (and an entry's guards are diffed with
 /// every later compile's), and so do the processes and ranks of one job.
 #[derive(Debug, Default)]
-pub struct SharedStrings(HashSet<Arc<str>>);
+pub struct SharedStrings(HashSet<Arc<str>, foldhash::fast::RandomState>);
 
 impl SharedStrings {
     fn share(&mut self, s: Arc<str>) -> Arc<str> {

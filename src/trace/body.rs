@@ -11,7 +11,7 @@ pub(super) struct Decoded {
 }
 
 pub(super) fn decode(env: &Envelope<'_>) -> Decoded {
-    let body = env.body.get();
+    let body = env.body;
     let result: Result<Option<EventData>, String> = match env.kind.as_ref() {
         "str" => serde_json::from_str::<(String, u64)>(body)
             .map(|(path, index)| Some(EventData::InternedPath { path, index }))

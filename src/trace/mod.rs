@@ -5,6 +5,7 @@ pub mod chunks;
 pub mod envelope;
 pub mod event;
 pub mod glog;
+mod json_scan;
 pub mod kinds;
 pub mod lines;
 pub mod parser;

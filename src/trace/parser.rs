@@ -312,7 +312,11 @@ impl<'p> Parser<'p> {
         if !self.stats.pids.contains(&g.pid) {
             self.stats.pids.push(g.pid);
         }
-        *self.stats.kinds.entry(env.kind.to_string()).or_default() += 1;
+        // A kind's name is allocated once, not per envelope.
+        match self.stats.kinds.get_mut(env.kind.as_ref()) {
+            Some(n) => *n += 1,
+            None => _ = self.stats.kinds.insert(env.kind.to_string(), 1),
+        }
         if !is_known_kind(&env.kind) {
             self.problems.push(
                 &self.file,

@@ -82,10 +82,7 @@ pub(super) fn payload_use(env: &Envelope<'_>) -> PayloadUse {
                 #[serde(borrow)]
                 name: Option<std::borrow::Cow<'a, str>>,
             }
-            match serde_json::from_str::<Artifact>(env.body.get())
-                .ok()
-                .and_then(|a| a.name)
-            {
+            match serde_json::from_str::<Artifact>(env.body).ok().and_then(|a| a.name) {
                 Some(n) if n == "recompile_reasons" => PayloadUse::RecompileReasons,
                 Some(n) if n == "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
                 Some(n) => CacheLookup::from_artifact(&n).map_or(PayloadUse::Ignore, PayloadUse::CacheLookup),
