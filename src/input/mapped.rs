@@ -10,6 +10,7 @@
 //! does, the Python module (inside a user's process) does not.
 //! `GUARDSCOPE_MMAP=never` makes the CLI read with `read(2)` too.
 
+use super::prefetch::Prefetch;
 use super::readers::read_from_buffer;
 use std::fs::File;
 use std::io::{self, BufRead, Read};
@@ -78,7 +79,6 @@ impl MappedLog {
     /// pages once visited (a pass over the file that keeps RSS flat).
     pub fn visit(&self, range: Range<usize>, visit: &mut dyn FnMut(&[u8])) {
         let mut released = Release::from(range.start);
-        released.upto(&self.map, range.start);
         let mut at = range.start;
         while at < range.end {
             let next = ((at / RELEASE_EVERY + 1) * RELEASE_EVERY).min(range.end);
@@ -91,6 +91,7 @@ impl MappedLog {
     /// A reader of `range`, counting what it reads into `counter`.
     pub fn reader(&self, range: Range<usize>, counter: Option<Arc<AtomicU64>>) -> impl BufRead + Send + 'static {
         MappedFile {
+            prefetch: Prefetch::start(Arc::clone(&self.map), range.clone()),
             map: Arc::clone(&self.map),
             pos: range.start,
             end: range.end,
@@ -101,31 +102,22 @@ impl MappedLog {
 }
 
 /// The blocks of a map handed back to the kernel, from a part's first
-/// whole block on (blocks shared with a neighbouring part stay mapped), and
-/// the blocks ahead mapped in before they are read.
+/// whole block on (blocks shared with a neighbouring part stay mapped).
+/// (Mapping the next block in ahead with MADV_POPULATE_READ was measured
+/// slower than letting the reader fault it in.)
 struct Release {
     done: usize,
-    populated: usize,
 }
 
 impl Release {
     fn from(start: usize) -> Release {
         Release {
             done: start.div_ceil(RELEASE_EVERY) * RELEASE_EVERY,
-            populated: start / RELEASE_EVERY * RELEASE_EVERY,
         }
     }
 
-    /// Releases the whole blocks before `pos` not yet released, and maps in
-    /// the block after `pos`'s: one call per block instead of a page fault
-    /// per 64 KiB, which cost a tenth of a parse.
+    /// Releases the whole blocks before `pos` not yet released.
     fn upto(&mut self, map: &memmap2::Mmap, pos: usize) {
-        let ahead = ((pos / RELEASE_EVERY + 2) * RELEASE_EVERY).min(map.len());
-        if ahead > self.populated {
-            #[cfg(target_os = "linux")]
-            let _ = map.advise_range(memmap2::Advice::PopulateRead, self.populated, ahead - self.populated);
-            self.populated = ahead;
-        }
         let end = pos / RELEASE_EVERY * RELEASE_EVERY;
         if end <= self.done {
             return;
@@ -147,6 +139,7 @@ pub(super) struct MappedFile {
     end: usize,
     released: Release,
     counter: Option<Arc<AtomicU64>>,
+    prefetch: Option<Prefetch>,
 }
 
 impl MappedFile {
@@ -158,6 +151,7 @@ impl MappedFile {
         let map = map(file)?;
         Some(MappedFile {
             end: map.len(),
+            prefetch: Prefetch::start(Arc::clone(&map), 0..map.len()),
             map,
             pos: 0,
             released: Release::from(0),
@@ -187,7 +181,13 @@ impl BufRead for MappedFile {
         if let Some(c) = &self.counter {
             c.fetch_add(amt as u64, Ordering::Relaxed);
         }
+        let block_before = self.released.done;
         self.released.upto(&self.map, self.pos);
+        if self.released.done != block_before {
+            if let Some(p) = &self.prefetch {
+                p.reader_at(self.pos);
+            }
+        }
     }
 }
 
@@ -275,6 +275,26 @@ mod tests {
             stderr.contains("guardscope: error: a log file shrank while it was being read"),
             "{stderr}"
         );
+    }
+
+    /// A reader dropped part way (an error, a stop) ends its prefetch
+    /// thread with it, and one read to the end reads what the file holds.
+    #[test]
+    fn prefetch_ends_with_its_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, text) = big_log(dir.path());
+        MAPS_ENABLED.store(true, Ordering::Relaxed);
+        let log = MappedLog::open(&path).unwrap().expect("mapped");
+        for stop_at in [0, 1, RELEASE_EVERY + 5] {
+            let mut reader = log.reader(0..text.len(), None);
+            let mut head = vec![0; stop_at];
+            reader.read_exact(&mut head).unwrap();
+            assert_eq!(head, text[..stop_at]);
+            drop(reader);
+        }
+        let mut all = Vec::new();
+        log.reader(0..text.len(), None).read_to_end(&mut all).unwrap();
+        assert!(all == text);
     }
 
     /// Parts read apart give back the file, and a visit sees it all.

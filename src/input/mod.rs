@@ -14,6 +14,7 @@ pub const TRACE_LOG_PREFIX: &str = "dedicated_log_torch_trace";
 pub mod follow;
 mod jsonl;
 mod mapped;
+mod prefetch;
 pub mod problems;
 mod readers;
 mod sigbus;
