@@ -6,7 +6,7 @@ use super::{Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
 use crate::input::Problems;
 use crate::reasons::paths::PathResolver;
-use crate::reasons::{self, GuardSet, SharedStrings};
+use crate::reasons::{self, GuardCache, GuardSet};
 use crate::trace::{CompileRef, Event, EventData, ParseStats};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -53,7 +53,7 @@ pub struct RunBuilder {
     /// The guard subjects and values of the file's compiles, each once: the
     /// compiles of a frame, and the processes and ranks of a job, repeat
     /// nearly all of them.
-    strings: SharedStrings,
+    guard_cache: GuardCache,
     sets: SharedSets,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
@@ -86,7 +86,7 @@ impl RunBuilder {
             paths: HashMap::new(),
             interned: HashMap::new(),
             guard_trees: true,
-            strings: SharedStrings::default(),
+            guard_cache: GuardCache::default(),
             sets: SharedSets::default(),
             first: None,
             last: None,
@@ -189,7 +189,7 @@ impl RunBuilder {
                     fill_frame(&mut state.frame, m);
                 }
                 if let EventData::GuardTree(lines) = &mut ev.data {
-                    let set = self.sets.share(lines, GuardSet::parse_shared(lines, &mut self.strings));
+                    let set = self.sets.share(lines, self.guard_cache.parse(lines));
                     if state.frame.module_class.is_none() {
                         state.frame.module_class = ["self", "fn", "args[0]"]
                             .iter()

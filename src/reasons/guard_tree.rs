@@ -16,7 +16,7 @@
 use super::culprit::{canonical, python_name, strip_locals};
 use super::tensor_site::{self, TensorGuardSite};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 
 /// Where a tree line's guard starts. Searches are built once: building one
@@ -34,7 +34,7 @@ fn split_at_colon_space(s: &str) -> Option<(&str, &str)> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GuardSet {
     /// Subject (`x.size()`, `grad_mode`, `self.param_groups[0]['lr']`) -> value.
-    /// Shared with the other compiles of the log (`SharedStrings`), so
+    /// Shared with the other compiles of the log (`GuardCache`), so
     /// comparing two compiles' guards mostly compares pointers.
     /// Sorted by subject, one value each: a slice, not a map, because a
     /// set lives as long as its log's model and a tree node per few guards
@@ -103,65 +103,57 @@ impl GuardChange {
     }
 }
 
-/// One copy of each guard subject and value across compiles: a frame's
-/// guard trees repeat all but a few (and an entry's guards are diffed with
-/// every later compile's), and so do the processes and ranks of one job.
-#[derive(Debug, Default)]
-pub struct SharedStrings(HashSet<Arc<str>, foldhash::fast::RandomState>);
-
-impl SharedStrings {
-    fn share(&mut self, s: Arc<str>) -> Arc<str> {
-        match self.0.get(&s) {
-            Some(shared) => shared.clone(),
-            None => {
-                self.0.insert(s.clone());
-                s
-            }
-        }
-    }
-}
-
 impl GuardSet {
-    /// `parse`, with subjects and values shared through `strings`.
-    pub fn parse_shared(tree: &str, strings: &mut SharedStrings) -> GuardSet {
-        let mut set = GuardSet::parse(tree);
-        for (k, v) in set.values.iter_mut() {
-            *k = strings.share(std::mem::take(k));
-            *v = strings.share(std::mem::take(v));
-        }
-        set
-    }
-
     pub fn parse(tree: &str) -> GuardSet {
         let mut set = GuardSet::default();
         for line in tree.lines() {
-            let Some(at) = TREE_BRANCH.find(line.as_bytes()) else {
-                continue;
-            };
-            let guard = &line[at + 3..];
-            if guard.starts_with("TENSOR_MATCH: ") {
-                set.tensor_sites.extend(tensor_site::parse_line(line));
-            }
-            if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
-                set.add_root_type(manager);
-                continue;
-            }
-            let Some((kind, body)) = split_at_colon_space(guard) else {
-                continue;
-            };
-            let body = code_of(body);
-            match kind {
-                "TENSOR_MATCH" => set.add_tensor(body),
-                "GLOBAL_STATE" => set.add_global_state(body),
-                "ID_MATCH" | "TYPE_MATCH" => set.add_identity(kind, body),
-                _ => set.add_comparison(body),
-            }
+            set.add_line(line);
         }
-        // The first guard of a subject wins, as torch checks them in order.
-        set.values.sort_by(|a, b| a.0.cmp(&b.0));
-        set.values.dedup_by(|later, first| later.0 == first.0);
-        set.values.shrink_to_fit();
+        set.finish();
         set
+    }
+
+    /// Adds what one line of a guard tree guards (lines that are not
+    /// guards add nothing).
+    pub(super) fn add_line(&mut self, line: &str) {
+        let Some(at) = TREE_BRANCH.find(line.as_bytes()) else {
+            return;
+        };
+        let guard = &line[at + 3..];
+        if guard.starts_with("TENSOR_MATCH: ") {
+            self.tensor_sites.extend(tensor_site::parse_line(line));
+        }
+        if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
+            self.add_root_type(manager);
+            return;
+        }
+        let Some((kind, body)) = split_at_colon_space(guard) else {
+            return;
+        };
+        let body = code_of(body);
+        match kind {
+            "TENSOR_MATCH" => self.add_tensor(body),
+            "GLOBAL_STATE" => self.add_global_state(body),
+            "ID_MATCH" | "TYPE_MATCH" => self.add_identity(kind, body),
+            _ => self.add_comparison(body),
+        }
+    }
+
+    /// Adds another set's guards after this one's, as if its lines came next.
+    pub(super) fn append(&mut self, later: &GuardSet) {
+        self.values.extend(later.values.iter().cloned());
+        for (name, ty) in &later.root_types {
+            self.root_types.insert(name.clone(), ty.clone());
+        }
+        self.tensor_sites.extend(later.tensor_sites.iter().cloned());
+    }
+
+    /// Orders the values by subject once all lines are in.
+    pub(super) fn finish(&mut self) {
+        // The first guard of a subject wins, as torch checks them in order.
+        self.values.sort_by(|a, b| a.0.cmp(&b.0));
+        self.values.dedup_by(|later, first| later.0 == first.0);
+        self.values.shrink_to_fit();
     }
 
     /// The values guarded in both sets that differ, in subject order.
@@ -442,13 +434,10 @@ mod tests {
         ) {
             // Shared strings, as the builder makes them: equal subjects and
             // values are one pointer, whichever set they came from.
-            let mut strings = SharedStrings::default();
-            let mut set = |values: &std::collections::BTreeMap<String, String>| GuardSet {
-                values: values
-                    .iter()
-                    .map(|(k, v)| (strings.share(k.as_str().into()), strings.share(v.as_str().into())))
-                    .collect(),
-                ..GuardSet::default()
+            let mut cache = super::super::GuardCache::default();
+            let mut set = |values: &std::collections::BTreeMap<String, String>| {
+                let tree: String = values.iter().map(|(k, v)| format!("| +- EQUALS_MATCH: {k} == {v}\n")).collect();
+                cache.parse(&tree)
             };
             let (old_set, new_set) = (set(&old), set(&new));
             let got = old_set.changes_to(&new_set);

@@ -5,6 +5,7 @@ pub mod category;
 pub mod classify;
 pub mod culprit;
 pub mod graph_break;
+mod guard_cache;
 pub mod guard_line;
 pub mod guard_tree;
 pub mod paths;
@@ -13,7 +14,8 @@ pub mod split;
 pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
+pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
-pub use guard_tree::{GuardChange, GuardSet, SharedStrings};
+pub use guard_tree::{GuardChange, GuardSet};
 pub use split::{split, GuardFailure, Location};
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};
