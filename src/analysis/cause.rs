@@ -266,7 +266,8 @@ mod tests {
                     937,
                     None,
                 ),
-            ],
+            ]
+            .into(),
             ..Compile::default()
         };
         let site = call_site(&c).unwrap();

@@ -1,6 +1,6 @@
 //! Folds trace events into the compile timeline.
 
-use super::compile_events::{apply, fill_frame, new_compile};
+use super::compile_events::{apply, fill_frame, new_compile, SharedTexts};
 use super::guard_sets::SharedSets;
 use super::{Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
@@ -54,6 +54,8 @@ pub struct RunBuilder {
     /// compiles of a frame, and the processes and ranks of a job, repeat
     /// nearly all of them.
     guard_cache: GuardCache,
+    /// Graph-break texts, one copy each.
+    texts: SharedTexts,
     sets: SharedSets,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
@@ -87,6 +89,7 @@ impl RunBuilder {
             interned: HashMap::new(),
             guard_trees: true,
             guard_cache: GuardCache::default(),
+            texts: SharedTexts::default(),
             sets: SharedSets::default(),
             first: None,
             last: None,
@@ -225,7 +228,7 @@ impl RunBuilder {
             // Events outside any compile (interned strings, runtime events).
             (None, None) => return,
         };
-        apply(compile, r, ev.data, ev.line, glog_unix);
+        apply(compile, r, ev.data, ev.line, glog_unix, &mut self.texts);
     }
 
     fn note_start(&mut self, pid: u64, r: CompileRef) {
@@ -301,6 +304,9 @@ impl RunBuilder {
             super::guard_tree::attach(&mut f.compiles, &state.trees);
             f.rank = f.rank.or(rank);
             f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
+            // A compile is ~1 KB; the room a growing vector keeps is most of
+            // a frame's memory when the analysis runs.
+            f.compiles.shrink_to_fit();
             frames.push(f);
         }
         frames.sort_by_key(|f| (f.pid, f.generation, f.frame_id));

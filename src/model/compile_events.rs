@@ -3,8 +3,11 @@
 
 use super::{Attempt, BackwardCompile, Breakdown, CacheCounts, Compile, Frame};
 use crate::reasons;
-use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics};
+use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics, StackFrame};
 use crate::trace::{CompileRef, EventData};
+use foldhash::fast::RandomState;
+use std::collections::HashSet;
+use std::sync::Arc;
 
 pub(super) fn new_compile(r: CompileRef, line: u64) -> Compile {
     Compile {
@@ -44,14 +47,50 @@ pub(super) fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
     }
 }
 
-pub(super) fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, glog_unix: f64) {
+/// One copy of each graph-break text and each stack of a file: the
+/// processes and ranks of one job break the graph at the same lines, with
+/// the same message, and compile their frames from the same call stacks.
+#[derive(Default)]
+pub(super) struct SharedTexts {
+    texts: HashSet<Arc<str>, RandomState>,
+    stacks: HashSet<Arc<[StackFrame]>, RandomState>,
+}
+
+impl SharedTexts {
+    fn share(&mut self, text: String) -> Arc<str> {
+        if let Some(seen) = self.texts.get(text.as_str()) {
+            return Arc::clone(seen);
+        }
+        let text: Arc<str> = text.into();
+        self.texts.insert(Arc::clone(&text));
+        text
+    }
+
+    fn share_stack(&mut self, stack: Vec<StackFrame>) -> Arc<[StackFrame]> {
+        if let Some(seen) = self.stacks.get(stack.as_slice()) {
+            return Arc::clone(seen);
+        }
+        let stack: Arc<[StackFrame]> = stack.into();
+        self.stacks.insert(Arc::clone(&stack));
+        stack
+    }
+}
+
+pub(super) fn apply(
+    c: &mut Compile,
+    r: CompileRef,
+    data: EventData,
+    line: u64,
+    glog_unix: f64,
+    texts: &mut SharedTexts,
+) {
     c.last_log_line = c.last_log_line.max(line);
     c.last_log_time = Some(c.last_log_time.map_or(glog_unix, |t| t.max(glog_unix)));
     match data {
         EventData::DynamoStart { stack, .. } => {
             let attempt = r.attempt.unwrap_or(0);
             if c.stack.is_empty() {
-                c.stack = stack;
+                c.stack = texts.share_stack(stack);
             }
             if !c.attempts.iter().any(|a| a.attempt == attempt) {
                 c.attempts.push(Attempt {
@@ -79,7 +118,7 @@ pub(super) fn apply(c: &mut Compile, r: CompileRef, data: EventData, line: u64, 
         EventData::RecompileReasons(list) => {
             c.recompile_reasons = list.iter().map(|r| reasons::split(r)).collect();
         }
-        EventData::GraphBreak(text) => c.graph_breaks.push(text),
+        EventData::GraphBreak(text) => c.graph_breaks.push(texts.share(text)),
         EventData::GuardAdded => c.guards_added += 1,
         EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}

@@ -102,12 +102,13 @@ pub struct Compile {
     /// `compilation_metrics` was seen: false for a log cut off mid-compile.
     pub finished: bool,
     pub restart_reasons: Vec<String>,
-    pub graph_breaks: Vec<String>,
+    pub graph_breaks: Vec<std::sync::Arc<str>>,
     /// One per cache entry whose guards failed, as logged (cache order).
     pub recompile_reasons: Vec<GuardFailure>,
     /// The Python stack when Dynamo started, outermost first, full paths;
     /// the last entry is the compiled frame, the ones before it its callers.
-    pub stack: Vec<StackFrame>,
+    /// Shared with the compiles whose stack is the same (see `SharedTexts`).
+    pub stack: std::sync::Arc<[StackFrame]>,
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
     pub guard_latency_us: Option<f64>,

@@ -94,7 +94,7 @@ impl CacheLookup {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct StackFrame {
     pub file: Option<String>,
     pub line: Option<u32>,
