@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-/// How far ahead of the reader pages are mapped: a few blocks, so that RSS
+/// How far ahead of the reader pages are mapped: one release block (2 MB
+/// measured as fast as 4 MB, with 1 MB less RSS), so that RSS
 /// stays flat in file size (the reader releases the blocks behind it).
-const AHEAD: usize = 4 << 20;
+const AHEAD: usize = 2 << 20;
 
 /// Touching one byte a page faults it in (and the kernel maps its
 /// neighbours with it).
