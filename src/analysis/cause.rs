@@ -117,7 +117,7 @@ fn distance(r: &GuardFailure) -> usize {
     let counted = changes.iter().filter(|c| !c.new_is_dynamic()).count();
     let subject = failed_subject(&r.guard);
     let shown = changes.iter().any(|c| {
-        c.subject == subject
+        *c.subject == *subject
             || c.subject.starts_with(&format!("{subject}."))
             || c.subject.starts_with(&format!("{subject} "))
     });
@@ -158,7 +158,7 @@ fn entry_number(entry: Option<&str>) -> Option<u32> {
 /// not report.
 pub(super) fn lead_with_failed_subject(changed: &mut [crate::reasons::GuardChange], g: &GuardFailure) {
     let subject = failed_subject(&g.guard);
-    changed.sort_by_key(|c| !(c.subject == subject || c.subject.starts_with(&format!("{subject}."))));
+    changed.sort_by_key(|c| !(*c.subject == *subject || c.subject.starts_with(&format!("{subject}."))));
 }
 
 /// The call site of a compile, or for one without a stack (a compile the

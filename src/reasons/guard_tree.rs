@@ -51,9 +51,9 @@ pub struct GuardSet {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GuardChange {
     /// The guarded thing as the guard names it (`x.size()`, `grad_mode`).
-    pub subject: String,
-    pub old: String,
-    pub new: String,
+    pub subject: Arc<str>,
+    pub old: Arc<str>,
+    pub new: Arc<str>,
 }
 
 impl GuardChange {
@@ -182,9 +182,9 @@ impl GuardSet {
             theirs.next();
             if !Arc::ptr_eq(now, old) && now != old {
                 out.push(GuardChange {
-                    subject: subject.to_string(),
-                    old: old.to_string(),
-                    new: now.to_string(),
+                    subject: Arc::clone(subject),
+                    old: Arc::clone(old),
+                    new: Arc::clone(now),
                 });
             }
         }
@@ -417,10 +417,7 @@ mod tests {
             .replace("\"grad_mode\":true", "\"grad_mode\":false")
             .replace("num_repeats == 1", "num_repeats == 2");
         let changes = GuardSet::parse(OLD).changes_to(&GuardSet::parse(&new));
-        let got: Vec<(&str, &str, &str)> = changes
-            .iter()
-            .map(|c| (c.subject.as_str(), c.old.as_str(), c.new.as_str()))
-            .collect();
+        let got: Vec<(&str, &str, &str)> = changes.iter().map(|c| (&*c.subject, &*c.old, &*c.new)).collect();
         assert_eq!(got, [("grad_mode", "true", "false"), ("self.num_repeats", "1", "2")]);
     }
 
@@ -445,7 +442,7 @@ mod tests {
                 .iter()
                 .filter_map(|(s, o)| {
                     let n = new.get(s).filter(|n| *n != o)?;
-                    Some(GuardChange { subject: s.clone(), old: o.clone(), new: n.clone() })
+                    Some(GuardChange { subject: s.as_str().into(), old: o.as_str().into(), new: n.as_str().into() })
                 })
                 .collect();
             proptest::prop_assert_eq!(got, want);
