@@ -8,24 +8,12 @@ mod common;
 use guardscope::input;
 use guardscope::trace::envelope::{parse, parse_fast, parse_with_serde};
 use proptest::prelude::*;
-use std::path::PathBuf;
 use std::sync::LazyLock;
 
 /// The JSON after the glog prefix of each line of every log the tests and
 /// samples use (gz inflated).
 static ENVELOPES: LazyLock<Vec<String>> = LazyLock::new(|| {
-    let root = common::root();
-    let mut files: Vec<PathBuf> = ["samples/traces", "tests/hostile", "tests/data", "tests/corpus/logs"]
-        .iter()
-        .flat_map(|d| walkdir::WalkDir::new(root.join(d)).sort_by_file_name())
-        .map(|e| e.expect("walk").into_path())
-        .filter(|p| p.is_file())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.ends_with(".log") || name.ends_with(".gz")
-        })
-        .collect();
-    files.sort();
+    let files = common::all_trace_logs();
     let mut out = Vec::new();
     for f in files {
         let mut text = Vec::new();

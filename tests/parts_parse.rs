@@ -9,7 +9,7 @@ mod common;
 use guardscope::input;
 use guardscope::load::{load_sources, LoadOptions};
 use guardscope::trace::{chunks, ParseOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The whole model of one file, parsed in `parts` parts.
 fn model(path: &Path, parts: usize, verify_all_payloads: bool) -> String {
@@ -30,29 +30,12 @@ fn model(path: &Path, parts: usize, verify_all_payloads: bool) -> String {
     format!("{run:#?}")
 }
 
-/// Every log file under the directories the tests and samples use.
-fn all_logs() -> Vec<PathBuf> {
-    let root = common::root();
-    let mut files: Vec<PathBuf> = ["samples/traces", "tests/hostile", "tests/data", "tests/corpus/logs"]
-        .iter()
-        .flat_map(|d| walkdir::WalkDir::new(root.join(d)).sort_by_file_name())
-        .map(|e| e.expect("walk").into_path())
-        .filter(|p| p.is_file())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.ends_with(".log") || name.ends_with(".gz") || name.ends_with(".bin")
-        })
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn every_sample_and_hostile_log_parses_the_same_in_parts() {
     // Parts are read through memory maps, as the CLI reads them.
     input::use_memory_maps();
     let work = tempfile::tempdir().unwrap();
-    let logs = all_logs();
+    let logs = common::all_trace_logs();
     assert!(logs.len() > 100, "found {} logs", logs.len());
     let mut cut = 0;
     for (i, log) in logs.iter().enumerate() {

@@ -14,6 +14,24 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every TORCH_TRACE log the samples and tests hold (real, hostile and
+/// corpus logs; `.gz` included), in a fixed order.
+pub fn all_trace_logs() -> Vec<PathBuf> {
+    let root = root();
+    let mut files: Vec<PathBuf> = ["samples/traces", "tests/hostile", "tests/data", "tests/corpus/logs"]
+        .iter()
+        .flat_map(|d| walkdir::WalkDir::new(root.join(d)).sort_by_file_name())
+        .map(|e| e.expect("walk").into_path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.ends_with(".log") || name.ends_with(".gz") || name.ends_with(".bin")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 pub fn guardscope<I, S>(args: I) -> Output
 where
     I: IntoIterator<Item = S>,
