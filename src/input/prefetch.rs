@@ -2,8 +2,8 @@
 //! ahead of its reader. Mapping a page on first touch is kernel work that
 //! was a third of the parsing thread's time; here it runs on a core the
 //! parse leaves idle (the thread sleeps once it is far enough ahead), and
-//! the reader finds the pages mapped. Measured on a 204 MB log, 2 cores:
-//! see docs/performance.md.
+//! the reader finds the pages mapped (a 204 MB log on 2 cores: 0.124 s ->
+//! 0.105 s, median of 25 interleaved runs).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -1,6 +1,6 @@
 //! Folds trace events into the compile timeline.
 
-use super::compile_events::{apply, fill_frame, new_compile, SharedTexts};
+use super::compile_events::{apply, fill_frame, new_compile, Interned};
 use super::guard_sets::SharedSets;
 use super::{Compile, Frame, InputFile, Run};
 use crate::input::LogSource;
@@ -50,12 +50,12 @@ pub struct RunBuilder {
     interned: HashMap<u64, HashMap<u64, String>>,
     /// Whether compiles get their guard tree (`Compile::guard_tree`).
     guard_trees: bool,
-    /// The guard subjects and values of the file's compiles, each once: the
-    /// compiles of a frame, and the processes and ranks of a job, repeat
-    /// nearly all of them.
+    /// Each distinct guard line of the file's trees parsed once, and the
+    /// guard subjects and values held once: the compiles of a frame, and
+    /// the processes and ranks of a job, repeat nearly all of them.
     guard_cache: GuardCache,
-    /// Graph-break texts, one copy each.
-    texts: SharedTexts,
+    /// The file's stacks and graph-break texts, one copy each.
+    shared: Interned,
     sets: SharedSets,
     /// The process and time of the file's first event: which run it is.
     first: Option<(u64, f64)>,
@@ -89,7 +89,7 @@ impl RunBuilder {
             interned: HashMap::new(),
             guard_trees: true,
             guard_cache: GuardCache::default(),
-            texts: SharedTexts::default(),
+            shared: Interned::default(),
             sets: SharedSets::default(),
             first: None,
             last: None,
@@ -228,7 +228,7 @@ impl RunBuilder {
             // Events outside any compile (interned strings, runtime events).
             (None, None) => return,
         };
-        apply(compile, r, ev.data, ev.line, glog_unix, &mut self.texts);
+        apply(compile, r, ev.data, ev.line, glog_unix, &mut self.shared);
     }
 
     fn note_start(&mut self, pid: u64, r: CompileRef) {

@@ -51,12 +51,12 @@ pub(super) fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
 /// processes and ranks of one job break the graph at the same lines, with
 /// the same message, and compile their frames from the same call stacks.
 #[derive(Default)]
-pub(super) struct SharedTexts {
+pub(super) struct Interned {
     texts: HashSet<Arc<str>, RandomState>,
     stacks: HashSet<Arc<[StackFrame]>, RandomState>,
 }
 
-impl SharedTexts {
+impl Interned {
     fn share(&mut self, text: String) -> Arc<str> {
         if let Some(seen) = self.texts.get(text.as_str()) {
             return Arc::clone(seen);
@@ -82,7 +82,7 @@ pub(super) fn apply(
     data: EventData,
     line: u64,
     glog_unix: f64,
-    texts: &mut SharedTexts,
+    interned: &mut Interned,
 ) {
     c.last_log_line = c.last_log_line.max(line);
     c.last_log_time = Some(c.last_log_time.map_or(glog_unix, |t| t.max(glog_unix)));
@@ -90,7 +90,7 @@ pub(super) fn apply(
         EventData::DynamoStart { stack, .. } => {
             let attempt = r.attempt.unwrap_or(0);
             if c.stack.is_empty() {
-                c.stack = texts.share_stack(stack);
+                c.stack = interned.share_stack(stack);
             }
             if !c.attempts.iter().any(|a| a.attempt == attempt) {
                 c.attempts.push(Attempt {
@@ -118,7 +118,7 @@ pub(super) fn apply(
         EventData::RecompileReasons(list) => {
             c.recompile_reasons = list.iter().map(|r| reasons::split(r)).collect();
         }
-        EventData::GraphBreak(text) => c.graph_breaks.push(texts.share(text)),
+        EventData::GraphBreak(text) => c.graph_breaks.push(interned.share(text)),
         EventData::GuardAdded => c.guards_added += 1,
         EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}

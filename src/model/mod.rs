@@ -107,7 +107,7 @@ pub struct Compile {
     pub recompile_reasons: Vec<GuardFailure>,
     /// The Python stack when Dynamo started, outermost first, full paths;
     /// the last entry is the compiled frame, the ones before it its callers.
-    /// Shared with the compiles whose stack is the same (see `SharedTexts`).
+    /// Shared with the compiles whose stack is the same (see `compile_events::Interned`).
     pub stack: std::sync::Arc<[StackFrame]>,
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).

@@ -58,16 +58,34 @@ fn table() -> &'static [CompiledRule] {
     static TABLE: OnceLock<Vec<CompiledRule>> = OnceLock::new();
     // Built on first use, after the parse, when the cores are idle: on all
     // of them (compiling the rules costs about as much as classifying a
-    // whole log).
+    // whole log). On threads of its own, not rayon's: a rayon thread
+    // waiting here could take on other work that classifies, and enter
+    // this initialisation again.
     TABLE.get_or_init(|| {
-        use rayon::prelude::*;
-        rules()
-            .into_par_iter()
-            .map(|rule| CompiledRule {
-                regex: Regex::new(rule.pattern).expect("rule pattern is valid"),
-                rule,
-            })
-            .collect()
+        let mut rules = rules();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let per_thread = rules.len().div_ceil(threads).max(1);
+        let mut chunks = Vec::new();
+        while !rules.is_empty() {
+            let rest = rules.split_off(per_thread.min(rules.len()));
+            chunks.push(std::mem::replace(&mut rules, rest));
+        }
+        let compile = |chunk: Vec<Rule>| -> Vec<CompiledRule> {
+            chunk
+                .into_iter()
+                .map(|rule| CompiledRule {
+                    regex: Regex::new(rule.pattern).expect("rule pattern is valid"),
+                    rule,
+                })
+                .collect()
+        };
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = chunks.into_iter().map(|c| scope.spawn(move || compile(c))).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("compiling a rule does not panic"))
+                .collect()
+        })
     })
 }
 
