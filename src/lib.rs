@@ -15,6 +15,7 @@ pub mod model;
 pub mod reasons;
 pub mod records;
 pub mod report;
+pub mod shared;
 pub mod trace;
 
 #[cfg(feature = "python")]

@@ -277,14 +277,20 @@ mod tests {
         );
     }
 
-    /// A reader dropped part way (an error, a stop) ends its prefetch
-    /// thread with it, and one read to the end reads what the file holds.
-    #[test]
-    fn prefetch_ends_with_its_reader() {
+    /// `big_log`, mapped (the directory holds it while the test runs).
+    fn mapped_big_log() -> (tempfile::TempDir, Vec<u8>, MappedLog) {
         let dir = tempfile::tempdir().unwrap();
         let (path, text) = big_log(dir.path());
         MAPS_ENABLED.store(true, Ordering::Relaxed);
         let log = MappedLog::open(&path).unwrap().expect("mapped");
+        (dir, text, log)
+    }
+
+    /// A reader dropped part way (an error, a stop) ends its prefetch
+    /// thread with it, and one read to the end reads what the file holds.
+    #[test]
+    fn prefetch_ends_with_its_reader() {
+        let (_dir, text, log) = mapped_big_log();
         for stop_at in [0, 1, RELEASE_EVERY + 5] {
             let mut reader = log.reader(0..text.len(), None);
             let mut head = vec![0; stop_at];
@@ -300,10 +306,7 @@ mod tests {
     /// Parts read apart give back the file, and a visit sees it all.
     #[test]
     fn parts_and_visits_cover_the_file_exactly() {
-        let dir = tempfile::tempdir().unwrap();
-        let (path, text) = big_log(dir.path());
-        MAPS_ENABLED.store(true, Ordering::Relaxed);
-        let log = MappedLog::open(&path).unwrap().expect("mapped");
+        let (_dir, text, log) = mapped_big_log();
         assert_eq!(log.bytes(), &text[..]);
         let cuts = [
             0,

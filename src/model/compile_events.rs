@@ -3,11 +3,9 @@
 
 use super::{Attempt, BackwardCompile, Breakdown, CacheCounts, Compile, Frame};
 use crate::reasons;
+use crate::shared::ArcSet;
 use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics, StackFrame};
 use crate::trace::{CompileRef, EventData};
-use foldhash::fast::RandomState;
-use std::collections::HashSet;
-use std::sync::Arc;
 
 pub(super) fn new_compile(r: CompileRef, line: u64) -> Compile {
     Compile {
@@ -52,28 +50,8 @@ pub(super) fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
 /// the same message, and compile their frames from the same call stacks.
 #[derive(Default)]
 pub(super) struct Interned {
-    texts: HashSet<Arc<str>, RandomState>,
-    stacks: HashSet<Arc<[StackFrame]>, RandomState>,
-}
-
-impl Interned {
-    fn share(&mut self, text: String) -> Arc<str> {
-        if let Some(seen) = self.texts.get(text.as_str()) {
-            return Arc::clone(seen);
-        }
-        let text: Arc<str> = text.into();
-        self.texts.insert(Arc::clone(&text));
-        text
-    }
-
-    fn share_stack(&mut self, stack: Vec<StackFrame>) -> Arc<[StackFrame]> {
-        if let Some(seen) = self.stacks.get(stack.as_slice()) {
-            return Arc::clone(seen);
-        }
-        let stack: Arc<[StackFrame]> = stack.into();
-        self.stacks.insert(Arc::clone(&stack));
-        stack
-    }
+    texts: ArcSet<str>,
+    stacks: ArcSet<[StackFrame]>,
 }
 
 pub(super) fn apply(
@@ -90,7 +68,7 @@ pub(super) fn apply(
         EventData::DynamoStart { stack, .. } => {
             let attempt = r.attempt.unwrap_or(0);
             if c.stack.is_empty() {
-                c.stack = interned.share_stack(stack);
+                c.stack = interned.stacks.share(stack);
             }
             if !c.attempts.iter().any(|a| a.attempt == attempt) {
                 c.attempts.push(Attempt {
@@ -118,7 +96,7 @@ pub(super) fn apply(
         EventData::RecompileReasons(list) => {
             c.recompile_reasons = list.iter().map(|r| reasons::split(r)).collect();
         }
-        EventData::GraphBreak(text) => c.graph_breaks.push(interned.share(text)),
+        EventData::GraphBreak(text) => c.graph_breaks.push(interned.texts.share(text)),
         EventData::GuardAdded => c.guards_added += 1,
         EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}

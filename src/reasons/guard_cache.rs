@@ -6,8 +6,9 @@
 //! compiles' guards mostly compares pointers.
 
 use super::guard_tree::GuardSet;
+use crate::shared::ArcSet;
 use foldhash::fast::RandomState;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Distinct lines remembered at most; past this the memory is started
@@ -17,7 +18,7 @@ const LINES_KEPT: usize = 16 * 1024;
 
 #[derive(Debug, Default)]
 pub struct GuardCache {
-    strings: HashSet<Arc<str>, RandomState>,
+    strings: ArcSet<str>,
     lines: HashMap<Box<str>, GuardSet, RandomState>,
 }
 
@@ -34,8 +35,8 @@ impl GuardCache {
             let mut one = GuardSet::default();
             one.add_line(line);
             for (subject, value) in one.values.iter_mut() {
-                *subject = share(&mut self.strings, subject);
-                *value = share(&mut self.strings, value);
+                *subject = self.strings.share(Arc::clone(subject));
+                *value = self.strings.share(Arc::clone(value));
             }
             set.append(&one);
             if self.lines.len() >= LINES_KEPT {
@@ -45,16 +46,6 @@ impl GuardCache {
         }
         set.finish();
         set
-    }
-}
-
-fn share(strings: &mut HashSet<Arc<str>, RandomState>, s: &Arc<str>) -> Arc<str> {
-    match strings.get(s) {
-        Some(shared) => Arc::clone(shared),
-        None => {
-            strings.insert(Arc::clone(s));
-            Arc::clone(s)
-        }
     }
 }
 

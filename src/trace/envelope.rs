@@ -109,13 +109,9 @@ pub fn parse_fast(message: &str) -> Option<Envelope<'_>> {
     if s.at != message.len() {
         return None;
     }
-    let (kind, body) = match (kind, stack) {
-        (Some(k), _) => k,
-        (None, Some(s)) => ("stack", s),
-        (None, None) => return None,
-    };
+    let (kind, body) = kind_and_body(kind.map(|(k, b)| (Cow::Borrowed(k), b)), stack)?;
     Some(Envelope {
-        kind: Cow::Borrowed(kind),
+        kind,
         body,
         compile,
         has_payload: has_payload.map(Cow::Borrowed),
@@ -156,21 +152,22 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 }
             }
         }
-        // `stack` rides along with some kinds (guard_added, ...); it is the
-        // kind only when nothing else is there.
-        let (kind, body) = match (kind, stack) {
-            (Some(k), _) => k,
-            (None, Some(s)) => (Cow::Borrowed("stack"), s),
-            (None, None) => return Err(de::Error::custom("envelope names no event kind")),
-        };
+        let (kind, body) = kind_and_body(kind.map(|(k, b)| (k, b.get())), stack.map(RawValue::get))
+            .ok_or_else(|| de::Error::custom("envelope names no event kind"))?;
         Ok(Envelope {
             kind,
-            body: body.get(),
+            body,
             compile,
             has_payload,
             rank,
         })
     }
+}
+
+/// The event's kind and body: `stack` rides along with some kinds
+/// (guard_added, ...); it is the kind only when nothing else is there.
+fn kind_and_body<'a>(kind: Option<(Cow<'a, str>, &'a str)>, stack: Option<&'a str>) -> Option<(Cow<'a, str>, &'a str)> {
+    kind.or_else(|| stack.map(|s| (Cow::Borrowed("stack"), s)))
 }
 
 /// Whether `key` is metadata rather than an event kind (exposed for tests).

@@ -4,7 +4,7 @@
 //! nesting, a number spelled unusually) is `None`, and the caller parses
 //! the envelope with serde_json instead, which then says what is wrong.
 //! So the fast path can change how fast an envelope is read, never what
-//! comes of it (tests below and tests/fuzz_parser.rs compare the two).
+//! comes of it (tests/envelope_fast_path.rs compares the two).
 
 /// Nesting beyond this goes to serde_json (whose own limit is 128).
 const MAX_DEPTH: usize = 64;
@@ -35,7 +35,7 @@ fn string_stop(bytes: &[u8]) -> Option<usize> {
 }
 
 pub(super) struct Scan<'a> {
-    pub(super) text: &'a str,
+    text: &'a str,
     pub(super) at: usize,
 }
 
