@@ -3,10 +3,8 @@
 
 use crate::model::{Compile, Frame, StackFrame};
 use crate::reasons::classify::Context;
-use crate::reasons::culprit::{canonical, strip_locals, subject_of};
 use crate::reasons::paths::{owner, Owner};
-use crate::reasons::split::guarded_tensor;
-use crate::reasons::GuardFailure;
+use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 
 /// A line of the user's code on the compile's stack.
@@ -28,16 +26,33 @@ impl CallSite {
 /// compile's `dynamo_start` stack that is neither torch nor an installed
 /// library (the compiled frame itself, the stack's last entry, excluded).
 ///
-/// A function decorated with `@torch.compile` and called from a script's
-/// top level logs no caller at all; the compiled function itself, when it
-/// is the user's, is then the best line the log has.
+/// For a function decorated with `@torch.compile`, torch records the
+/// function's own first line (the decorator, which calls nothing) and
+/// sometimes only the outermost caller, not the call inside another
+/// function. So a user line directly above the compiled function counts as
+/// its caller only when it calls the function by name (a call through
+/// torch.compile's wrapper or a module's `__call__` has torch frames in
+/// between), and the compiled function's own line never does. None says
+/// the log does not hold the caller.
 pub fn call_site(compile: &Compile) -> Option<CallSite> {
-    let callers = compile.stack.split_last().map_or(&[][..], |(_, rest)| rest);
-    callers
-        .iter()
-        .rev()
-        .find_map(user_frame)
-        .or_else(|| compile.stack.last().and_then(user_frame))
+    let (last, callers) = compile.stack.split_last()?;
+    let at = callers.iter().rposition(|f| user_frame(f).is_some())?;
+    let site = user_frame(&callers[at])?;
+    let through_torch = at + 1 < callers.len();
+    let direct_call = match last.function.as_deref() {
+        Some(name) => site.code.as_deref().is_some_and(|code| calls(code, name)),
+        None => false,
+    };
+    (through_torch || direct_call).then_some(site)
+}
+
+/// Whether a line calls `name(...)`.
+fn calls(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + name.len()..].trim_start().starts_with('(');
+        after && !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// Every frame of the user's code on the compile's stack, outermost first:
@@ -108,45 +123,22 @@ pub(super) fn entry_distance_ties(compile: &Compile, i: usize) -> Vec<usize> {
 
 /// Guarded values that differ between an entry and the new compile, not
 /// counting dims the new compile made dynamic (a consequence, not a cause),
-/// plus the entry's own failed guard when it carries no comparable value
-/// (`len(self.state[...]) != 0`): it differs too, or it would not have failed.
+/// plus the entry's own failed guard when no counted change names it (a
+/// guard without a comparable value, `len(self.state[...]) != 0`, or a
+/// size the new compile made dynamic): it differs too, or it would not
+/// have failed.
 fn distance(r: &GuardFailure) -> usize {
     let Some(changes) = r.changes.as_ref() else {
         return usize::MAX;
     };
     let counted = changes.iter().filter(|c| !c.new_is_dynamic()).count();
     let subject = failed_subject(&r.guard);
-    let shown = changes.iter().any(|c| {
+    let shown = changes.iter().filter(|c| !c.new_is_dynamic()).any(|c| {
         *c.subject == *subject
             || c.subject.starts_with(&format!("{subject}."))
             || c.subject.starts_with(&format!("{subject} "))
     });
     counted + usize::from(!shown)
-}
-
-/// What a failed guard is about, in the guard tree's terms: `x` for
-/// `tensor 'x' size mismatch ...`, `grad_mode` for a global-state change.
-fn failed_subject(guard: &str) -> String {
-    if let Some(rest) = guard.strip_prefix("tensor '") {
-        return strip_locals(guarded_tensor(guard).unwrap_or(rest));
-    }
-    if let Some(what) = guard.strip_prefix("GLOBAL_STATE changed: ") {
-        // `autocast(cpu)_enabled` is `autocast_state.enabled` in the tree.
-        let what = what.trim();
-        return if what.starts_with("autocast") {
-            "autocast_state".into()
-        } else {
-            what.into()
-        };
-    }
-    let guard = canonical(guard);
-    // `2 <= x.size()[0]`: a symbolic guard on a dim of x.
-    if let Some(at) = guard.find(".size()[") {
-        let head = &guard[..at];
-        let start = head.rfind([' ', '(']).map_or(0, |i| i + 1);
-        return head[start..].to_string();
-    }
-    subject_of(&guard).to_string()
 }
 
 /// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.

@@ -10,8 +10,8 @@ use super::cost::{cost, Cost};
 use super::culprits::{group, CulpritGroup};
 use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, FrameGroup};
 use super::graph_breaks::{distinct, GraphBreak};
+use super::judge::{judge_frame, EvidenceKind, Judgement, Severity};
 use super::ranks::{lone_ranks, LoneRank};
-use super::severity::{severities, Severity};
 use super::{totals, Totals};
 use crate::model::{Compile, Frame, Run};
 use crate::reasons::classify::{self, classify_in};
@@ -51,6 +51,8 @@ pub struct Finding<'r> {
     /// refused, "unknown" when the log has no reason; with the call site.
     pub cause: RecompileReason,
     pub severity: Severity,
+    /// Who owns the changed value and what in the log decided the severity.
+    pub judgement: Judgement,
     /// Another entry was as close to the new call but failed for another
     /// kind of reason: the cause is then a best guess.
     pub ambiguous: bool,
@@ -94,15 +96,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         {
             recompiles.push(finding(frame, compile));
         }
-        let of_frame = &mut recompiles[start..];
-        let causes: Vec<(Category, &str)> = of_frame
-            .iter()
-            .map(|f| (f.cause.category, f.cause.culprit.as_str()))
-            .collect();
-        let computed = severities(&causes);
-        for (f, severity) in of_frame.iter_mut().zip(computed) {
-            f.severity = severity;
-        }
+        judge_frame(&mut recompiles[start..]);
     }
     let mut counts: BTreeMap<Category, usize> = BTreeMap::new();
     for f in &recompiles {
@@ -162,7 +156,20 @@ fn mark_recompiles_most_ranks_did_not_have(frames: &[FrameGroup<'_>], recompiles
                     Some(i) => {
                         shared.remove(i);
                     }
-                    None => r.severity = Severity::Problem,
+                    None => {
+                        r.severity = Severity::Problem;
+                        r.cause.advice = format!(
+                            "Rank {} recompiled where most ranks did not, and the others wait for it at the next collective: make every rank see the same shapes and values (for a short last batch, drop_last=True in the DistributedSampler's DataLoader). The cause itself: {}",
+                            d.rank, r.cause.advice
+                        );
+                        r.judgement.evidence = super::judge::evidence::Evidence::new(
+                            EvidenceKind::RankAlone,
+                            format!(
+                                "rank {} recompiled where most ranks did not: the others wait for it at the next collective",
+                                d.rank
+                            ),
+                        );
+                    }
                 }
             }
         }
@@ -198,6 +205,7 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
         cause_index,
         cause,
         severity: Severity::Expected,
+        judgement: Judgement::default(),
         ambiguous,
         called_from,
         user_calls: user_calls(compile),

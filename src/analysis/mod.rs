@@ -8,8 +8,8 @@ mod culprits;
 mod findings;
 mod frame_groups;
 mod graph_breaks;
+pub mod judge;
 mod ranks;
-mod severity;
 pub mod steps;
 
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
@@ -18,8 +18,8 @@ pub use culprits::CulpritGroup;
 pub use findings::{analyse, Finding, Findings};
 pub use frame_groups::{FrameGroup, RankDifference};
 pub use graph_breaks::GraphBreak;
+pub use judge::{EvidenceKind, Judgement, Ownership, Severity, ValueOwner};
 pub use ranks::{lone_ranks, mode as rank_mode, LoneRank};
-pub use severity::Severity;
 
 use crate::model::{Frame, Run};
 use serde::Serialize;

@@ -342,6 +342,9 @@ fn locate_reasons(c: &mut Compile, guards: &HashMap<String, Arc<GuardSet>>, path
         if let (Some(old), Some(new)) = (old, new) {
             g.changes = Some(old.changes_to(new));
         }
+        if let Some(new) = new {
+            g.now = Some(reasons::guarded_now(&g.guard, new));
+        }
     }
 }
 

@@ -98,6 +98,10 @@ pub(super) fn apply(
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(interned.texts.share(text)),
         EventData::GuardAdded => c.guards_added += 1,
+        EventData::DeclaredRange { source, range } => {
+            c.declared_ranges
+                .push((crate::reasons::culprit::canonical(&source), range));
+        }
         EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}
     }
@@ -171,7 +175,10 @@ fn count_lookup(counts: &mut CacheCounts, lookup: CacheLookup) {
 /// (`cache_size_limit` -> `recompile_limit`).
 pub fn is_cache_limit_reason(reason: &str) -> bool {
     let r = reason.to_ascii_lowercase();
-    r.contains("recompile limit exceeded") || r.contains("cache_size_limit") || r.contains("cache size limit")
+    r.contains("recompile limit exceeded")
+        || r.contains("cache_size_limit")
+        || r.contains("cache size limit")
+        || r.contains("fail_on_recompile_limit_hit")
 }
 
 #[cfg(test)]

@@ -122,6 +122,9 @@ pub struct Compile {
     pub guard_tree: Option<GuardTree>,
     /// `automatic_dynamic_shapes` in the compile's Dynamo config.
     pub automatic_dynamic: Option<bool>,
+    /// Dims created with a range the user declared (`mark_dynamic(x, d,
+    /// min=, max=)`), as (source `x.size()[d]`, range `[2, 16]`).
+    pub declared_ranges: Vec<(String, String)>,
     pub backward: Option<BackwardCompile>,
     /// Line of the compile's first event in its log.
     pub log_line: u64,

@@ -11,6 +11,7 @@ pub mod guard_tree;
 pub mod paths;
 pub mod rules;
 pub mod split;
+pub mod subject;
 pub mod tensor_site;
 
 pub use classify::{classify, Category, RecompileReason};
@@ -18,4 +19,5 @@ pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
 pub use guard_tree::{GuardChange, GuardSet};
 pub use split::{split, GuardFailure, Location};
+pub use subject::{failed_subject, guarded_now, GuardedNow};
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};

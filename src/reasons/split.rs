@@ -49,6 +49,9 @@ pub struct GuardFailure {
     /// Every guarded value that differs between the failed entry and the
     /// new compile (None when either guard tree is missing from the log).
     pub changes: Option<Vec<GuardChange>>,
+    /// How the new compile guards what this entry failed on (None when
+    /// the log lacks the new compile's guard tree).
+    pub now: Option<super::subject::GuardedNow>,
     /// The stack trace shows the guarded value was read inside a module
     /// hook (`hook_result = hook(self, args, result)` on the way in).
     pub in_hook: bool,
@@ -124,6 +127,7 @@ pub fn split(raw: &str) -> GuardFailure {
         hint,
         user_stack,
         changes: None,
+        now: None,
         in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),
     }
 }

@@ -2,7 +2,8 @@
 //! them, never rename or remove them (documented in the README).
 
 use super::compile_record::CompileRecord;
-use crate::analysis::{frame_name, Cost, CulpritGroup, Findings, RankDifference, Severity, Totals};
+use crate::analysis::judge::evidence::Evidence;
+use crate::analysis::{frame_name, Cost, CulpritGroup, Findings, RankDifference, Severity, Totals, ValueOwner};
 use crate::input::ProblemKind;
 use crate::model::{Breakdown, CacheCounts, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
@@ -109,6 +110,16 @@ pub struct RecompileView<'a> {
     /// Another failed entry was as close to the new call but failed for
     /// another reason: the cause is then a best guess.
     pub cause_ambiguous: bool,
+    /// The failed cache entry that caused it, `F/M` (the cause's `entry`).
+    pub cause_entry: Option<&'a str>,
+    /// Who owns the value that changed: `user_argument`,
+    /// `library_argument`, `user_attribute`, `library_attribute`,
+    /// `torch_state`, `global`, `closure` or `graph_break_value`.
+    pub owner: ValueOwner,
+    /// The library method or mechanism that sets it, when known.
+    pub owner_set_by: Option<&'a str>,
+    /// What in the log decided the severity: `{kind, text}`.
+    pub evidence: &'a Evidence,
 }
 
 #[derive(Serialize)]
@@ -222,6 +233,10 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     severity: r.severity,
                     changed: cause.and_then(|g| g.changes.clone()).unwrap_or_default(),
                     cause_ambiguous: r.ambiguous,
+                    cause_entry: cause.and_then(|g| g.entry.as_deref()),
+                    owner: r.judgement.ownership.owner,
+                    owner_set_by: r.judgement.ownership.set_by.as_deref(),
+                    evidence: &r.judgement.evidence,
                 }
             })
             .collect(),

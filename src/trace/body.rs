@@ -31,6 +31,7 @@ pub(super) fn decode(env: &Envelope<'_>) -> Decoded {
             .map(|m| Some(EventData::BwdCompilationMetrics(Box::new(m))))
             .map_err(|e| e.to_string()),
         "guard_added" | "guard_added_fast" => Ok(Some(EventData::GuardAdded)),
+        "create_symbol" => Ok(Some(decode_create_symbol(body).unwrap_or(EventData::Seen))),
         _ if env.compile.is_empty() => Ok(None),
         _ => Ok(Some(EventData::Seen)),
     };
@@ -41,6 +42,21 @@ pub(super) fn decode(env: &Envelope<'_>) -> Decoded {
             error: Some(e),
         },
     }
+}
+
+/// A symbol created with a value range other than the default: a range
+/// the user declared (`mark_dynamic(min=, max=)`).
+fn decode_create_symbol(body: &str) -> Option<EventData> {
+    #[derive(serde::Deserialize)]
+    struct Symbol {
+        vr: Option<String>,
+        source: Option<String>,
+    }
+    let s: Symbol = serde_json::from_str(body).ok()?;
+    let (vr, source) = (s.vr?, s.source?);
+    let (lower, upper) = vr.trim_matches(['[', ']']).split_once(", ")?;
+    let declared = upper.trim() != "int_oo" || !matches!(lower.trim(), "0" | "1" | "2" | "-int_oo");
+    declared.then_some(EventData::DeclaredRange { source, range: vr })
 }
 
 /// A `dynamo_start` stack, noting which of its frames name their file by an

@@ -47,6 +47,13 @@ pub enum EventData {
     GuardTree(String),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
+    /// A dynamic dim created with a range of its own (`create_symbol` whose
+    /// value range is not the default `[2, int_oo]`): what the user
+    /// declared with `mark_dynamic(x, d, min=, max=)`.
+    DeclaredRange {
+        source: String,
+        range: String,
+    },
     /// A compile cache lookup (`fx_graph_cache_hit`, `aotautograd_cache_miss`
     /// artifacts; their payload, the cache key's details, is not read).
     CacheLookup(CacheLookup),

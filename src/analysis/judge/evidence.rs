@@ -1,0 +1,470 @@
+//! What the log shows happened after a recompile: the second stage of
+//! judging it. Whether a recompile matters is read from the rest of the
+//! log, not from its category: did torch make the value dynamic (the new
+//! entry's guards hold it symbolically), did the same cause compile the
+//! frame again, did the frame hit the recompile limit, did the call break a
+//! range the user declared, or is it one of a bounded set of variants
+//! (train/eval, an adapter, prefill/decode, sizes 0 and 1) each compiled
+//! once.
+
+use super::owner::{Ownership, ValueOwner};
+use super::verdict::Severity;
+use crate::model::Compile;
+use crate::reasons::subject::size_mismatch_dim;
+use crate::reasons::{Category, GuardFailure, GuardedNow};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceKind {
+    /// Dynamo refused the compile: the frame runs eagerly from here.
+    LimitHit,
+    /// The refusal raised into the user's call (`FailOnRecompileLimitHit`).
+    LimitRaised,
+    /// A size outside the range the user declared with `mark_dynamic`.
+    DeclaredRange,
+    /// The same cause compiled the frame again (and would go on).
+    Repeats,
+    /// One rank recompiled where most ranks did not.
+    RankAlone,
+    /// `automatic_dynamic_shapes` is off: every new size compiles.
+    StaticShapes,
+    /// State the user's code changes while running, read inside the
+    /// compiled code, still a constant of the new graph.
+    HiddenState,
+    /// A number or object the new entry still holds as a constant: the
+    /// next value compiles again.
+    StaysSpecialised,
+    /// Torch made it dynamic: later values compile nothing.
+    BecameDynamic,
+    /// One of a bounded set of variants, compiled once each.
+    OnePerVariant,
+    /// State created or set once, on the first call.
+    FirstCall,
+    /// Compiled once; no later compile failed on it.
+    DidNotRecur,
+}
+
+impl EvidenceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EvidenceKind::LimitHit => "limit_hit",
+            EvidenceKind::LimitRaised => "limit_raised",
+            EvidenceKind::DeclaredRange => "declared_range",
+            EvidenceKind::Repeats => "repeats",
+            EvidenceKind::RankAlone => "rank_alone",
+            EvidenceKind::StaticShapes => "static_shapes",
+            EvidenceKind::HiddenState => "hidden_state",
+            EvidenceKind::StaysSpecialised => "stays_specialised",
+            EvidenceKind::BecameDynamic => "became_dynamic",
+            EvidenceKind::OnePerVariant => "one_per_variant",
+            EvidenceKind::FirstCall => "first_call",
+            EvidenceKind::DidNotRecur => "did_not_recur",
+        }
+    }
+
+    /// The verdict this evidence gives.
+    pub fn severity(self) -> Severity {
+        match self {
+            EvidenceKind::LimitHit
+            | EvidenceKind::LimitRaised
+            | EvidenceKind::DeclaredRange
+            | EvidenceKind::Repeats
+            | EvidenceKind::RankAlone
+            | EvidenceKind::StaticShapes
+            | EvidenceKind::HiddenState
+            | EvidenceKind::StaysSpecialised => Severity::Problem,
+            EvidenceKind::BecameDynamic
+            | EvidenceKind::OnePerVariant
+            | EvidenceKind::FirstCall
+            | EvidenceKind::DidNotRecur => Severity::Expected,
+        }
+    }
+}
+
+/// What decided a recompile's severity, in words that finish "because ...".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evidence {
+    pub kind: EvidenceKind,
+    pub text: String,
+}
+
+impl Evidence {
+    pub fn new(kind: EvidenceKind, text: impl Into<String>) -> Self {
+        Evidence {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
+/// What is known of one recompile before its frame's others are weighed.
+pub struct Facts<'a> {
+    pub category: Category,
+    pub culprit: &'a str,
+    pub ownership: &'a Ownership,
+    pub compile: &'a Compile,
+    /// The cause entry's failure (None when the log holds no reason).
+    pub guard: Option<&'a GuardFailure>,
+    /// The frame's recompiles with the same cause, this one included, that
+    /// are not bounded variants, in compile order (their compile ids).
+    pub same_cause: Vec<&'a str>,
+    /// The dims the cause entry's compile was given a declared range for.
+    pub declared: &'a [(String, String)],
+    /// A later compile of the frame with the same cause was refused at the
+    /// recompile limit: this one helped fill the cache (its compile id).
+    pub filled_limit: Option<&'a str>,
+}
+
+/// The evidence for one recompile, strongest first: the limit, a declared
+/// range, a static-shapes config, a repeat, then what the new entry holds.
+pub fn evidence(f: &Facts<'_>) -> Evidence {
+    let c = f.compile;
+    if c.fail_type
+        .as_deref()
+        .is_some_and(|t| t.contains("FailOnRecompileLimitHit"))
+    {
+        return Evidence::new(
+            EvidenceKind::LimitRaised,
+            "the frame hit the recompile limit and the call raised FailOnRecompileLimitHit",
+        );
+    }
+    if c.cache_limit {
+        return Evidence::new(
+            EvidenceKind::LimitHit,
+            "Dynamo refused this compile at the recompile limit: the frame runs eagerly from here on",
+        );
+    }
+    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    if let Some(at) = f.filled_limit {
+        return Evidence::new(
+            EvidenceKind::Repeats,
+            format!("the same cause filled the frame's cache: Dynamo refused {at} at the recompile limit"),
+        );
+    }
+    if let Some(range) = f.guard.and_then(|g| declared_range(g, f.declared)) {
+        return Evidence::new(EvidenceKind::DeclaredRange, range);
+    }
+    let shape = matches!(f.category, Category::ShapeInput | Category::ShapeLazyBuffer);
+    if shape && c.automatic_dynamic == Some(false) && !small_size(guard) {
+        return Evidence::new(
+            EvidenceKind::StaticShapes,
+            "automatic_dynamic_shapes is off in this compile's config: the dim stays static and every new size compiles again",
+        );
+    }
+    if f.same_cause.len() >= 2 && bounded(f).is_none() {
+        return Evidence::new(
+            EvidenceKind::Repeats,
+            format!(
+                "the same cause compiled this frame {} times ({})",
+                f.same_cause.len(),
+                f.same_cause.join(", ")
+            ),
+        );
+    }
+    let now = f.guard.and_then(|g| g.now.as_ref());
+    let dynamic = match now {
+        Some(GuardedNow::Dynamic) => true,
+        Some(GuardedNow::Unguarded) => numeric(guard) || shape,
+        _ => false,
+    };
+    if dynamic && !small_size(guard) && !f.guard.is_some_and(specialisation_note) {
+        return Evidence::new(
+            EvidenceKind::BecameDynamic,
+            "the new entry guards it symbolically (torch made it dynamic): later values compile nothing",
+        );
+    }
+    if matches!(f.category, Category::OptimizerState) || first_call_setting(f) {
+        return Evidence::new(
+            EvidenceKind::FirstCall,
+            "state set once, on the first call; no later compile failed on it",
+        );
+    }
+    let mode = mode_switch(f);
+    if f.ownership.owner.is_hidden_state() && !mode {
+        let held = match now {
+            Some(GuardedNow::Constant(v)) => format!(" (the new entry guards it == {v})"),
+            _ => String::new(),
+        };
+        return Evidence::new(
+            EvidenceKind::HiddenState,
+            format!(
+                "your code changed it while running and the compiled code reads it as a constant{held}: each change compiles again"
+            ),
+        );
+    }
+    if let Some(why) = bounded(f) {
+        return Evidence::new(EvidenceKind::OnePerVariant, why);
+    }
+    if let Some(GuardedNow::Constant(v)) = now {
+        return Evidence::new(
+            EvidenceKind::StaysSpecialised,
+            format!("the new entry still holds it as a constant ({v}): the next value compiles again"),
+        );
+    }
+    Evidence::new(
+        EvidenceKind::DidNotRecur,
+        "compiled once; no later compile of this frame failed on it",
+    )
+}
+
+/// Why the values of this guard form a small, fixed set (each compiled
+/// once is the whole cost), or None.
+pub fn bounded(f: &Facts<'_>) -> Option<String> {
+    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    use Category::*;
+    if small_size(guard) || f.guard.is_some_and(specialisation_note) {
+        return Some(
+            "sizes 0 and 1 are always specialised: each compiles once, larger sizes share the dynamic entry".into(),
+        );
+    }
+    if let Some(g) = f.guard.filter(|g| traced_bound(g) && branch_bound(g).is_none()) {
+        return Some(format!(
+            "the compiled graph assumed {} (a bound from the traced code: a branch on the size, or an op that needs it), not a range you declared: one compile for each side of it",
+            g.guard.trim()
+        ));
+    }
+    if let Some(g) = f.guard.filter(|g| branch_bound(g).is_some()) {
+        let line = g.source.clone().unwrap_or_default();
+        return Some(format!(
+            "a branch in your code ({}{}) splits the sizes: one compile for each side",
+            g.code.as_deref().unwrap_or("a shape test"),
+            if line.is_empty() {
+                String::new()
+            } else {
+                format!(" at {line}")
+            }
+        ));
+    }
+    let why = match f.category {
+        TorchGlobalState => {
+            "a mode of torch's global state (grad mode, autocast): one compile per mode, reused when it returns"
+        }
+        Dtype => "one compile per dtype, reused when it returns",
+        Device => "one compile per device (or per kind of tensor), reused when it returns",
+        RequiresGrad => "one compile per requires_grad setting, reused when it returns",
+        TypeChange => "one compile per type, reused when it returns",
+        DictKeys => "one compile per set of keys, reused when it returns",
+        Stride => "one compile per memory layout, reused when it returns",
+        KvCache => "generate() has a fixed set of phases (prefill, decode): one compile each",
+        HooksChanged => "one compile per set of registered hooks",
+        NewAttribute => "one compile with and one without the attribute",
+        _ => "",
+    };
+    if !why.is_empty() {
+        return Some(why.into());
+    }
+    if mode_switch(f) {
+        return Some("a mode switch: one compile per mode, reused when it returns".into());
+    }
+    if boolean(guard) {
+        return Some("a flag (two values at most): one compile per value, reused when it returns".into());
+    }
+    if string_value(guard) {
+        return Some("a string option: one compile per value, reused when it returns".into());
+    }
+    let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
+    if argument && (guard.starts_with("len(") || guard.contains("___dict_contains")) {
+        return Some("one compile per number of entries (or set of keys) of the container you pass".into());
+    }
+    if guard.contains("rank mismatch") || guard.contains("_dynamo_dynamic_indices") {
+        return Some("one compile per number of dims (or per set of dynamic dims)".into());
+    }
+    None
+}
+
+/// A library's mode (an adapter, an attention implementation, a cache
+/// setting), `train()`/`eval()`, or a freeze: modes are few and return.
+fn mode_switch(f: &Facts<'_>) -> bool {
+    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    matches!(
+        f.ownership.owner,
+        ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
+    ) && !guard.contains("param_groups[")
+        || guard.contains(".training")
+        || matches!(f.category, Category::RequiresGrad)
+}
+
+/// A value a library sets once, on the first call (`config.problem_type`).
+fn first_call_setting(f: &Facts<'_>) -> bool {
+    f.ownership.owner == ValueOwner::LibraryAttribute
+        && f.guard.is_some_and(|g| {
+            g.guard.contains("problem_type")
+                || g.changes
+                    .iter()
+                    .flatten()
+                    .any(|c| &*c.old == "None" && &*c.new != "None")
+        })
+}
+
+/// A size mismatch to 0 or 1, or a symbolic guard whose bound is the 0/1
+/// specialisation (`2 <= x.size()[0]`) failed by such a size.
+fn specialisation_note(g: &GuardFailure) -> bool {
+    g.hint
+        .as_deref()
+        .is_some_and(|h| h.contains("0/1 specialization") || h.contains("0/1 specialisation"))
+}
+
+fn small_size(guard: &str) -> bool {
+    if size_mismatch_dim(guard).is_some() {
+        return guard
+            .rsplit(", actual ")
+            .next()
+            .is_some_and(|a| matches!(a.trim(), "0" | "1"));
+    }
+    guard.contains(".size()[") && guard.trim_start().starts_with("2 <= ") && upper_bound(guard).is_none()
+}
+
+/// A Python number compared by value (`lr == 0.001`, `___stack0 == 3`).
+fn numeric(guard: &str) -> bool {
+    guard
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
+}
+
+fn boolean(guard: &str) -> bool {
+    let g = guard.trim();
+    if [" == True", " == False", " is None", " is not None"]
+        .iter()
+        .any(|s| g.ends_with(s))
+    {
+        return true;
+    }
+    // `not x` / `x`: the truth of a value (a container empty or not).
+    let bare = g.strip_prefix("not ").unwrap_or(g);
+    !bare.is_empty() && !bare.contains(' ')
+}
+
+/// `mode == 'sum'`: an option spelled as a string.
+fn string_value(guard: &str) -> bool {
+    guard
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().starts_with('\'') || v.trim().starts_with('"'))
+}
+
+/// `a <= x.size()[d] <= b`: the upper bound, when the guard has one.
+fn upper_bound(guard: &str) -> Option<u64> {
+    let at = guard.find(".size()[")?;
+    let after = &guard[at..];
+    let (_, rest) = after.split_once(" <= ")?;
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// A symbolic bound a branch in the user's code put there: the guard
+/// comment quotes the test (`if x.shape[0] > 16:`).
+fn branch_bound(g: &GuardFailure) -> Option<&str> {
+    if !g.guard.contains(".size()[") && !g.guard.contains("shape[") {
+        return None;
+    }
+    let code = g.code.as_deref()?;
+    let test = code.trim_start();
+    (test.starts_with("if ") || test.starts_with("elif ") || test.starts_with("while ") || test.contains(" if "))
+        .then_some(code)
+}
+
+/// A symbolic guard that failed on a range the user declared with
+/// `mark_dynamic(x, d, min=, max=)`: the cause entry's compile created
+/// that dim with the declared range (its `create_symbol`).
+fn declared_range(g: &GuardFailure, declared: &[(String, String)]) -> Option<String> {
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    let at = guard.find(".size()[")?;
+    let head = &guard[..at];
+    let start = head.rfind([' ', '(']).map_or(0, |i| i + 1);
+    let dim = guard[at + ".size()[".len()..].split(']').next()?;
+    let source = format!("{}.size()[{dim}]", &head[start..]);
+    let (_, range) = declared.iter().find(|(s, _)| *s == source)?;
+    Some(format!(
+        "the call passed a size outside the range declared for dim {dim} of {} ({range}, from mark_dynamic(min=, max=)); the failed guard: {}",
+        crate::reasons::culprit::python_name(&head[start..]),
+        g.guard.trim()
+    ))
+}
+
+/// A symbolic guard with an upper bound the user did not declare: the
+/// traced code put it there (a branch on the size, or an op that needs
+/// it), and sizes on either side compile once each.
+fn traced_bound(g: &GuardFailure) -> bool {
+    g.guard.contains(".size()[") && upper_bound(&g.guard).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reasons::split;
+
+    fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, compile: &'a Compile) -> Facts<'a> {
+        Facts {
+            category,
+            culprit: "x",
+            ownership: owner,
+            compile,
+            guard: Some(g),
+            same_cause: vec!["0/1"],
+            declared: &[],
+            filled_limit: None,
+        }
+    }
+
+    // Hand-made snippets in the shape of torch 2.15's reason texts.
+    #[test]
+    fn a_size_made_dynamic_is_expected_and_a_static_config_is_not() {
+        let arg = Ownership {
+            owner: ValueOwner::UserArgument,
+            set_by: None,
+        };
+        let mut g = split("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 4");
+        g.now = Some(GuardedNow::Dynamic);
+        let c = Compile::default();
+        assert_eq!(
+            evidence(&facts(&g, Category::ShapeInput, &arg, &c)).kind,
+            EvidenceKind::BecameDynamic
+        );
+        let off = Compile {
+            automatic_dynamic: Some(false),
+            ..Compile::default()
+        };
+        assert_eq!(
+            evidence(&facts(&g, Category::ShapeInput, &arg, &off)).kind,
+            EvidenceKind::StaticShapes
+        );
+        let one = split("0/1: tensor 'x' size mismatch at index 0. expected 8, actual 1");
+        assert_eq!(
+            evidence(&facts(&one, Category::ShapeInput, &arg, &c)).kind,
+            EvidenceKind::OnePerVariant
+        );
+    }
+
+    #[test]
+    fn a_declared_range_and_a_traced_bound_are_told_apart() {
+        let declared = [("args[0].size()[0]".to_string(), "[2, 16]".to_string())];
+        let guard = split("0/0: 2 <= args[0].size()[0] <= 16  # return F.linear(input, self.weight, self.bias)  # nn/modules/linear.py:134 in forward");
+        assert!(declared_range(&guard, &declared).is_some());
+        assert!(declared_range(&guard, &[]).is_none());
+        assert!(traced_bound(&guard));
+        let branch = split("0/1: x.size()[0] <= 16  # if x.shape[0] > 16:  # /home/me/train.py:7 in f");
+        assert!(branch_bound(&branch).is_some());
+        let specialised = split("0/1: 2 <= x.size()[0]");
+        assert!(!traced_bound(&specialised));
+        assert!(small_size(&specialised.guard));
+    }
+
+    #[test]
+    fn hidden_state_is_a_problem_even_once_and_a_bool_argument_is_not() {
+        let closure = Ownership {
+            owner: ValueOwner::Closure,
+            set_by: None,
+        };
+        let c = Compile::default();
+        let g = split("0/0: fn._forward_hooks[0].__closure__[0].cell_contents.on == False");
+        let e = evidence(&facts(&g, Category::ClosureHookState, &closure, &c));
+        assert_eq!(e.kind, EvidenceKind::HiddenState);
+        let arg = Ownership {
+            owner: ValueOwner::UserArgument,
+            set_by: None,
+        };
+        let g = split("0/0: need_weights == True");
+        let e = evidence(&facts(&g, Category::ConstantValue, &arg, &c));
+        assert_eq!(e.kind, EvidenceKind::OnePerVariant);
+        assert_eq!(e.kind.severity(), Severity::Expected);
+    }
+}

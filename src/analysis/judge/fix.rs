@@ -1,0 +1,313 @@
+//! The fix, the last stage of judging a recompile: written for whoever owns
+//! the value (the rule table says what a guard is; this says what to do
+//! about it) and true to what the log showed next. A user is never told to
+//! change a value they do not pass, never given a fix that stops gradients
+//! or turns a module's flag into a tensor, and never told "each new value
+//! compiles again" about a value torch made dynamic.
+
+use super::caller::CallerArg;
+use super::evidence::{Evidence, EvidenceKind};
+use super::owner::{is_inference_change, Ownership, ValueOwner};
+use crate::reasons::culprit::python_name;
+use crate::reasons::subject::size_mismatch_dim;
+use crate::reasons::{Category, GuardFailure, RecompileReason};
+
+/// What the fix is written from.
+pub struct FixInput<'a> {
+    /// The cause as the rule table classified it (for a compile refused at
+    /// the limit, the reason that filled the cache).
+    pub reason: &'a RecompileReason,
+    pub guard: Option<&'a GuardFailure>,
+    pub ownership: &'a Ownership,
+    pub evidence: &'a Evidence,
+    /// What the caller passed where the guarded argument is, when the
+    /// call line shows it.
+    pub caller: Option<&'a CallerArg>,
+}
+
+/// The advice for one recompile.
+pub fn fix(input: &FixInput<'_>) -> String {
+    let body = for_owner(input);
+    match input.evidence.kind {
+        EvidenceKind::LimitHit => format!(
+            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit) and gave up: this frame runs eagerly, uncompiled, for the rest of the process. The recompiles that filled the cache were caused by {} ({}); fix that: {body}",
+            input.reason.culprit,
+            input.reason.category.label()
+        ),
+        EvidenceKind::LimitRaised => format!(
+            "The frame hit the recompile limit and Dynamo raised FailOnRecompileLimitHit into your call (torch._dynamo.config.fail_on_recompile_limit_hit, or fullgraph=True at the limit): the call failed. Raising the limit only delays it; fix what filled the cache, {} ({}): {body}",
+            input.reason.culprit,
+            input.reason.category.label()
+        ),
+        EvidenceKind::Repeats => format!("{body} {}.", capitalise(&input.evidence.text)),
+        _ => body,
+    }
+}
+
+fn for_owner(input: &FixInput<'_>) -> String {
+    let r = input.reason;
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    let dynamic = input.evidence.kind == EvidenceKind::BecameDynamic;
+    let culprit = r.culprit.as_str();
+    if input.evidence.kind == EvidenceKind::DeclaredRange {
+        return declared_range_fix(input);
+    }
+    match input.ownership.owner {
+        ValueOwner::LibraryArgument => {
+            if r.category == Category::KvCache && !g.contains("is_updated") {
+                return r.advice.clone();
+            }
+            format!(
+                "Expected: {} passes {culprit} itself and changes it between its own steps (prefill, decode, cache updates), one compile for each; nothing in your call sets it. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the decode steps' shapes and flags fixed.",
+                input.ownership.set_by.as_deref().unwrap_or("the library")
+            )
+        }
+        ValueOwner::LibraryAttribute => library_attribute_fix(input),
+        ValueOwner::TorchState => torch_state_fix(input),
+        ValueOwner::GraphBreakValue => graph_break_value_fix(input),
+        ValueOwner::Closure | ValueOwner::Global if in_hook(input) => format!(
+            "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes; a flag, a counter or a list the hook appends to are all the hook's state (one cause). Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks."
+        ),
+        ValueOwner::Closure => {
+            if boolean(g) {
+                format!("The compiled code reads the captured flag {culprit}, which your code changed: one compile per value. Branch on it outside the compiled function (or compile one function per setting) instead of reading it inside.")
+            } else {
+                format!("The compiled code reads {culprit} through a closure and your code changed it. Pass it in as an argument (a tensor when it changes every step), or move the code that reads it outside the compiled function.")
+            }
+        }
+        ValueOwner::Global => {
+            let name = python_name(culprit.strip_prefix("global ").unwrap_or(culprit));
+            if boolean(g) {
+                format!("The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile: branch on it outside the compiled function, or pass the choice in as an argument.")
+            } else {
+                format!("The compiled code reads the global {name}, which your code changed after the first compile. Pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.")
+            }
+        }
+        ValueOwner::UserAttribute => user_attribute_fix(input),
+        ValueOwner::UserArgument => user_argument_fix(input, dynamic),
+    }
+}
+
+fn library_attribute_fix(input: &FixInput<'_>) -> String {
+    let r = input.reason;
+    let who = input.ownership.set_by.as_deref().unwrap_or("a library");
+    match r.category {
+        Category::OptimizerHyperparam => {
+            if input.evidence.kind == EvidenceKind::BecameDynamic {
+                "Expected once here: the scheduler changed the optimizer's lr and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compiled nothing in this run. To avoid even this recompile (other optimizers and torch versions keep lr static and compile every value), give the optimizer its lr as a tensor: torch.optim.AdamW(params, lr=torch.tensor(1e-3)).".to_string()
+            } else {
+                r.advice.clone()
+            }
+        }
+        Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
+        _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
+            "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
+            r.culprit
+        ),
+        _ => format!(
+            "Expected: {who} switched {} (a mode of the library, not a value you pass): one compile per mode, reused when the mode returns. Nothing to change in your calls; to avoid compiling at the switch, compile after switching, or keep one compiled model per mode.",
+            r.culprit
+        ),
+    }
+}
+
+fn torch_state_fix(input: &FixInput<'_>) -> String {
+    let r = input.reason;
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    if input.guard.is_some_and(is_inference_change) {
+        let tensor = python_name(crate::reasons::split::guarded_tensor(g).unwrap_or("the input"));
+        return format!(
+            "Not a device change: {tensor} was made under torch.inference_mode() (an inference tensor, without autograd keys) where the graph was compiled for a normal tensor, or the reverse: one compile per kind. Make the inputs the same way for every call (outside inference_mode, or run every call under it); if both kinds are intended, it is one compile each."
+        );
+    }
+    if g.contains("_forward_hooks") || g.contains("_pre_hooks") || g.contains("_backward_hooks") {
+        return "A hook was added or removed after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
+    }
+    if g.contains("parametrize") {
+        return "torch.nn.utils.parametrize.cached() fills a cache the compiled code reads: one compile with it and one without, reused afterwards. Call the compiled model always inside, or always outside, parametrize.cached().".to_string();
+    }
+    if r.category == Category::RequiresGrad {
+        return requires_grad_fix(input);
+    }
+    r.advice.clone()
+}
+
+fn requires_grad_fix(input: &FixInput<'_>) -> String {
+    format!(
+        "Expected: requires_grad of {} changed (freezing or unfreezing, or a GAN step toggling a model): one compile per setting, reused when it returns. Nothing to undo; set requires_grad before compiling if it changes only once.",
+        input.reason.culprit
+    )
+}
+
+fn graph_break_value_fix(input: &FixInput<'_>) -> String {
+    let g = input.guard;
+    let code = g.and_then(|g| g.code.as_deref());
+    let at = g.and_then(|g| g.source.as_deref());
+    let what = match (code, at) {
+        (Some(code), Some(at)) => format!("the value of `{code}` ({at})"),
+        (Some(code), None) => format!("the value of `{code}`"),
+        _ => "a Python value computed before a graph break".to_string(),
+    };
+    let scalar = g.is_some_and(|g| g.guard.contains(" == ") || g.guard.contains(" <= ") || g.guard.contains(" < "));
+    if input.evidence.kind == EvidenceKind::BecameDynamic {
+        return format!("Expected once: {what} crossed a graph break as a Python number and torch made it dynamic at this recompile; later values compile nothing. To avoid the break and the recompile, keep it a tensor (no .item()/int()), or set torch._dynamo.config.capture_scalar_outputs = True.");
+    }
+    if scalar {
+        format!("{} crosses a graph break as a Python number (an .item(), int() or a list from the eager code between graphs) and the resumed graph guards on it. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True so the number stays in the graph.", capitalise(&what))
+    } else {
+        format!("{} crosses a graph break and the resumed graph guards on it. Remove the graph break before it (TORCH_LOGS=graph_breaks names it), or keep the value a tensor.", capitalise(&what))
+    }
+}
+
+fn user_attribute_fix(input: &FixInput<'_>) -> String {
+    let r = input.reason;
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    if g.contains("___dict_contains('forward'") || g.contains("___dict_contains('__call__'") {
+        return "An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward. Patch before compiling, or wrap the module (a subclass or a wrapper nn.Module) instead of assigning its forward.".to_string();
+    }
+    match r.category {
+        Category::RequiresGrad => requires_grad_fix(input),
+        Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
+            r.advice.clone()
+        }
+        _ if g.contains(".training") => r.advice.clone(),
+        _ if boolean(g) => format!(
+            "Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
+            r.culprit
+        ),
+        _ if numeric(g) => format!(
+            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            r.culprit
+        ),
+        _ => r.advice.clone(),
+    }
+}
+
+fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
+    let r = input.reason;
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    match r.category {
+        Category::ShapeInput => shape_fix(input, dynamic),
+        Category::RequiresGrad => format!(
+            "Expected: {} arrived with another requires_grad than the compiled call had: one compile per setting, reused when it returns. If the input should never need gradients, create it under torch.no_grad() the same way each call.",
+            r.culprit
+        ),
+        Category::TypeChange => format!(
+            "{} arrived as another Python type than the compiled call had ({}): one compile per type. Pass it as the same type every call (e.g. always a tensor, or always an int).",
+            r.culprit,
+            g.trim()
+        ),
+        Category::ContainerLen | Category::DictKeys if g.starts_with("len(") || g.contains("___dict_contains") => format!(
+            "{} has another number of entries (or other keys) than the compiled call had: one compile per set of keys. Pass the same keys every call (None for unused ones), or pass what varies as one stacked tensor.",
+            r.culprit
+        ),
+        _ if g.contains("rank mismatch") => format!(
+            "{} has another number of dims than the compiled call had ({}): one compile per rank. Reshape it to one rank before the call if both occur.",
+            r.culprit,
+            g.trim()
+        ),
+        _ if g.contains("_dynamo_dynamic_indices") => {
+            let tensor = g.split('\'').nth(1).map(python_name).unwrap_or_else(|| "the tensor".into());
+            format!(
+                "{tensor} was marked dynamic on other dims than the compiled entry ({}): one compile per set of marked dims. Mark the same dims on every call, before the first one (torch._dynamo.mark_dynamic({tensor}, [dims])).",
+                g.split(": ").nth(1).unwrap_or(g).trim()
+            )
+        }
+        _ if boolean(g) => format!(
+            "Expected: {} is a flag your call passes (or an attribute of an object it passes), and each value compiles once (two at most), reused when it returns. Pass one value every call if you want one compile; a flag stays a Python bool (don't make it a tensor).",
+            r.culprit
+        ),
+        _ if string_value(g) => format!(
+            "{} is a string option your call passes: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
+            r.culprit
+        ),
+        Category::ConstantValue if dynamic => format!(
+            "Expected once: {} changed and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compile nothing. To avoid even this one, pass it as a tensor.",
+            r.culprit
+        ),
+        _ => r.advice.clone(),
+    }
+}
+
+fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    let dim = size_mismatch_dim(g)
+        .map(|d| d.to_string())
+        .or_else(|| symbolic_dim(g))
+        .unwrap_or_else(|| "<dim>".into());
+    let mark = match input.caller {
+        Some(c) if c.is_name() => format!("torch._dynamo.mark_dynamic({}, {dim}) before the first call", c.expr),
+        Some(c) => format!(
+            "bind what you pass and mark it before the call: `t = {}; torch._dynamo.mark_dynamic(t, {dim})`, then pass t (marking a tensor you slice from does not mark the slice)",
+            c.expr
+        ),
+        None => {
+            let name = input
+                .guard
+                .and_then(|g| crate::reasons::split::guarded_tensor(&g.guard))
+                .map(python_name)
+                .unwrap_or_else(|| "x".into());
+            format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
+        }
+    };
+    let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
+    if small {
+        return format!(
+            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
+        );
+    }
+    if dynamic {
+        return format!(
+            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile, so later sizes compile nothing. To avoid even this recompile, {mark}."
+        );
+    }
+    if input.evidence.kind == EvidenceKind::StaticShapes {
+        return format!(
+            "automatic_dynamic_shapes is off, so every new size of dim {dim} compiles again. Turn it back on, or {mark}, or pad inputs to a few fixed sizes."
+        );
+    }
+    format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
+}
+
+fn declared_range_fix(input: &FixInput<'_>) -> String {
+    let g = input.guard.map(|g| g.guard.trim()).unwrap_or("");
+    format!(
+        "This call passed a size outside the range you declared ({g}), so Dynamo compiled another graph for it. Widen the declared range to every size you pass (torch._dynamo.mark_dynamic(x, dim, min=..., max=...)), or keep sizes inside it (pad or truncate)."
+    )
+}
+
+fn symbolic_dim(guard: &str) -> Option<String> {
+    let at = guard.find(".size()[")? + ".size()[".len();
+    Some(guard[at..].split(']').next()?.to_string())
+}
+
+fn in_hook(input: &FixInput<'_>) -> bool {
+    input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook)
+}
+
+fn boolean(guard: &str) -> bool {
+    let g = guard.trim();
+    [" == True", " == False", " is None", " is not None"]
+        .iter()
+        .any(|s| g.ends_with(s))
+}
+
+fn string_value(guard: &str) -> bool {
+    guard
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().starts_with('\'') || v.trim().starts_with('"'))
+}
+
+fn numeric(guard: &str) -> bool {
+    guard
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

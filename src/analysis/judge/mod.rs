@@ -1,0 +1,171 @@
+//! Judging a recompile, in the stages one reads it in: who owns the value
+//! (`owner`), what the log shows happened next (`evidence`), the verdict
+//! (`verdict`) and the fix written for that owner (`fix`, with what the
+//! caller passed from `caller`). The rule table (`reasons`) says what a
+//! guard is; this says what it means.
+
+pub mod caller;
+pub mod evidence;
+pub mod fix;
+pub mod owner;
+pub mod verdict;
+
+use super::cause::context;
+use super::findings::Finding;
+use crate::reasons::split::guarded_tensor;
+use crate::reasons::{failed_subject, Category};
+use evidence::{bounded, evidence, Evidence, Facts};
+use owner::ownership;
+use serde::Serialize;
+
+pub use evidence::EvidenceKind;
+pub use owner::{Ownership, ValueOwner};
+pub use verdict::Severity;
+
+/// What a recompile means: whose value changed and what decided its severity.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Judgement {
+    #[serde(flatten)]
+    pub ownership: Ownership,
+    pub evidence: Evidence,
+}
+
+/// Judges the recompiles of one frame (in compile order): each one's
+/// owner, evidence, severity and fix. Repeats are counted over the frame.
+pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
+    let owners: Vec<Ownership> = recompiles
+        .iter()
+        .map(|f| match inner_guard(f) {
+            Some(g) => ownership(g, &context(f.frame, f.compile), f.frame, f.compile),
+            None => Ownership {
+                owner: ValueOwner::UserArgument,
+                set_by: None,
+            },
+        })
+        .collect();
+    let keys: Vec<String> = recompiles.iter().zip(&owners).map(|(f, o)| cause_key(f, o)).collect();
+    let unbounded: Vec<bool> = recompiles
+        .iter()
+        .zip(&owners)
+        .map(|(f, o)| bounded(&facts(f, o, Vec::new())).is_none())
+        .collect();
+    for i in 0..recompiles.len() {
+        let same: Vec<&str> = (0..recompiles.len())
+            .filter(|&j| {
+                keys[j] == keys[i]
+                    && recompiles[j].frame.generation == recompiles[i].frame.generation
+                    && (unbounded[j] || recompiles[j].compile.cache_limit)
+            })
+            .map(|j| recompiles[j].compile.compile_id.as_str())
+            .collect();
+        let filled = (i + 1..recompiles.len())
+            .find(|&j| {
+                keys[j] == keys[i]
+                    && recompiles[j].compile.cache_limit
+                    && recompiles[j].frame.generation == recompiles[i].frame.generation
+            })
+            .map(|j| recompiles[j].compile.compile_id.as_str());
+        let mut fs = facts(&recompiles[i], &owners[i], same);
+        fs.filled_limit = filled;
+        let e = evidence(&fs);
+        let f = &mut recompiles[i];
+        f.severity = e.kind.severity();
+        let advice = {
+            let inner = inner_reason(f);
+            let guard = inner_guard(f);
+            let caller = guard.and_then(|g| caller_of(f, g));
+            fix::fix(&fix::FixInput {
+                reason: &inner,
+                guard,
+                ownership: &owners[i],
+                evidence: &e,
+                caller: caller.as_ref(),
+            })
+        };
+        f.cause.advice = advice;
+        f.judgement = Judgement {
+            ownership: owners[i].clone(),
+            evidence: e,
+        };
+    }
+}
+
+fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> Facts<'a> {
+    let inner = f.cause_index.map(|i| &f.reasons[i]);
+    Facts {
+        category: inner.map_or(f.cause.category, |r| r.category),
+        culprit: &f.cause.culprit,
+        ownership: o,
+        compile: f.compile,
+        guard: inner_guard(f),
+        same_cause,
+        declared: entry_compile(f).map_or(&[][..], |c| c.declared_ranges.as_slice()),
+        filled_limit: None,
+    }
+}
+
+/// The compile of the cause entry (`F/M` of its reason).
+fn entry_compile<'r>(f: &Finding<'r>) -> Option<&'r crate::model::Compile> {
+    let entry = f.guard()?.entry.as_deref()?;
+    f.frame.compiles.iter().find(|c| c.compile_id == entry)
+}
+
+/// The failure the cause entry logged (also for a compile refused at the
+/// limit: what filled the cache).
+fn inner_guard<'r>(f: &Finding<'r>) -> Option<&'r crate::reasons::GuardFailure> {
+    f.guard()
+}
+
+/// The cause as classified before the limit wrapped it.
+fn inner_reason(f: &Finding<'_>) -> crate::reasons::RecompileReason {
+    match f.cause_index {
+        Some(i) if f.cause.category == Category::CacheLimit => {
+            let mut r = f.reasons[i].clone();
+            r.culprit = f.cause.culprit.clone();
+            r
+        }
+        _ => f.cause.clone(),
+    }
+}
+
+/// Recompiles with one key are one cause: the category and culprit, except
+/// that everything a hook's closure holds (a flag, then the list it
+/// appends to) is the hook's state, one cause.
+pub fn cause_key(f: &Finding<'_>, o: &Ownership) -> String {
+    let category = f.cause_index.map_or(f.cause.category, |i| f.reasons[i].category);
+    let hook = category == Category::ClosureHookState
+        || (matches!(o.owner, ValueOwner::Closure) && f.guard().is_some_and(|g| g.in_hook));
+    if hook {
+        return format!("hook:{}", root_name(&f.cause.culprit));
+    }
+    format!("{}:{}", category.name(), f.cause.culprit)
+}
+
+/// `mon` of `mon.enabled`, `len(mon.values)`, `not mon.values`.
+pub fn root_name(culprit: &str) -> &str {
+    let c = culprit.trim_start_matches("not ").trim_start_matches("len(");
+    let end = c.find(['.', '[', ' ', ')']).unwrap_or(c.len());
+    &c[..end]
+}
+
+/// What the call line passed for the guarded argument.
+fn caller_of(f: &Finding<'_>, g: &crate::reasons::GuardFailure) -> Option<caller::CallerArg> {
+    let code = f.called_from.as_ref()?.code.as_deref()?;
+    let name = match guarded_tensor(&g.guard) {
+        Some(t) => crate::reasons::culprit::strip_locals(t),
+        None => failed_subject(&g.guard),
+    };
+    caller::caller_arg(code, &name)
+}
+
+impl Default for Judgement {
+    fn default() -> Self {
+        Judgement {
+            ownership: Ownership {
+                owner: ValueOwner::UserArgument,
+                set_by: None,
+            },
+            evidence: Evidence::new(evidence::EvidenceKind::DidNotRecur, ""),
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! Who owns a guarded value: the first stage of judging a recompile. Advice
+//! is written for the owner, so a user is never told to change a value they
+//! do not pass (a cache `generate()` builds, a flag PEFT flips, torch's
+//! grad mode). Read from the guard's source (an argument, a module
+//! attribute, a global, a closure cell, a value from before a graph break)
+//! and the code it points into (the user's, a library's, torch's).
+
+use crate::model::{Compile, Frame};
+use crate::reasons::classify::Context;
+use crate::reasons::culprit::canonical;
+use crate::reasons::paths::{owner as code_owner, Owner as Code};
+use crate::reasons::{failed_subject, GuardFailure};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueOwner {
+    /// A value the user's code passes to the compiled call.
+    UserArgument,
+    /// An argument a library passes on its own (a cache inside `generate()`).
+    LibraryArgument,
+    /// A module or object attribute the user's code assigns (`model.eval()` included).
+    UserAttribute,
+    /// An attribute a library method sets (PEFT's `set_adapter`, an LR
+    /// scheduler's `lr`, transformers' `gradient_checkpointing_enable`).
+    LibraryAttribute,
+    /// Torch's own state: grad mode, autocast, inference tensors, hook
+    /// dicts, parametrization caches, optimizer state.
+    TorchState,
+    /// A module-level global of the user's code.
+    Global,
+    /// A variable captured by a closure (a hook's state included).
+    Closure,
+    /// A Python value computed before a graph break (`___stack0`).
+    GraphBreakValue,
+}
+
+impl ValueOwner {
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueOwner::UserArgument => "user_argument",
+            ValueOwner::LibraryArgument => "library_argument",
+            ValueOwner::UserAttribute => "user_attribute",
+            ValueOwner::LibraryAttribute => "library_attribute",
+            ValueOwner::TorchState => "torch_state",
+            ValueOwner::Global => "global",
+            ValueOwner::Closure => "closure",
+            ValueOwner::GraphBreakValue => "graph_break_value",
+        }
+    }
+
+    /// Words for people: "an argument you pass".
+    pub fn words(self) -> &'static str {
+        match self {
+            ValueOwner::UserArgument => "an argument your code passes",
+            ValueOwner::LibraryArgument => "an argument a library passes on its own",
+            ValueOwner::UserAttribute => "an attribute your code sets",
+            ValueOwner::LibraryAttribute => "an attribute a library sets",
+            ValueOwner::TorchState => "torch's own state",
+            ValueOwner::Global => "a global of your code",
+            ValueOwner::Closure => "a variable a closure captures",
+            ValueOwner::GraphBreakValue => "a value computed before a graph break",
+        }
+    }
+
+    /// Python state the user's code changes while it runs and the compiled
+    /// code reads: each change the graph did not see compiles again.
+    pub fn is_hidden_state(self) -> bool {
+        matches!(
+            self,
+            ValueOwner::Closure | ValueOwner::Global | ValueOwner::UserAttribute
+        )
+    }
+}
+
+/// The owner of a guarded value, and who sets it when that is a library.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ownership {
+    pub owner: ValueOwner,
+    /// The library method or mechanism that sets the value, when known
+    /// ("PEFT's disable_adapter() / set_adapter()", "generate()").
+    pub set_by: Option<String>,
+}
+
+impl Ownership {
+    fn of(owner: ValueOwner) -> Self {
+        Ownership { owner, set_by: None }
+    }
+
+    fn set_by(owner: ValueOwner, who: &str) -> Self {
+        Ownership {
+            owner,
+            set_by: Some(who.to_string()),
+        }
+    }
+
+    /// One line: "an attribute a library sets (PEFT's disable_adapter())".
+    pub fn sentence(&self) -> String {
+        match &self.set_by {
+            Some(who) => format!("{} ({who})", self.owner.words()),
+            None => self.owner.words().to_string(),
+        }
+    }
+}
+
+/// Attributes that library methods flip, by the name the guard reads.
+const LIBRARY_SWITCHES: &[(&str, &str)] = &[
+    ("_adapters_disabled", "PEFT's disable_adapter() / enable_adapters()"),
+    ("_disable_adapters", "PEFT's disable_adapter() / enable_adapters()"),
+    ("disable_adapters", "PEFT's disable_adapter() / enable_adapters()"),
+    ("active_adapter", "PEFT's set_adapter()"),
+    ("_active_adapter", "PEFT's set_adapter()"),
+    ("merged_adapters", "PEFT's merge_adapter() / unmerge_adapter()"),
+    ("_attn_implementation", "transformers' set_attn_implementation()"),
+    (
+        "_attn_implementation_internal",
+        "transformers' set_attn_implementation()",
+    ),
+    (
+        "gradient_checkpointing",
+        "transformers' gradient_checkpointing_enable()",
+    ),
+    (
+        "use_cache",
+        "transformers' gradient_checkpointing_enable() (it turns use_cache off)",
+    ),
+    ("problem_type", "transformers (set on the first call with labels)"),
+];
+
+/// Who owns what the guard `g` failed on, in the frame and compile it
+/// failed for.
+pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &Compile) -> Ownership {
+    let guard = canonical(&g.guard);
+    let subject = failed_subject(&g.guard);
+    if guard.starts_with("GLOBAL_STATE")
+        || guard.contains("___check_global_state")
+        || guard.contains("torch_function_mode")
+    {
+        return Ownership::of(ValueOwner::TorchState);
+    }
+    if guard.contains("___stack") {
+        return Ownership::of(ValueOwner::GraphBreakValue);
+    }
+    if guard.contains("param_groups[") {
+        return Ownership::set_by(
+            ValueOwner::LibraryAttribute,
+            "an LR scheduler (or code that sets param_groups)",
+        );
+    }
+    if ctx.optimizer
+        && (guard.contains(".state[") || guard.contains("self.state") || guard.starts_with("len(self.state"))
+    {
+        return Ownership::set_by(ValueOwner::TorchState, "the optimizer's first step");
+    }
+    if is_hook_dict(&guard) {
+        return Ownership::set_by(ValueOwner::TorchState, "register_forward_hook() / handle.remove()");
+    }
+    if guard.contains("__closure__[") {
+        return Ownership::of(ValueOwner::Closure);
+    }
+    if let Some(module) = global_module(&guard) {
+        return match module {
+            GlobalOf::Torch if guard.contains("parametrize") => {
+                Ownership::set_by(ValueOwner::TorchState, "torch.nn.utils.parametrize.cached()")
+            }
+            GlobalOf::Torch => Ownership::of(ValueOwner::TorchState),
+            GlobalOf::Library(name) => Ownership::set_by(ValueOwner::LibraryAttribute, &name),
+            GlobalOf::User => Ownership::of(ValueOwner::Global),
+        };
+    }
+    if is_inference_change(g) {
+        return Ownership::set_by(ValueOwner::TorchState, "torch.inference_mode()");
+    }
+    if let Some(who) = library_switch(&guard) {
+        return Ownership::set_by(ValueOwner::LibraryAttribute, who);
+    }
+    if guard.contains("_parametrizations") {
+        return Ownership::set_by(ValueOwner::TorchState, "torch.nn.utils.parametrize");
+    }
+    let root = root_of(&subject);
+    let on_object =
+        matches!(root, "self" | "fn") || subject.starts_with("id(self") || subject.starts_with("type id(self");
+    if ctx.generate && is_generate_internal(&subject, &guard) {
+        return Ownership::set_by(ValueOwner::LibraryArgument, "generate()");
+    }
+    if on_object && !ctx.optimizer {
+        // An attribute read inside a library's code that the user never
+        // names (a flag a library method flips) is the library's.
+        let read_in_library = g
+            .location
+            .as_ref()
+            .is_some_and(|l| code_owner(&l.file) == Code::Library)
+            && !guard.starts_with("tensor '");
+        if read_in_library {
+            let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
+            return Ownership {
+                owner: ValueOwner::LibraryAttribute,
+                set_by: lib,
+            };
+        }
+        return Ownership::of(ValueOwner::UserAttribute);
+    }
+    // The compiled frame's arguments: the user's, unless a library called
+    // the frame (every argument then comes through that library's code).
+    let _ = (frame, compile);
+    Ownership::of(ValueOwner::UserArgument)
+}
+
+/// `m._forward_hooks` compared by length or emptiness, not a closure inside it.
+fn is_hook_dict(guard: &str) -> bool {
+    const DICTS: [&str; 5] = [
+        "._forward_hooks",
+        "._forward_pre_hooks",
+        "._backward_hooks",
+        "._backward_pre_hooks",
+        "._state_dict_hooks",
+    ];
+    DICTS.iter().any(|d| guard.contains(d)) && !guard.contains("__closure__") && !guard.contains(".cell_contents")
+}
+
+enum GlobalOf {
+    Torch,
+    Library(String),
+    User,
+}
+
+/// Which module a `G[...]` global belongs to.
+fn global_module(guard: &str) -> Option<GlobalOf> {
+    let at = guard.find("G['")?;
+    let name = guard[at + 3..].split('\'').next()?;
+    if name == "torch" || name.starts_with("__import_torch") {
+        return Some(GlobalOf::Torch);
+    }
+    if let Some(module) = name.strip_prefix("__import_") {
+        let module = module.trim_start_matches('_');
+        if module == "main__" || module.is_empty() {
+            return Some(GlobalOf::User);
+        }
+        let top = module.split("_dot_").next().unwrap_or(module);
+        const LIBRARIES: [&str; 8] = [
+            "transformers",
+            "peft",
+            "accelerate",
+            "torchvision",
+            "lightning",
+            "pytorch_lightning",
+            "diffusers",
+            "timm",
+        ];
+        if LIBRARIES.contains(&top) {
+            return Some(GlobalOf::Library(top.to_string()));
+        }
+    }
+    Some(GlobalOf::User)
+}
+
+/// A tensor made under `torch.inference_mode()` lacks the Autograd and
+/// ADInplaceOrView keys a normal one has, on the same device.
+pub fn is_inference_change(g: &GuardFailure) -> bool {
+    if !g.guard.contains("dispatch key set mismatch") {
+        return false;
+    }
+    let keys = |s: &str| -> Vec<String> { s.split(", ").map(|k| k.trim().to_string()).collect() };
+    if let Some(changes) = &g.changes {
+        if let Some(c) = changes.iter().find(|c| c.subject.ends_with(" dispatch keys")) {
+            let (old, new) = (keys(&c.old), keys(&c.new));
+            let differ: Vec<&String> = old
+                .iter()
+                .filter(|k| !new.contains(k))
+                .chain(new.iter().filter(|k| !old.contains(k)))
+                .collect();
+            return !differ.is_empty()
+                && differ
+                    .iter()
+                    .all(|k| k.starts_with("Autograd") || k.as_str() == "ADInplaceOrView");
+        }
+    }
+    // Without the trees: the text names both key sets.
+    let Some((_, rest)) = g.guard.split_once("expected ") else {
+        return false;
+    };
+    let Some((old, new)) = rest.split_once(", actual ") else {
+        return false;
+    };
+    let backend = |s: &str| {
+        ["CPU", "CUDA", "MPS", "XPU", "Meta"]
+            .into_iter()
+            .find(|b| s.contains(&format!("({b}")) || s.contains(&format!(" {b},")) || s.contains(&format!("{b})")))
+    };
+    let autograd = |s: &str| s.contains("Autograd");
+    backend(old) == backend(new) && autograd(old) != autograd(new)
+}
+
+fn library_switch(guard: &str) -> Option<&'static str> {
+    LIBRARY_SWITCHES.iter().find_map(|(name, who)| {
+        let hit = guard.contains(&format!(".{name} "))
+            || guard.contains(&format!(".{name}["))
+            || guard.ends_with(&format!(".{name}"))
+            || guard.contains(&format!("['{name}']"));
+        hit.then_some(*who)
+    })
+}
+
+/// Values `generate()` builds and passes itself: the cache, its flags, the
+/// cache position, which keyword arguments a decode step passes.
+fn is_generate_internal(subject: &str, guard: &str) -> bool {
+    const INTERNAL: [&str; 7] = [
+        "past_key_values",
+        "cache",
+        "is_updated",
+        "cache_position",
+        "position_ids",
+        "attention_mask",
+        "use_cache",
+    ];
+    (subject.starts_with("kwargs") || subject.starts_with("len(kwargs") || subject.starts_with("___dict_contains"))
+        && (INTERNAL.iter().any(|w| subject.contains(w))
+            || guard.starts_with("len(kwargs")
+            || guard.contains("', kwargs)"))
+        || INTERNAL.iter().any(|w| subject.contains(w)) && !subject.contains("input_ids")
+}
+
+/// `self` of `self.a.b`, `x` of `x.size()`.
+fn root_of(subject: &str) -> &str {
+    let s = subject.trim_start_matches("not ");
+    let s = s.strip_prefix("hasattr(").unwrap_or(s);
+    let end = s.find(['.', '[', ' ', '(', ',']).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// `transformers` of `.../site-packages/transformers/models/...`.
+fn library_name(path: &str) -> Option<String> {
+    let p = path.replace('\\', "/");
+    let rest = p
+        .split("/site-packages/")
+        .nth(1)
+        .or_else(|| p.split("/dist-packages/").nth(1))?;
+    Some(rest.split('/').next()?.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reasons::split;
+
+    fn owner_of(raw: &str, ctx: Context<'_>) -> Ownership {
+        ownership(&split(raw), &ctx, &test_frame(), &Compile::default())
+    }
+
+    fn test_frame() -> Frame {
+        Frame {
+            rank: None,
+            pid: 1,
+            generation: 0,
+            frame_id: 0,
+            function: Some("forward".into()),
+            file: Some("/home/me/train.py".into()),
+            line: Some(1),
+            module_class: None,
+            run: 0,
+            compiles: Vec::new(),
+        }
+    }
+
+    // Hand-made snippets in the shape of torch 2.15's reason texts.
+    #[test]
+    fn owners_of_each_kind_of_source() {
+        let ctx = Context::default();
+        let o = |raw: &str| owner_of(raw, ctx).owner;
+        assert_eq!(o("0/0: GLOBAL_STATE changed: grad_mode "), ValueOwner::TorchState);
+        assert_eq!(
+            o("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 4"),
+            ValueOwner::UserArgument
+        );
+        assert_eq!(
+            o("0/0: self.step == 3  # if self.step:  # /home/me/train.py:9 in forward"),
+            ValueOwner::UserAttribute
+        );
+        assert_eq!(o("0/0: G['__import___main__'].FLAG == False"), ValueOwner::Global);
+        assert_eq!(o("0/0: ___stack0 == 3"), ValueOwner::GraphBreakValue);
+        assert_eq!(o("0/0: len(m._forward_hooks) != 1"), ValueOwner::TorchState);
+        assert_eq!(
+            o("0/0: fn._forward_hooks[list(dict.keys(fn._forward_hooks))[0]].__closure__[0].cell_contents.on == False"),
+            ValueOwner::Closure
+        );
+        let peft = owner_of(
+            "0/0: self.base_model.model._modules['lm_head']._adapters_disabled == False",
+            ctx,
+        );
+        assert_eq!(peft.owner, ValueOwner::LibraryAttribute);
+        assert!(peft.set_by.unwrap().contains("disable_adapter"));
+        let generate = Context {
+            generate: true,
+            ..Context::default()
+        };
+        assert_eq!(
+            owner_of("0/0: kwargs['past_key_values'].is_updated[0] == False", generate).owner,
+            ValueOwner::LibraryArgument
+        );
+        assert_eq!(
+            owner_of(
+                "0/0: tensor 'kwargs['input_ids']' size mismatch at index 1. expected 7, actual 9",
+                generate
+            )
+            .owner,
+            ValueOwner::UserArgument
+        );
+    }
+
+    #[test]
+    fn an_inference_tensor_is_told_from_a_device_change() {
+        let inference = split("0/0: tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), actual DispatchKeySet(CPU, BackendSelect)");
+        assert!(is_inference_change(&inference));
+        let device = split("0/0: tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), actual DispatchKeySet(CUDA, BackendSelect, ADInplaceOrView, AutogradCUDA)");
+        assert!(!is_inference_change(&device));
+    }
+}

@@ -1,0 +1,141 @@
+//! What a failed guard is about, in the guard tree's terms, and how the new
+//! compile guards that same thing: `x` for `tensor 'x' size mismatch ...`,
+//! `grad_mode` for a global-state change, `self.step` for `self.step == 3`.
+//! The cause's entry is picked by it, and what happened after the recompile
+//! (did torch make the value dynamic?) is read from the new entry's guard
+//! of it.
+
+use super::culprit::{canonical, strip_locals, subject_of};
+use super::guard_tree::GuardSet;
+use super::split::guarded_tensor;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// The subject of a failed guard.
+pub fn failed_subject(guard: &str) -> String {
+    if let Some(rest) = guard.strip_prefix("tensor '") {
+        return strip_locals(guarded_tensor(guard).unwrap_or(rest));
+    }
+    if let Some(what) = guard.strip_prefix("GLOBAL_STATE changed: ") {
+        // `autocast(cpu)_enabled` is `autocast_state.enabled` in the tree.
+        let what = what.trim();
+        return if what.starts_with("autocast") {
+            "autocast_state".into()
+        } else {
+            what.into()
+        };
+    }
+    let guard = canonical(guard);
+    // `___check_obj_id(SRC, 1403...)` is `id(SRC)` in the tree.
+    for (call, name) in [("___check_obj_id(", "id"), ("___check_type_id(", "type id")] {
+        if let Some(args) = guard.trim_start_matches("not ").strip_prefix(call) {
+            if let Some((src, _)) = args
+                .rsplit_once(", ")
+                .filter(|(s, _)| !s.contains(", "))
+                .or_else(|| args.split_once(", "))
+            {
+                return format!("{name}({src})");
+            }
+        }
+    }
+    // `2 <= x.size()[0]`: a symbolic guard on a dim of x.
+    if let Some(at) = guard.find(".size()[") {
+        let head = &guard[..at];
+        let start = head.rfind([' ', '(']).map_or(0, |i| i + 1);
+        return head[start..].to_string();
+    }
+    subject_of(&guard).to_string()
+}
+
+/// How the new compile guards the subject its cause entry failed on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "as", content = "value")]
+pub enum GuardedNow {
+    /// Still a constant of the graph: the next value compiles again.
+    Constant(Arc<str>),
+    /// Symbolic: a size of `None` at the dim that changed, so later sizes
+    /// compile nothing (automatic dynamic shapes).
+    Dynamic,
+    /// The new entry has no value guard on it (a Python number made
+    /// dynamic, or a value the new graph no longer reads).
+    Unguarded,
+}
+
+/// How `new` guards what `guard` failed on; `dim` is the dim of a size
+/// mismatch, when the guard names one.
+pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
+    let subject = failed_subject(guard);
+    if guard.starts_with("tensor '") {
+        let Some(size) = new.value(&format!("{subject}.size()")) else {
+            return GuardedNow::Unguarded;
+        };
+        let dim = size_mismatch_dim(guard);
+        let dynamic = match dim {
+            Some(d) => size
+                .trim_matches(['[', ']'])
+                .split(", ")
+                .nth(d)
+                .is_some_and(|v| v.trim() == "None"),
+            None => false,
+        };
+        return if dynamic {
+            GuardedNow::Dynamic
+        } else {
+            GuardedNow::Constant(Arc::from(size))
+        };
+    }
+    match new.value(&subject) {
+        Some(v) if v.contains("None") && subject.ends_with("size()") => GuardedNow::Dynamic,
+        Some(v) => GuardedNow::Constant(Arc::from(v)),
+        None => GuardedNow::Unguarded,
+    }
+}
+
+/// The dim of `tensor 'x' size mismatch at index D. ...`.
+pub fn size_mismatch_dim(guard: &str) -> Option<usize> {
+    let rest = &guard[guard.find("size mismatch at index ")? + "size mismatch at index ".len()..];
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects_of_each_kind_of_guard() {
+        assert_eq!(
+            failed_subject("tensor 'L['x']' size mismatch at index 1. expected 8, actual 12"),
+            "x"
+        );
+        assert_eq!(failed_subject("GLOBAL_STATE changed: grad_mode "), "grad_mode");
+        assert_eq!(
+            failed_subject("GLOBAL_STATE changed: autocast(cpu)_enabled"),
+            "autocast_state"
+        );
+        assert_eq!(failed_subject("2 <= L['x'].size()[0] <= 16"), "x");
+        assert_eq!(failed_subject("L['self'].step == 3"), "self.step");
+        assert_eq!(
+            failed_subject("___check_obj_id(L['f'].__code__, 1401)"),
+            "id(f.__code__)"
+        );
+        assert_eq!(
+            failed_subject("___check_type_id(dims, 1405), type=<class 'list'>"),
+            "type id(dims)"
+        );
+    }
+
+    #[test]
+    fn how_the_new_entry_guards_the_failed_subject() {
+        let new = GuardSet::parse(
+            "| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), torch.float32, device=None, requires_grad=False, size=[4, None], stride=[None, 1])\n\
+             | +- EQUALS_MATCH: L['self'].step == 4\n",
+        );
+        let size = "tensor 'x' size mismatch at index 1. expected 8, actual 12";
+        assert_eq!(guarded_now(size, &new), GuardedNow::Dynamic);
+        let other_dim = "tensor 'x' size mismatch at index 0. expected 2, actual 4";
+        assert_eq!(guarded_now(other_dim, &new), GuardedNow::Constant("[4, None]".into()));
+        assert_eq!(guarded_now("self.step == 3", &new), GuardedNow::Constant("4".into()));
+        assert_eq!(guarded_now("L['lr'] == 0.1", &new), GuardedNow::Unguarded);
+        assert_eq!(size_mismatch_dim(size), Some(1));
+    }
+}
