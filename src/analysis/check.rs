@@ -47,6 +47,8 @@ pub struct Offense {
     pub duration_s: Option<f64>,
     /// "problem" or "expected" (every recompile counts unless --allow).
     pub severity: Severity,
+    /// What in the log decided the severity.
+    pub evidence: super::judge::evidence::Evidence,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -76,6 +78,7 @@ fn offense(r: &Finding<'_>) -> Offense {
         cause: r.cause.clone(),
         duration_s: r.compile.duration_s,
         severity: r.severity,
+        evidence: r.judgement.evidence.clone(),
     }
 }
 

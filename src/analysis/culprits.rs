@@ -25,6 +25,19 @@ pub struct CulpritGroup {
     pub seconds: f64,
     /// A problem when any of its recompiles is.
     pub severity: Severity,
+    /// Who owns the value (of the recompile that decided the severity).
+    pub owner: super::ValueOwner,
+    /// What in the log decided the group's severity.
+    pub evidence: super::judge::evidence::Evidence,
+}
+
+/// A hook's closure state is one cause whatever it holds: its flag and the
+/// list it appends to are one group, with the hook fix.
+fn same_hook_state(g: &CulpritGroup, r: &Finding<'_>) -> bool {
+    let hook = |c: &RecompileReason| c.category == crate::reasons::Category::ClosureHookState;
+    hook(&g.cause)
+        && hook(&r.cause)
+        && super::judge::root_name(&g.cause.culprit) == super::judge::root_name(&r.cause.culprit)
 }
 
 pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
@@ -42,7 +55,8 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
             };
             same_process
                 && (g.frame.run, g.frame.frame_id, &g.frame.function) == (f.run, f.frame_id, &f.function)
-                && (g.cause.category, &g.cause.culprit) == (cause.category, &cause.culprit)
+                && g.generations.first() == Some(&f.generation)
+                && (same_hook_state(g, r) || (g.cause.category, &g.cause.culprit) == (cause.category, &cause.culprit))
         };
         let secs = r.compile.duration_s.unwrap_or(0.0);
         match groups.iter_mut().find(|g| same(g)) {
@@ -50,6 +64,10 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
                 g.compile_ids.push(r.compile.compile_id.clone());
                 g.generations.push(f.generation);
                 g.seconds += secs;
+                if r.severity < g.severity {
+                    g.evidence = r.judgement.evidence.clone();
+                    g.owner = r.judgement.ownership.owner;
+                }
                 g.severity = g.severity.min(r.severity);
                 if let Some(rank) = f.rank.filter(|r| !g.ranks.contains(r)) {
                     g.ranks.push(rank);
@@ -63,6 +81,8 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
                 generations: vec![f.generation],
                 seconds: secs,
                 severity: r.severity,
+                owner: r.judgement.ownership.owner,
+                evidence: r.judgement.evidence.clone(),
             }),
         }
     }

@@ -226,6 +226,22 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
         }
     }
     let mut advice = expand(rule.advice, caps, &culprit);
+    let (mut category, mut culprit) = (rule.category, culprit);
+    // A tensor made under inference_mode differs from a normal one in its
+    // autograd keys, not its device: torch's mode, not a device change.
+    if category == Category::Device && inference_keys(g) {
+        category = Category::TorchGlobalState;
+        culprit = format!("torch.inference_mode() (an inference tensor as {culprit})");
+        detail = Some("dispatch keys differ only in the autograd keys: an inference tensor where a normal one was compiled, or the reverse".into());
+    }
+    // `_dynamo_dynamic_indices not a subset` names no tensor: the one whose
+    // dynamic dims differ between the entries does.
+    if g.guard.starts_with("_dynamo_dynamic_indices") {
+        if let Some(c) = g.changes.iter().flatten().find(|c| c.subject.ends_with(".size()")) {
+            let tensor = c.subject.trim_end_matches(".size()");
+            culprit = format!("the dims marked dynamic on {}", culprit::render(tensor));
+        }
+    }
     if rule.category == Category::ShapeInput && short_batch(caps) {
         advice.push_str(" If this is a DataLoader's short last batch, DataLoader(..., drop_last=True) avoids it.");
     }
@@ -236,12 +252,41 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
         }
     }
     RecompileReason {
-        category: rule.category,
+        category,
         culprit,
         detail,
         advice,
         ..located(g)
     }
+}
+
+/// The key sets of a dispatch-key mismatch differ only in autograd keys.
+fn inference_keys(g: &GuardFailure) -> bool {
+    let keys = |s: &str| -> Vec<String> { s.split(", ").map(|k| k.trim().to_string()).collect() };
+    let text = g.guard.as_str();
+    let Some((_, rest)) = text.split_once("expected DispatchKeySet(") else {
+        return false;
+    };
+    let Some((old, rest)) = rest.split_once(')') else {
+        return false;
+    };
+    let Some(new) = rest
+        .split_once("actual DispatchKeySet(")
+        .and_then(|(_, r)| r.split_once(')'))
+        .map(|(n, _)| n)
+    else {
+        return false;
+    };
+    let (old, new) = (keys(old), keys(new));
+    let differ: Vec<&String> = old
+        .iter()
+        .filter(|k| !new.contains(k))
+        .chain(new.iter().filter(|k| !old.contains(k)))
+        .collect();
+    !differ.is_empty()
+        && differ
+            .iter()
+            .all(|k| k.starts_with("Autograd") || k.as_str() == "ADInplaceOrView")
 }
 
 /// Dim 0 shrank: the signature of a DataLoader's last, short batch.

@@ -126,6 +126,16 @@ pub fn render(expr: &str) -> String {
         };
         return format!("global {prefix}{}", &c["rest"]);
     }
+    // A wrapper's first argument that is the module itself (a Hugging
+    // Face `wrapper(self, ...)`): its members read as the module's.
+    if let Some(rest) = expr.strip_prefix("args[0]").filter(|r| {
+        r.starts_with("._modules[")
+            || r.starts_with(".config.")
+            || r.starts_with("._buffers[")
+            || r.starts_with("._parameters[")
+    }) {
+        return render(&format!("fn{rest}"));
+    }
     // Arguments of a `*args, **kwargs` wrapper (Hugging Face, DDP, inner).
     static ARG: OnceLock<Regex> = OnceLock::new();
     if let Some(c) = re(

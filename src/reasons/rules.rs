@@ -43,7 +43,7 @@ pub struct Rule {
     pub advice: &'static str,
 }
 
-const MODULE_ROOT: &str = r"(?:self|fn|L\['self'\]|L\['fn'\])";
+const MODULE_ROOT: &str = r"(?:self|fn|args\[0\]|L\['self'\]|L\['fn'\])";
 
 pub fn rules() -> Vec<Rule> {
     use Category::*;
@@ -156,6 +156,54 @@ pub fn rules() -> Vec<Rule> {
             advice: "A dynamic dimension took a size the compiled graph excluded: sizes 0 and 1 are always specialised, and mark_dynamic does not change that. Avoid size-0/1 batches (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked({$src}, {idx}).",
         },
         Rule {
+            category: ShapeInput,
+            when: When::Always,
+            pattern: leak(tensor(r"rank mismatch\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
+            culprit: Culprit::Source("src"),
+            detail: Some("number of dims changed: expected {exp}, actual {act}"),
+            advice: "{culprit} arrived with another number of dims: one compile per rank. Reshape it to one rank before the call if both occur.",
+        },
+        Rule {
+            category: ShapeInput,
+            when: When::Always,
+            pattern: r"^_dynamo_dynamic_indices not a subset: runtime (?P<act>\{[^}]*\}) is not a subset of compiled (?P<exp>\{[^}]*\})",
+            culprit: Culprit::Template("the dims marked dynamic"),
+            detail: Some("marked dynamic on dims {act}, compiled with dims {exp} dynamic"),
+            advice: "A tensor was marked dynamic (mark_dynamic) on other dims than the compiled entry: mark the same dims on every call, before the first one.",
+        },
+        Rule {
+            category: TypeChange,
+            when: When::Always,
+            pattern: r"^expected type of '(?P<src>[^']+)' to be (?P<exp>.+?),? '?\s*but found <class '(?P<act>[^']+)'>",
+            culprit: Culprit::Source("src"),
+            detail: Some("the type changed: expected {exp}, found {act}"),
+            advice: "Pass {culprit} as the same Python type every call (always a tensor, or always a Python number).",
+        },
+        Rule {
+            category: NewAttribute,
+            when: When::Always,
+            pattern: r"^(?:not )?___dict_contains\('(?P<attr>[A-Za-z_][A-Za-z0-9_]*)', (?P<src>[^)]+)\.__dict__\)",
+            culprit: Culprit::Template("{attr} set on the instance ({@src})"),
+            detail: Some("an instance attribute named {attr} was assigned (or deleted) after the compile"),
+            advice: "An instance attribute {attr} appeared on the object after the first compile. Set every attribute in __init__, or patch before compiling.",
+        },
+        Rule {
+            category: KvCache,
+            when: When::Generate,
+            pattern: r"^(?:not )?(?P<src>\S*is_updated\S*)\s*(?:==|!=|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some("generate(): the cache's is_updated flag flipped once the cross-attention cache was filled"),
+            advice: "Expected once: generate() fills the encoder-decoder cache's cross-attention part on the first decode step and flips its is_updated flags. A static cache (model.generate(..., cache_implementation=\"static\")) keeps later steps from recompiling.",
+        },
+        Rule {
+            category: TorchGlobalState,
+            when: When::Always,
+            pattern: r"G\['(?:torch|__import_torch_dot_nn_dot_utils_dot_parametrize)'\](?:\.nn\.utils\.parametrize)?\.(?P<what>_cache\w*)",
+            culprit: Culprit::Template("torch.nn.utils.parametrize.cached() ({what})"),
+            detail: Some("parametrize.cached() was entered or left (or filled its cache) between calls"),
+            advice: "parametrize.cached() fills a cache the compiled code reads: one compile with it and one without.",
+        },
+        Rule {
             category: Stride,
             when: When::Always,
             pattern: leak(tensor(r"stride mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
@@ -207,7 +255,7 @@ pub fn rules() -> Vec<Rule> {
             category: ClosureHookState,
             when: When::Always,
             pattern: leak(format!(
-                r"^(?:not )?(?P<mod>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\[.*\.__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)"
+                r"^(?:not |len\()?(?P<mod>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\[.*\.__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)"
             )),
             culprit: Culprit::HintOr("closure cell {cell}{attr} of a {hooks} hook"),
             detail: Some("a {hooks} hook's closure is read inside the compiled region"),
@@ -217,7 +265,7 @@ pub fn rules() -> Vec<Rule> {
             category: HooksChanged,
             when: When::Always,
             pattern: leak(format!(
-                r"^(?:not |len\()?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks|state_dict_hooks)\)?(?:\s*==\s*\d+)?\s*$"
+                r"^(?:not |len\()?(?P<src>(?:{MODULE_ROOT}|[A-Za-z_][A-Za-z0-9_]*)(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks|state_dict_hooks)\)?(?:\s*[!=]=\s*\d+)?\s*$"
             )),
             culprit: Culprit::Template("{hooks} on {@src}"),
             detail: Some("hooks were added or removed after the compile"),
@@ -258,7 +306,7 @@ pub fn rules() -> Vec<Rule> {
         Rule {
             category: ContainerLen,
             when: When::Always,
-            pattern: r"^len\((?P<src>[^)]+)\) == (?P<n>\d+)",
+            pattern: r"^len\((?P<src>[^)]+)\) [!=]= (?P<n>\d+)",
             culprit: Culprit::Source("src"),
             detail: Some("length changed (compiled for {n})"),
             advice: "Keep the number of elements of {culprit} fixed, or pass a stacked tensor instead of a Python container.",

@@ -30,6 +30,10 @@ pub struct WatchEvent {
     pub start: Option<f64>,
     pub failed: bool,
     pub advice: String,
+    /// Judged on the log so far: later compiles may still show a repeat.
+    pub severity: crate::analysis::Severity,
+    pub owner: crate::analysis::ValueOwner,
+    pub evidence: crate::analysis::judge::evidence::Evidence,
 }
 
 impl WatchEvent {
@@ -48,6 +52,9 @@ impl WatchEvent {
             start: c.start,
             failed: c.failed,
             advice: finding.cause.advice.clone(),
+            severity: finding.severity,
+            owner: finding.judgement.ownership.owner,
+            evidence: finding.judgement.evidence.clone(),
         }
     }
 }

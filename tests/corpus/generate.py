@@ -3,7 +3,14 @@
 Usage:
     python3 tests/corpus/generate.py \
         --python /opt/gs-torch215/bin/python --python /opt/gs-torch211/bin/python \
-        [--workdir /home/user/proj] [--jobs 2] [--timeout 600] [NAME ...]
+        [--workdir /home/user/proj] [--jobs 2] [--timeout 600] \
+        [--scripts DIR] [--logs DIR] [NAME ...]
+
+--scripts and --logs (default: tests/corpus/scripts and tests/corpus/logs)
+point the same machinery at another corpus, e.g. tests/scenarios:
+
+    python3 tests/corpus/generate.py --python /opt/gs-torch215/bin/python \
+        --scripts tests/scenarios/scripts --logs tests/scenarios/logs
 
 Each scenario is a small user script in tests/corpus/scripts/NAME.py. For every
 scenario and every interpreter given with --python, the script is COPIED
@@ -41,6 +48,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCRIPTS = HERE / "scripts"
 LOGS = HERE / "logs"
+REPO = HERE.parent.parent
 
 # torch appends tempfile.mkstemp's random suffix (8 chars from [a-z0-9_]).
 RANDOM_SUFFIX = re.compile(r"_[a-z0-9_]{8}\.log$")
@@ -59,6 +67,13 @@ except Exception as exc:  # noqa: BLE001
     info["transformers_error"] = repr(exc)[:300]
 print(json.dumps(info))
 """
+
+
+def script_label(script):
+    try:
+        return str(script.resolve().relative_to(REPO))
+    except ValueError:
+        return str(script.resolve())
 
 
 def all_names():
@@ -128,7 +143,7 @@ def run_one(name, python, info, workdir, timeout):
         "python": info["python"],
         "backend": backend.group(1) if backend else None,
         "workdir": str(run_dir),
-        "script": str(script.relative_to(HERE.parent.parent)),
+        "script": script_label(script),
         "run_as": str(train_py),
         "logs": written,
     }
@@ -137,13 +152,20 @@ def run_one(name, python, info, workdir, timeout):
 
 
 def main():
+    global SCRIPTS, LOGS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python", action="append", required=True, help="interpreter of a venv with torch")
     ap.add_argument("--workdir", default="/home/user/proj")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=600, help="seconds per run")
+    ap.add_argument("--scripts", type=Path, default=None, help=f"scenario scripts directory (default {SCRIPTS})")
+    ap.add_argument("--logs", type=Path, default=None, help=f"logs output directory (default {LOGS})")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    if args.scripts is not None:
+        SCRIPTS = args.scripts.resolve()
+    if args.logs is not None:
+        LOGS = args.logs.resolve()
     names = args.names or all_names()
     for n in names:
         if not (SCRIPTS / f"{n}.py").is_file():

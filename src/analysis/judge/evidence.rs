@@ -183,6 +183,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     let mode = mode_switch(f);
     if f.ownership.owner.is_hidden_state() && !mode {
         let held = match now {
+            Some(GuardedNow::Constant(v)) if guard.starts_with("tensor '") => {
+                format!(" (the new entry guards its size as {v})")
+            }
             Some(GuardedNow::Constant(v)) => format!(" (the new entry guards it == {v})"),
             _ => String::new(),
         };
@@ -282,6 +285,7 @@ fn mode_switch(f: &Facts<'_>) -> bool {
         ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
     ) && !guard.contains("param_groups[")
         || guard.contains(".training")
+        || guard.contains("___dict_contains('forward'")
         || matches!(f.category, Category::RequiresGrad)
 }
 

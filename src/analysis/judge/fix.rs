@@ -121,7 +121,7 @@ fn torch_state_fix(input: &FixInput<'_>) -> String {
         );
     }
     if g.contains("_forward_hooks") || g.contains("_pre_hooks") || g.contains("_backward_hooks") {
-        return "A hook was added or removed after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
+        return "Expected once: a hook was added or removed after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
     }
     if g.contains("parametrize") {
         return "torch.nn.utils.parametrize.cached() fills a cache the compiled code reads: one compile with it and one without, reused afterwards. Call the compiled model always inside, or always outside, parametrize.cached().".to_string();
@@ -152,10 +152,11 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     if input.evidence.kind == EvidenceKind::BecameDynamic {
         return format!("Expected once: {what} crossed a graph break as a Python number and torch made it dynamic at this recompile; later values compile nothing. To avoid the break and the recompile, keep it a tensor (no .item()/int()), or set torch._dynamo.config.capture_scalar_outputs = True.");
     }
+    let picks = " If the value picks modules or list items (expert ids from .tolist(), an index into a ModuleList), no config keeps it symbolic: compute every choice with tensor ops instead (run all experts and mask or torch.gather by the routing weights).";
     if scalar {
-        format!("{} crosses a graph break as a Python number (an .item(), int() or a list from the eager code between graphs) and the resumed graph guards on it. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True so the number stays in the graph.", capitalise(&what))
+        format!("{} crosses a graph break as a Python number (an .item(), int() or a list from the eager code between graphs) and the resumed graph guards on it. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True so the number stays in the graph.{picks}", capitalise(&what))
     } else {
-        format!("{} crosses a graph break and the resumed graph guards on it. Remove the graph break before it (TORCH_LOGS=graph_breaks names it), or keep the value a tensor.", capitalise(&what))
+        format!("{} crosses a graph break and the resumed graph guards on it. Remove the graph break before it (TORCH_LOGS=graph_breaks names it), or keep the value a tensor.{picks}", capitalise(&what))
     }
 }
 
@@ -186,8 +187,15 @@ fn user_attribute_fix(input: &FixInput<'_>) -> String {
 fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let r = input.reason;
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    if g.contains("rank mismatch") {
+        return format!(
+            "{} has another number of dims than the compiled call had ({}): one compile per rank, reused when it returns. Reshape it to one rank before the call if both occur; marking dims dynamic does not cover a change of rank.",
+            r.culprit,
+            g.trim()
+        );
+    }
     match r.category {
-        Category::ShapeInput => shape_fix(input, dynamic),
+        Category::ShapeInput if !g.contains("_dynamo_dynamic_indices") => shape_fix(input, dynamic),
         Category::RequiresGrad => format!(
             "Expected: {} arrived with another requires_grad than the compiled call had: one compile per setting, reused when it returns. If the input should never need gradients, create it under torch.no_grad() the same way each call.",
             r.culprit

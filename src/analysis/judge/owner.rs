@@ -304,7 +304,8 @@ fn library_switch(guard: &str) -> Option<&'static str> {
 /// Values `generate()` builds and passes itself: the cache, its flags, the
 /// cache position, which keyword arguments a decode step passes.
 fn is_generate_internal(subject: &str, guard: &str) -> bool {
-    const INTERNAL: [&str; 7] = [
+    const INTERNAL: [&str; 8] = [
+        "encoder_outputs",
         "past_key_values",
         "cache",
         "is_updated",

@@ -126,6 +126,9 @@ fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32]) -> io::Result<(
     if let Some(src) = &o.cause.source {
         writeln!(out, "      at {}", display_site(src))?;
     }
+    if !o.evidence.text.is_empty() {
+        writeln!(out, "      why {}: {}", o.severity.name(), o.evidence.text)?;
+    }
     if !o.cause.advice.is_empty() {
         writeln!(out, "      fix: {}", o.cause.advice)?;
     }

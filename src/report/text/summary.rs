@@ -102,7 +102,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         out.styled(style::severity(Severity::Problem), "What to fix")?;
         writeln!(
             out,
-            " (problems: recompiles that repeat, hit the limit or are never expected; most expensive first):"
+            " (problems: recompiles that repeat, hit the limit, break a declared range or come from state your code changes while it runs; most expensive first):"
         )?;
         for g in &problems {
             write_culprit(out, g, opts)?;
@@ -196,6 +196,18 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
     if let Some(d) = &c.detail {
         writeln!(out, "      {}", ellipsize_middle(d, wrap))?;
     }
+    if !g.evidence.text.is_empty() {
+        let why = format!(
+            "{} ({}): {}",
+            g.severity.name(),
+            g.evidence.kind.name(),
+            g.evidence.text
+        );
+        for (i, line) in wrap_words(&why, wrap.saturating_sub(5)).iter().enumerate() {
+            writeln!(out, "      {}{line}", if i == 0 { "why: " } else { "     " })?;
+        }
+    }
+    writeln!(out, "      owner: {}", g.owner.words())?;
     for (i, line) in wrap_words(&c.advice, wrap.saturating_sub(5)).iter().enumerate() {
         writeln!(out, "      {}{line}", if i == 0 { "fix: " } else { "     " })?;
     }
@@ -207,7 +219,7 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
     let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
     writeln!(
         out,
-        "Expected (one-off; a problem only if it repeats): {}",
+        "Expected (made dynamic, one per variant, or set once; a problem only if it repeats): {}",
         plural(n, "recompile", "recompiles")
     )?;
     for g in groups {
@@ -218,7 +230,7 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             .map(|s| format!(", called from {}", display_site(s)))
             .unwrap_or_default();
         let line = format!(
-            "{} frame {} ({}){}: {} [{}]{from}",
+            "{} frame {} ({}){}: {} [{}]{from}; why: {}",
             compile_ids(g),
             g.frame.frame_id,
             g.frame.name,
@@ -228,7 +240,8 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
                 String::new()
             },
             g.cause.culprit,
-            g.cause.category.name()
+            g.cause.category.name(),
+            g.evidence.text
         );
         for (i, part) in wrap_words(&line, opts.width.saturating_sub(6).max(40))
             .iter()
