@@ -410,7 +410,7 @@ fn terminal_summary_leads_with_problems_and_names_lone_ranks() {
     let out = common::guardscope([Path::new("summary"), &dir.join("optim_sgd_steplr")]);
     let text = &out.stdout;
     let fix = text.find("What to fix").expect("a problems section");
-    let expected = text.find("Expected (one-off").expect("an expected section");
+    let expected = text.find("Expected (made dynamic").expect("an expected section");
     assert!(fix < expected, "{text}");
     assert!(text.contains(
         "3 recompiles of frame 2 (SGD.step, sgd.py:106) caused by optimizer param_groups[0]['lr'] [optimizer_hyperparam]"
