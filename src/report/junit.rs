@@ -131,10 +131,7 @@ mod tests {
             },
             duration_s: Some(1.0),
             severity: Severity::Problem,
-            evidence: crate::analysis::judge::evidence::Evidence::new(
-                crate::analysis::EvidenceKind::Repeats,
-                HOSTILE,
-            ),
+            evidence: crate::analysis::judge::evidence::Evidence::new(crate::analysis::EvidenceKind::Repeats, HOSTILE),
         };
         CheckVerdict {
             passed: false,
