@@ -320,18 +320,23 @@ fn small_size(guard: &str) -> bool {
 }
 
 /// A Python number compared by value (`lr == 0.001`, `___stack0 == 3`).
-fn numeric(guard: &str) -> bool {
+pub(super) fn numeric(guard: &str) -> bool {
     guard
         .rsplit_once(" == ")
         .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
 }
 
-fn boolean(guard: &str) -> bool {
+/// `x == True`, `x is None`: a flag compared by value.
+pub(super) fn is_flag(guard: &str) -> bool {
     let g = guard.trim();
-    if [" == True", " == False", " is None", " is not None"]
+    [" == True", " == False", " is None", " is not None"]
         .iter()
         .any(|s| g.ends_with(s))
-    {
+}
+
+fn boolean(guard: &str) -> bool {
+    let g = guard.trim();
+    if is_flag(g) {
         return true;
     }
     // `not x` / `x`: the truth of a value (a container empty or not).
@@ -340,7 +345,7 @@ fn boolean(guard: &str) -> bool {
 }
 
 /// `mode == 'sum'`: an option spelled as a string.
-fn string_value(guard: &str) -> bool {
+pub(super) fn string_value(guard: &str) -> bool {
     guard
         .rsplit_once(" == ")
         .is_some_and(|(_, v)| v.trim().starts_with('\'') || v.trim().starts_with('"'))

@@ -6,7 +6,7 @@
 //! compiles again" about a value torch made dynamic.
 
 use super::caller::CallerArg;
-use super::evidence::{Evidence, EvidenceKind};
+use super::evidence::{is_flag as boolean, numeric, string_value, Evidence, EvidenceKind};
 use super::owner::{is_inference_change, Ownership, ValueOwner};
 use crate::reasons::culprit::python_name;
 use crate::reasons::subject::size_mismatch_dim;
@@ -291,25 +291,6 @@ fn symbolic_dim(guard: &str) -> Option<String> {
 
 fn in_hook(input: &FixInput<'_>) -> bool {
     input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook)
-}
-
-fn boolean(guard: &str) -> bool {
-    let g = guard.trim();
-    [" == True", " == False", " is None", " is not None"]
-        .iter()
-        .any(|s| g.ends_with(s))
-}
-
-fn string_value(guard: &str) -> bool {
-    guard
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.trim().starts_with('\'') || v.trim().starts_with('"'))
-}
-
-fn numeric(guard: &str) -> bool {
-    guard
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
 }
 
 fn capitalise(s: &str) -> String {
