@@ -55,7 +55,6 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
             };
             same_process
                 && (g.frame.run, g.frame.frame_id, &g.frame.function) == (f.run, f.frame_id, &f.function)
-                && g.generations.first() == Some(&f.generation)
                 && (same_hook_state(g, r) || (g.cause.category, &g.cause.culprit) == (cause.category, &cause.culprit))
         };
         let secs = r.compile.duration_s.unwrap_or(0.0);
