@@ -85,6 +85,33 @@ pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run
             }
         },
     };
+    if let Some((line, last)) = stats.unchecked_at_eof {
+        // A file whose last line, inside a payload nobody hashed, lacks its
+        // newline was either cut (a full disk, a killed writer) or merely
+        // written without one: read it again hashing every payload, a second
+        // pass over a rare file, rather than pass a gate on a cut log.
+        if !opts.verify_all_payloads && !input::is_stdin(&source.path) {
+            let again = LoadOptions {
+                parse: ParseOptions {
+                    verify_all_payloads: true,
+                    ..opts.clone()
+                },
+                bytes_read: None,
+                ..load.clone()
+            };
+            return load_source(source, &again, parts);
+        }
+        problems.push(
+            &source.display,
+            line,
+            ProblemKind::TruncatedPayload,
+            format!(
+                "the input ends mid-line inside this event's payload (lines {}-{last}), which could not be \
+                 read again to check its md5: taken as cut off",
+                line + 1
+            ),
+        );
+    }
     if stats.envelopes == 0 && problems.count_of(ProblemKind::Io) == 0 {
         // A few KB read again (stdin's were recorded): what it is instead.
         let what = match input::sniff::sniff(&source.path) {
@@ -290,21 +317,58 @@ pub fn load_text(name: &str, text: &[u8], year: i32) -> Run {
     run
 }
 
-/// Parses a log while it is written (`reader` blocks for more, see
-/// `input::follow`): each compile goes to `on_finished` on its own, as a
+/// A log parsed while it is written (`guardscope watch`), a piece at a
+/// time as it grows: each compile goes to `on_finished` on its own, as a
 /// one-compile `Run`, when its `compilation_metrics` line is read. The
 /// builder keeps only a stub of each finished compile (see
-/// `RunBuilder::take_finished`), so memory does not grow with the log.
-pub fn load_growing(source: &LogSource, reader: impl std::io::BufRead, on_finished: &mut dyn FnMut(Run)) -> Problems {
-    let mut problems = Problems::default();
-    let mut builder = RunBuilder::new(source);
-    let parser = Parser::new(source.display.clone(), ParseOptions::default(), &mut problems);
-    parser.run(reader, &mut |ev| {
-        let finished = matches!(ev.data, EventData::CompilationMetrics(_)).then_some((ev.pid, ev.compile));
-        builder.add(ev);
-        if let Some(run) = finished.and_then(|(pid, r)| builder.take_finished(pid, r)) {
-            on_finished(run);
+/// `RunBuilder::take_finished`), so memory does not grow with the log, and
+/// nothing of the file's bytes is kept between pieces.
+pub struct GrowingLog {
+    source: LogSource,
+    builder: RunBuilder,
+    /// Lines parsed so far: the next piece's lines are numbered after them.
+    lines: u64,
+    pub problems: Problems,
+}
+
+impl GrowingLog {
+    pub fn new(source: LogSource) -> Self {
+        let builder = RunBuilder::new(&source);
+        GrowingLog {
+            source,
+            builder,
+            lines: 0,
+            problems: Problems::default(),
         }
-    });
-    problems
+    }
+
+    pub fn source(&self) -> &LogSource {
+        &self.source
+    }
+
+    /// Parses the complete events at the start of `bytes` (all of them at
+    /// the `end` of the log, when its writer is gone) and returns how many
+    /// bytes that was: the rest, an unfinished line or an event whose
+    /// payload may still grow, is read again with the next piece.
+    pub fn feed(&mut self, bytes: &[u8], end: bool, on_finished: &mut dyn FnMut(Run)) -> usize {
+        let upto = if end {
+            bytes.len()
+        } else {
+            chunks::complete_events_end(bytes)
+        };
+        if upto == 0 {
+            return 0;
+        }
+        let parser = Parser::new(self.source.display.clone(), ParseOptions::default(), &mut self.problems);
+        let builder = &mut self.builder;
+        let stats = parser.run_part(&bytes[..upto], self.lines, end, &mut |ev| {
+            let finished = matches!(ev.data, EventData::CompilationMetrics(_)).then_some((ev.pid, ev.compile));
+            builder.add(ev);
+            if let Some(run) = finished.and_then(|(pid, r)| builder.take_finished(pid, r)) {
+                on_finished(run);
+            }
+        });
+        self.lines += stats.lines;
+        upto
+    }
 }

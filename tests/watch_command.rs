@@ -183,3 +183,103 @@ fn a_real_torch_run_s_recompile_is_printed_soon_after_its_line_is_written() {
     finished(child);
     assert!(rx.iter().next().is_none(), "one recompile, one event");
 }
+
+/// A job of many ranks under a low open-file limit (`ulimit -n 256`): 1,500
+/// idle logs and 40 that are written while watch runs, each a real log with
+/// two recompiles. Every recompile is printed, and watch holds a few
+/// descriptors whatever the number of logs (it opens a log only to read
+/// what it gained). Its idle CPU and memory at 10,000 logs are measured by
+/// bench/watch_scale.sh.
+#[cfg(unix)]
+#[test]
+fn thousands_of_logs_are_followed_under_a_low_open_file_limit() {
+    use std::os::unix::process::CommandExt;
+    let gz = root().join("samples/traces/collision/dedicated_log_torch_trace.log.gz");
+    let mut log = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap())
+        .read_to_end(&mut log)
+        .unwrap();
+    let first_line = &log[..log.iter().position(|&b| b == b'\n').unwrap() + 1];
+    let dir = tempfile::tempdir().unwrap();
+    for rank in 0..1500 {
+        let name = format!("dedicated_log_torch_trace_rank_{rank}_idle.log");
+        std::fs::write(dir.path().join(name), first_line).unwrap();
+    }
+    let mut sleeper = Command::new("sleep").arg("300").spawn().unwrap();
+    let mut watch = Command::new(env!("CARGO_BIN_EXE_guardscope"));
+    watch
+        .args(["watch", "--json", "--until-exit", &sleeper.id().to_string()])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; it only lowers this child's limit.
+    unsafe {
+        watch.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 256,
+                rlim_max: 256,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut child = watch.spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let lines = std::thread::spawn(move || BufReader::new(stdout).lines().map(Result::unwrap).collect::<Vec<_>>());
+    let mut stderr = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    // Let watch find the idle ones, then write the busy ones in halves.
+    std::thread::sleep(Duration::from_secs(2));
+    let busy: Vec<_> = (1500..1540)
+        .map(|rank| {
+            dir.path()
+                .join(format!("dedicated_log_torch_trace_rank_{rank}_busy.log"))
+        })
+        .collect();
+    let mut most_fds = 0;
+    let fds = || std::fs::read_dir(format!("/proc/{}/fd", child.id())).map_or(0, |d| d.count());
+    for half in [&log[..log.len() / 2], &log[log.len() / 2..]] {
+        for path in &busy {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .unwrap();
+            f.write_all(half).unwrap();
+        }
+        for _ in 0..10 {
+            std::thread::sleep(Duration::from_millis(100));
+            most_fds = most_fds.max(fds());
+        }
+    }
+    pause();
+    sleeper.kill().unwrap();
+    sleeper.wait().unwrap();
+    assert!(child.wait().unwrap().success());
+    let stderr = stderr.join().unwrap();
+    assert!(
+        stderr.contains("following 1500 more logs in "),
+        "one line for many logs:\n{stderr}"
+    );
+    assert!(stderr.lines().count() < 60, "{stderr}");
+    let events: Vec<serde_json::Value> = lines
+        .join()
+        .unwrap()
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.len(), 80, "two recompiles per busy log:\n{stderr}");
+    let mut ranks: Vec<u64> = events.iter().map(|e| e["frame"]["rank"].as_u64().unwrap()).collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    assert_eq!(ranks, (1500..1540).collect::<Vec<u64>>());
+    assert!(most_fds > 0 && most_fds < 32, "watch held {most_fds} descriptors");
+    assert!(!stderr.contains("cannot read"), "{stderr}");
+}

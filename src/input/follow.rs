@@ -1,79 +1,90 @@
-//! A log file read while a job writes it (`guardscope watch`). At its end
-//! the reader waits for more rather than saying "end of file", so the line
-//! reader above it only ever sees complete lines: a half-written last line
-//! is finished by the writer before it is parsed. The end comes when the
-//! watch stops, or when the file on disk was truncated or replaced (it is
-//! then read again from its start, by a new reader).
+//! A log file read while a job writes it (`guardscope watch`), without
+//! holding it open: each look is a `stat`, and only a file that grew is
+//! opened, read from where the last read stopped, and closed again. A watch
+//! over ten thousand ranks' logs so holds no descriptor while they are idle
+//! and stays far from the open-file limit. A file that got shorter or names
+//! another inode was truncated or replaced, and is read again from its start.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
 
-/// How often a reader at the end of its file looks for more.
-pub const POLL: Duration = Duration::from_millis(200);
-
-pub struct Follow {
+pub struct GrowingFile {
     path: PathBuf,
-    file: File,
-    identity: u64,
-    read: u64,
-    stop: Arc<AtomicBool>,
-    replaced: bool,
+    identity: Option<u64>,
+    /// Bytes parsed so far (the start of what `unread` returns).
+    consumed: u64,
+    /// The length at the last look: a file that kept it has nothing new.
+    seen_len: u64,
 }
 
-impl Follow {
-    /// Follows `path` from its start until `stop` is set.
-    pub fn open(path: &Path, stop: Arc<AtomicBool>) -> io::Result<Self> {
-        let file = File::open(path)?;
-        let identity = identity(&file.metadata()?);
-        Ok(Follow {
+/// What a look at the file found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing new since the last look.
+    Same,
+    /// Longer than at the last look.
+    Grew,
+    /// Shorter than what was read, or another file at the path.
+    Replaced,
+    /// Gone (deleted, or not there yet).
+    Missing,
+}
+
+impl GrowingFile {
+    pub fn new(path: &Path) -> Self {
+        GrowingFile {
             path: path.to_path_buf(),
-            file,
-            identity,
-            read: 0,
-            stop,
-            replaced: false,
-        })
-    }
-
-    /// Whether the reading ended because the file was truncated or
-    /// replaced, rather than because the watch stopped.
-    pub fn replaced(&self) -> bool {
-        self.replaced
-    }
-
-    /// The path now names another file, or one shorter than what was read.
-    /// A file truncated and written past the read position again within
-    /// one `POLL` looks like one that only grew: not detectable by size.
-    fn replaced_on_disk(&self) -> bool {
-        std::fs::metadata(&self.path).is_ok_and(|m| identity(&m) != self.identity || m.len() < self.read)
-    }
-}
-
-impl Read for Follow {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let n = self.file.read(buf)?;
-            if n > 0 {
-                self.read += n as u64;
-                return Ok(n);
-            }
-            if self.replaced_on_disk() {
-                self.replaced = true;
-                return Ok(0);
-            }
-            if self.stop.load(Ordering::SeqCst) {
-                // Stop is set after the writer is gone: what it wrote
-                // before then is read now.
-                let n = self.file.read(buf)?;
-                self.read += n as u64;
-                return Ok(n);
-            }
-            std::thread::sleep(POLL);
+            identity: None,
+            consumed: 0,
+            seen_len: 0,
         }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Looks at the file (one `stat`).
+    pub fn check(&mut self) -> Change {
+        let Ok(meta) = std::fs::metadata(&self.path) else {
+            return Change::Missing;
+        };
+        let id = identity(&meta);
+        if self.identity.is_some_and(|known| known != id) || meta.len() < self.consumed {
+            return Change::Replaced;
+        }
+        self.identity = Some(id);
+        if meta.len() == self.seen_len {
+            return Change::Same;
+        }
+        self.seen_len = meta.len();
+        Change::Grew
+    }
+
+    /// The bytes after what was consumed, at most `max` of them (the file
+    /// is opened for this read only).
+    pub fn unread(&self, max: u64) -> io::Result<Vec<u8>> {
+        let mut file = File::open(&self.path)?;
+        file.seek(SeekFrom::Start(self.consumed))?;
+        let want = self.seen_len.saturating_sub(self.consumed).min(max);
+        let mut bytes = Vec::with_capacity(want as usize);
+        file.take(want).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Whether bytes past `max` remain unread (a read was cut at `max`).
+    pub fn more_than(&self, max: u64) -> bool {
+        self.seen_len.saturating_sub(self.consumed) > max
+    }
+
+    pub fn consume(&mut self, n: usize) {
+        self.consumed += n as u64;
+    }
+
+    /// Starts again from the file's start (after truncation or replacement).
+    pub fn restart(&mut self) {
+        *self = GrowingFile::new(&self.path);
     }
 }
 
@@ -95,26 +106,29 @@ mod tests {
     use std::io::Write;
 
     #[test]
-    fn waits_for_the_rest_of_a_line_and_sees_truncation() {
+    fn sees_growth_truncation_and_replacement_without_holding_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.log");
         let mut w = File::create(&path).unwrap();
         w.write_all(b"one\ntw").unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut f = Follow::open(&path, stop).unwrap();
-        let mut buf = [0u8; 64];
-        assert_eq!(f.read(&mut buf).unwrap(), 6);
-        let writer = std::thread::spawn(move || {
-            std::thread::sleep(POLL * 2);
-            w.write_all(b"o\n").unwrap();
-            std::thread::sleep(POLL * 2);
-            w.set_len(0).unwrap();
-        });
-        // Blocks until the writer adds the rest, rather than ending mid-line.
-        let n = f.read(&mut buf).unwrap();
-        assert_eq!(&buf[..n], b"o\n");
-        assert_eq!(f.read(&mut buf).unwrap(), 0);
-        assert!(f.replaced());
-        writer.join().unwrap();
+        let mut f = GrowingFile::new(&path);
+        assert_eq!(f.check(), Change::Grew);
+        assert_eq!(f.unread(1 << 20).unwrap(), b"one\ntw");
+        f.consume(4);
+        assert_eq!(f.check(), Change::Same);
+        w.write_all(b"o\n").unwrap();
+        assert_eq!(f.check(), Change::Grew);
+        assert_eq!(f.unread(1 << 20).unwrap(), b"two\n");
+        assert_eq!(f.unread(2).unwrap(), b"tw");
+        assert!(f.more_than(2));
+        f.consume(4);
+        w.set_len(0).unwrap();
+        assert_eq!(f.check(), Change::Replaced);
+        f.restart();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(f.check(), Change::Missing);
+        std::fs::write(&path, b"new\n").unwrap();
+        assert_eq!(f.check(), Change::Grew);
+        assert_eq!(f.unread(1 << 20).unwrap(), b"new\n");
     }
 }

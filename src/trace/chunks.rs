@@ -41,6 +41,32 @@ fn next_part_start(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// How much of a growing log's new `bytes` (which start at a line start)
+/// parses now as it will once the writer has gone on: the complete lines,
+/// less a last event that announced a payload (`has_payload`) which more
+/// lines may still extend. A piece so cut ends where a part may end (see
+/// `split`): before an envelope-like line, or after a complete event. 0
+/// when nothing is complete yet.
+pub fn complete_events_end(bytes: &[u8]) -> usize {
+    let Some(last_newline) = memchr::memrchr(b'\n', bytes) else {
+        return 0;
+    };
+    let complete = last_newline + 1;
+    // The last envelope-like line among the complete ones.
+    let mut line_end = complete;
+    while line_end > 0 {
+        let start = memchr::memrchr(b'\n', &bytes[..line_end - 1]).map_or(0, |i| i + 1);
+        if bytes.get(start).is_some_and(|b| !b.is_ascii_whitespace()) {
+            let line = &bytes[start..line_end];
+            let announces = memchr::memmem::find(line, b"\"has_payload\"").is_some();
+            return if announces { start } else { complete };
+        }
+        line_end = start;
+    }
+    // Only payload or blank lines: whatever they belong to was parsed before.
+    complete
+}
+
 /// Lines in `bytes` as `LineReader` numbers them: a line ends at `\n`,
 /// `\r\n` or a lone `\r`, and a last line without an end still counts.
 /// `bytes` is visited in pieces (so a caller can release what was read);
@@ -98,6 +124,25 @@ mod tests {
             n += u64::from(ends_mid_line(text));
             assert_eq!(n, reader_lines(text), "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn a_growing_piece_ends_after_complete_events_only() {
+        // HAND-MADE: envelope lines and payload lines as TORCH_TRACE writes them.
+        let done = b"V1 {\"a\": 1}\n";
+        assert_eq!(complete_events_end(done), done.len());
+        assert_eq!(
+            complete_events_end(b"V1 {\"a\": 1}\nV2 {\"b"),
+            done.len(),
+            "a cut line waits"
+        );
+        let payload = b"V1 {\"a\": 1}\nV2 {\"b\": 1, \"has_payload\": \"x\"}\n\tone\n\ttwo\n";
+        assert_eq!(complete_events_end(payload), done.len(), "its payload may grow");
+        let mut then = payload.to_vec();
+        then.extend_from_slice(b"V3 {\"c\": 1}\n");
+        assert_eq!(complete_events_end(&then), then.len(), "the next event ends it");
+        assert_eq!(complete_events_end(b"\tmore\n\n"), 7);
+        assert_eq!(complete_events_end(b"V1 no newline"), 0);
     }
 
     #[test]
