@@ -98,6 +98,27 @@ fn collision_dir() -> (tempfile::TempDir, PathBuf) {
     (dir, file)
 }
 
+#[cfg(unix)]
+#[test]
+fn a_hard_link_to_a_log_is_the_same_log_and_read_once() {
+    // Two names, one inode (a gathered directory that links a rank's log
+    // under a second name): counting both would double its recompiles.
+    let (dir, file) = collision_dir();
+    let second = dir.path().join("dedicated_log_torch_trace_copy.log.gz");
+    std::fs::hard_link(&file, &second).unwrap();
+    for args in [vec![dir.path()], vec![file.as_path(), second.as_path()]] {
+        let mut a: Vec<&std::ffi::OsStr> = vec!["summary".as_ref(), "--json".as_ref()];
+        a.extend(args.iter().map(|p| p.as_os_str()));
+        let out = guardscope(a);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let s: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(input_count(&s), 1, "{args:?}");
+        assert_eq!(s["totals"]["recompiles"], 2, "{args:?}");
+        let first = &problems(&s)[0];
+        assert!(first.contains("same file as"), "{first}");
+    }
+}
+
 #[test]
 fn the_same_log_named_twice_is_read_once_and_said_so() {
     let (dir, file) = collision_dir();

@@ -137,7 +137,8 @@ pub enum SkipReason {
     /// A directory or log that could not be read (permission denied, a
     /// dangling link named like a log): input lost, so a gate cannot pass.
     Unreadable(io::Error),
-    /// The same file as an earlier input (by canonical path): read once,
+    /// The same file as an earlier input (by device and inode, so a hard
+    /// link or a symlink is caught as well as a repeated path): read once,
     /// so `summary DIR DIR/FILE` does not count its compiles twice.
     Duplicate(PathBuf),
     /// A directory link leading back to an ancestor: walked once already.
@@ -171,17 +172,17 @@ impl fmt::Display for Skipped {
 /// directory without any log, is an error.
 pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
     let mut out = Discovery::default();
-    // Canonical path -> the path it was first taken as.
-    let mut seen: std::collections::HashMap<PathBuf, PathBuf> = std::collections::HashMap::new();
+    // The file's identity -> the path it was first taken as.
+    let mut seen: std::collections::HashMap<FileIdentity, PathBuf> = std::collections::HashMap::new();
     let mut take = |out: &mut Discovery, path: PathBuf, meta: &std::fs::Metadata| {
-        let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        match seen.get(&canonical) {
+        let identity = FileIdentity::of(&path, meta);
+        match seen.get(&identity) {
             Some(first) => out.skipped.push(Skipped {
                 path,
                 why: SkipReason::Duplicate(first.clone()),
             }),
             None => {
-                seen.insert(canonical, path.clone());
+                seen.insert(identity, path.clone());
                 out.sources.push(source(path, meta));
             }
         }
@@ -312,6 +313,30 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovery, InputError> {
         out.skipped.extend(unreadable);
     }
     Ok(out)
+}
+
+/// One file however it is named: two hard links to one inode are one log
+/// (a gathered directory often links the same rank's log twice), as are a
+/// symlink and its target. Without inodes, the canonical path.
+#[derive(PartialEq, Eq, Hash)]
+enum FileIdentity {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+impl FileIdentity {
+    #[cfg(unix)]
+    fn of(_path: &Path, meta: &std::fs::Metadata) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        FileIdentity::Inode(meta.dev(), meta.ino())
+    }
+
+    #[cfg(not(unix))]
+    fn of(path: &Path, _meta: &std::fs::Metadata) -> Self {
+        FileIdentity::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
 }
 
 /// What the files of a directory without logs hold, for its error.
