@@ -97,11 +97,29 @@ fn old_logs_with_thread_ids_and_no_start_time_still_give_durations() {
 
 #[test]
 fn corrupted_payload_is_reported_with_its_line_and_the_rest_survives() {
-    // The corrupt payload is a chromium_event's, which guardscope skips:
-    // by default it is only counted as unchecked.
+    // The corrupt payload is a chromium_event's, which guardscope skips
+    // unhashed. But the file ends mid-line inside a payload (no final
+    // newline), which a cut file does too: so it is read again hashing
+    // every payload, and the corrupt one is found by default as well.
     let default = summary_json(&data("simple_corrupted_json.log.gz"));
-    assert_eq!(default["problems"]["count"], 0);
-    assert_eq!(input(&default)["md5_unchecked"], 59);
+    assert_eq!(default["problems"]["by_kind"]["md5_mismatch"], 1);
+    assert_eq!(input(&default)["md5_unchecked"], 0);
+    assert_eq!(
+        default["problems"]["by_kind"].get("truncated_payload"),
+        None,
+        "the last payload is whole"
+    );
+    // The same file with its final newline is read once, unhashed.
+    let gz = std::fs::read(data("simple_corrupted_json.log.gz")).unwrap();
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).unwrap();
+    text.push(b'\n');
+    let dir = tempfile::tempdir().unwrap();
+    let ended = dir.path().join("simple_corrupted_json.log");
+    std::fs::write(&ended, &text).unwrap();
+    let once = summary_json(&ended);
+    assert_eq!(once["problems"]["count"], 0);
+    assert_eq!(input(&once)["md5_unchecked"], 59);
     let s = verified(&data("simple_corrupted_json.log.gz"));
     assert_eq!(s["problems"]["count"], 1);
     let first = s["problems"]["first"][0].as_str().unwrap();

@@ -50,6 +50,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
         (Err(e), Ended::Exited(0)) => return Err(e),
         (Err(e), _) => return Err(failed(&format!("; its logs hold nothing to summarise ({e})"), false)),
     };
+    warn_if_cut(&loaded.problems, &dir);
     let findings = analysis::analyse(&loaded);
     let index = match &args.report {
         Some(output) => {
@@ -122,6 +123,42 @@ fn trace_dir(chosen: Option<&Path>) -> Result<PathBuf, CliError> {
         )));
     }
     Ok(dir.to_path_buf())
+}
+
+/// A log that ends mid-line was cut while written: most often the disk
+/// filled (torch's logging reports each failed write and goes on), or the
+/// command was killed. Said once, with the space left where the logs are.
+fn warn_if_cut(problems: &crate::input::problems::Problems, dir: &Path) {
+    use crate::input::problems::ProblemKind;
+    let cut = problems.count_of(ProblemKind::TruncatedPayload) + problems.count_of(ProblemKind::TruncatedLine);
+    if cut == 0 {
+        return;
+    }
+    let free = match free_bytes(dir) {
+        Some(free) => format!(" ({} MB free there now)", free >> 20),
+        None => String::new(),
+    };
+    error::warn(&format!(
+        "{cut} log(s) in {} ends cut off mid-line: the disk holding it may be full{free}, or the \
+         command was killed while writing; what came after is not in the log",
+        terminal_safe(&dir.display().to_string())
+    ));
+}
+
+#[cfg(unix)]
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs fills the zeroed struct for a NUL-terminated path.
+    unsafe {
+        let mut stat: libc::statvfs = std::mem::zeroed();
+        (libc::statvfs(path.as_ptr(), &mut stat) == 0).then(|| stat.f_bavail as u64 * stat.f_frsize as u64)
+    }
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_dir: &Path) -> Option<u64> {
+    None
 }
 
 /// Whether the command left any TORCH_TRACE log (one per process) in `dir`.

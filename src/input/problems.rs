@@ -20,8 +20,11 @@ pub enum ProblemKind {
     InvalidUtf8,
     /// A payload whose md5 differs from `has_payload`.
     Md5Mismatch,
-    /// A payload cut off by the end of the file (the process was killed).
+    /// A payload cut off by the end of the file (the process was killed,
+    /// the disk filled).
     TruncatedPayload,
+    /// An envelope line cut off by the end of the file, as above.
+    TruncatedLine,
     /// An envelope announced a payload and none followed.
     MissingPayload,
     /// Payload lines with no envelope announcing them.
@@ -48,6 +51,7 @@ impl ProblemKind {
             ProblemKind::InvalidUtf8 => "invalid UTF-8",
             ProblemKind::Md5Mismatch => "md5 mismatch",
             ProblemKind::TruncatedPayload => "truncated payload",
+            ProblemKind::TruncatedLine => "truncated line",
             ProblemKind::MissingPayload => "missing payload",
             ProblemKind::OrphanPayload => "orphan payload",
             ProblemKind::LineTooLong => "line too long",
@@ -132,19 +136,28 @@ impl Problems {
     }
 
     /// Input that could not be read (a file or directory that cannot be
-    /// opened, a read error, a cut gzip stream), as `file:line: message`,
-    /// with a last line counting those not kept verbatim. Empty when all
-    /// input was read: a gate passes only then (it fails closed).
+    /// opened, a read error, a cut gzip stream, a payload or line cut by
+    /// the end of its file: the writer died or the disk filled, so what
+    /// came after is missing), as `file:line: message`, with a last line counting those
+    /// not kept verbatim. Empty when all input was read: a gate passes only
+    /// then (it fails closed).
     pub fn unread(&self) -> Vec<String> {
+        let lost = |kind: ProblemKind| {
+            matches!(
+                kind,
+                ProblemKind::Io | ProblemKind::TruncatedPayload | ProblemKind::TruncatedLine
+            )
+        };
         let mut out: Vec<String> = self
             .first
             .iter()
-            .filter(|p| p.kind == ProblemKind::Io)
+            .filter(|p| lost(p.kind))
             .map(ToString::to_string)
             .collect();
-        let more = self.count_of(ProblemKind::Io).saturating_sub(out.len() as u64);
+        let all: u64 = self.by_kind.iter().filter(|(k, _)| lost(**k)).map(|(_, n)| n).sum();
+        let more = all.saturating_sub(out.len() as u64);
         if more > 0 {
-            out.push(format!("… and {more} more read error(s)"));
+            out.push(format!("… and {more} more read error(s) or cut payload(s)"));
         }
         out
     }
