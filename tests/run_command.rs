@@ -210,6 +210,134 @@ fn sigint_to_guardscope_stops_the_script_and_the_logs_are_still_summarised() {
     .unwrap();
 }
 
+/// SIGTERM from a scheduler to guardscope, while the command is a wrapper
+/// (`sh wrapped.sh` -> python): the whole process group gets it, as under
+/// timeout(1), and guardscope summarises once python is gone.
+#[cfg(unix)]
+#[test]
+fn sigterm_to_guardscope_reaches_the_python_under_a_wrapper_script() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_guardscope"))
+        .args(["run", "--", "sh"])
+        .arg(script("wrapped.sh"))
+        .arg(python())
+        .current_dir(root())
+        .env("COLUMNS", "200")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    let python_pid = loop {
+        line.clear();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.wait();
+            panic!("the script ended before waiting: {}", stderr.join().unwrap());
+        }
+        if let Some(pid) = line.trim().strip_prefix("waiting: pid ") {
+            break pid.parse::<i32>().unwrap();
+        }
+    };
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    let stderr = stderr.join().unwrap();
+    // Checked before anything else: a python left running would sleep on.
+    let python_alive = unsafe { libc::kill(python_pid, 0) } == 0;
+    if python_alive {
+        unsafe { libc::kill(python_pid, libc::SIGKILL) };
+    }
+    assert!(!python_alive, "python {python_pid}, the wrapper's child, still runs");
+    assert_eq!(status.code(), Some(143), "128 + SIGTERM; stderr:\n{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .last()
+            .unwrap()
+            .contains("was ended by signal 15 (SIGTERM)"),
+        "{stderr}"
+    );
+    assert!(
+        !rest.contains("wrapper: python ended"),
+        "the shell got the signal too:\n{rest}"
+    );
+    assert!(rest.contains("1 frame · 1 compile"), "the logs are summarised:\n{rest}");
+    std::fs::remove_dir_all(trace_dir(&Output {
+        code: 143,
+        stdout: rest,
+        stderr,
+    }))
+    .unwrap();
+}
+
+/// A disk that fills mid-run (RLIMIT_FSIZE, real torch): the log ends in
+/// the middle of a line and the recompiles after it were never written. The
+/// gate must not pass on what is left: exit 2, the cut named, the likely
+/// cause said.
+#[cfg(unix)]
+#[test]
+fn a_log_cut_by_a_full_disk_fails_the_gate_closed() {
+    // A first run, unlimited, tells where the log's lines fall; the limit is
+    // put in the middle of a long line past half the log.
+    let whole = run_script(&["--check", "--max-recompiles", "5"], "full_disk.py");
+    assert_eq!(whole.code, 0, "{}\n{}", whole.stdout, whole.stderr);
+    let dir = trace_dir(&whole);
+    let log = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let text = std::fs::read(&log).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut at = text.len() / 2;
+    let limit = loop {
+        let end = at + text[at..].iter().position(|&b| b == b'\n').unwrap();
+        if end - at > 60 {
+            break at + (end - at) / 2;
+        }
+        at = end + 1;
+    };
+    let py = python();
+    let script = script("full_disk.py");
+    let out = Command::new(env!("CARGO_BIN_EXE_guardscope"))
+        .args(["run", "--check", "--max-recompiles", "5", "--"])
+        .arg(&py)
+        .arg(&script)
+        .current_dir(root())
+        .env("COLUMNS", "200")
+        .env("GUARDSCOPE_TEST_FSIZE", limit.to_string())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(
+        stdout.contains("full_disk: done"),
+        "the script ran on:\n{stdout}\n{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(2), "fails closed:\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("cut off at end of file") || stderr.contains("cut off at end of file"),
+        "the cut is named:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("ends cut off mid-line: the disk holding it may be full"),
+        "run says what it likely was:\n{stderr}"
+    );
+    let dir = trace_dir(&Output {
+        code: 2,
+        stdout,
+        stderr,
+    });
+    let cut = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    assert_eq!(std::fs::metadata(&cut).unwrap().len(), limit as u64);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A real two-process torchrun (gloo on CPU): one log per rank, and the
 /// summary covers both.
 #[test]

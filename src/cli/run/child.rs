@@ -44,14 +44,28 @@ pub fn run(command: &[OsString], trace_dir: &Path) -> Result<Ended, CliError> {
     let cannot = |e: std::io::Error| CliError::BadInput(format!("cannot run `{}`: {e}", program.to_string_lossy()));
     // Handlers first: a signal that arrives while the child starts is held
     // and passed on once its pid is known.
+    let shown = display(command);
     let forwarding = forward::Forwarding::install();
-    let mut child = Command::new(program)
-        .args(args)
-        .env("TORCH_TRACE", trace_dir)
-        .spawn()
-        .map_err(cannot)?;
+    let mut command = Command::new(program);
+    command.args(args).env("TORCH_TRACE", trace_dir);
+    // Its own process group, as timeout(1) does: a signal for the command
+    // reaches what it started too (`bash train.sh` and its python), not
+    // only the direct child.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn().map_err(cannot)?;
+    let terminal = forward::Terminal::hand_to(child.id());
     forwarding.to(child.id());
-    let status = child.wait().map_err(cannot)?;
+    let status = child.wait().map_err(cannot);
+    drop(terminal);
+    let status = status?;
+    if let Some(left) = forwarding.wait_for_group(child.id()) {
+        crate::cli::error::warn(&format!(
+            "{left} process(es) of `{}` still run {} s after the signal; their logs may still grow",
+            shown,
+            forward::GROUP_WAIT.as_secs()
+        ));
+    }
     drop(forwarding);
     Ok(ended(status))
 }
@@ -92,37 +106,33 @@ fn signal_name(signal: i32) -> Option<&'static str> {
 
 #[cfg(unix)]
 mod forward {
-    //! SIGINT, SIGTERM and SIGHUP sent to guardscope go to the child.
-    //! guardscope itself outlives them, to summarise what the logs hold.
+    //! SIGINT, SIGTERM and SIGHUP sent to guardscope go to the command's
+    //! process group. guardscope itself outlives them, to summarise what
+    //! the logs hold.
 
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+    use std::time::{Duration, Instant};
 
     const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-    /// The child's pid, 0 before it is known.
+    /// The child's pid (its process group's id), 0 before it is known.
     static CHILD: AtomicI32 = AtomicI32::new(0);
     /// A signal that came before the pid did, passed on by `to`.
     static HELD: AtomicI32 = AtomicI32::new(0);
+    /// Whether a signal was passed on: then the group is waited for.
+    static FORWARDED: AtomicBool = AtomicBool::new(false);
+    /// How long the rest of the group may take to end after a signal.
+    pub const GROUP_WAIT: Duration = Duration::from_secs(10);
 
-    extern "C" fn on_signal(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-        // A terminal's Ctrl-C goes to the whole foreground process group, the
-        // child included: sending it again would interrupt Python's cleanup
-        // of the first. Only a kill(2) aimed at guardscope needs passing on.
-        // (Linux marks the terminal's signals SI_KERNEL; elsewhere the child
-        // may see a Ctrl-C twice.)
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        {
-            const SI_KERNEL: libc::c_int = 0x80;
-            // SAFETY: the kernel passes a valid siginfo with SA_SIGINFO.
-            if !info.is_null() && unsafe { (*info).si_code } == SI_KERNEL {
-                return;
-            }
-        }
-        #[cfg(not(any(target_os = "linux", target_os = "android")))]
-        let _ = info;
+    extern "C" fn on_signal(signal: libc::c_int, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // The command's group is not the terminal's foreground group unless
+        // `Terminal` handed it over, and then the terminal's own signals go
+        // to the command directly, not here: whatever arrives here, a
+        // Ctrl-C or a scheduler's kill(2), the command has not seen yet.
+        FORWARDED.store(true, Ordering::SeqCst);
         let child = CHILD.load(Ordering::SeqCst);
         if child > 0 {
-            // SAFETY: kill is async-signal-safe; a pid > 0 names one process.
-            unsafe { libc::kill(child, signal) };
+            // SAFETY: kill is async-signal-safe; -pid names the group.
+            unsafe { libc::kill(-child, signal) };
         } else {
             HELD.store(signal, Ordering::SeqCst);
         }
@@ -137,6 +147,7 @@ mod forward {
         pub fn install() -> Self {
             CHILD.store(0, Ordering::SeqCst);
             HELD.store(0, Ordering::SeqCst);
+            FORWARDED.store(false, Ordering::SeqCst);
             let mut previous = Vec::new();
             for signal in SIGNALS {
                 // SAFETY: a zeroed sigaction is valid; the handler only calls
@@ -160,10 +171,39 @@ mod forward {
             CHILD.store(i32::try_from(pid).unwrap_or(0), Ordering::SeqCst);
             let held = HELD.swap(0, Ordering::SeqCst);
             if held != 0 && pid > 0 {
-                // SAFETY: plain kill(2) of the child we just started.
-                unsafe { libc::kill(pid as i32, held) };
+                // SAFETY: plain kill(2) of the group we just started.
+                unsafe { libc::kill(-(pid as i32), held) };
             }
         }
+
+        /// After a signal, waits (up to `GROUP_WAIT`) for the rest of the
+        /// command's group to end, so the logs are read once nothing
+        /// writes them; the number of processes still there, if any.
+        pub fn wait_for_group(&self, pid: u32) -> Option<usize> {
+            if !FORWARDED.load(Ordering::SeqCst) {
+                return None;
+            }
+            let group = i32::try_from(pid).ok()?;
+            let start = Instant::now();
+            // SAFETY: signal 0 only asks whether the group has members.
+            while unsafe { libc::kill(-group, 0) } == 0 {
+                if start.elapsed() > GROUP_WAIT {
+                    return Some(members(group).max(1));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            None
+        }
+    }
+
+    /// Processes in a group, counted from /proc where there is one.
+    fn members(group: i32) -> usize {
+        let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+        dir.filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            // SAFETY: getpgid only reads another process's group.
+            .filter(|&pid| unsafe { libc::getpgid(pid) } == group)
+            .count()
     }
 
     impl Drop for Forwarding {
@@ -175,16 +215,66 @@ mod forward {
             }
         }
     }
+
+    /// The terminal, handed to the command's group while it runs when
+    /// guardscope holds it (as a shell does for a job): the command can
+    /// read it (a `breakpoint()`), and Ctrl-C reaches it once. Dropping
+    /// takes it back.
+    pub struct Terminal {
+        fd: libc::c_int,
+    }
+
+    impl Terminal {
+        pub fn hand_to(pid: u32) -> Option<Terminal> {
+            let group = i32::try_from(pid).ok()?;
+            // SAFETY: isatty, tcgetpgrp, getpgrp and tcsetpgrp only read or
+            // set the terminal's foreground group, from its foreground.
+            unsafe {
+                let fd = [0, 1, 2].into_iter().find(|&fd| libc::isatty(fd) == 1)?;
+                if libc::tcgetpgrp(fd) != libc::getpgrp() || libc::tcsetpgrp(fd, group) != 0 {
+                    return None;
+                }
+                Some(Terminal { fd })
+            }
+        }
+    }
+
+    impl Drop for Terminal {
+        fn drop(&mut self) {
+            // From the background, taking the terminal back raises SIGTTOU
+            // unless it is blocked for the call.
+            // SAFETY: sigset and mask calls on this thread, then tcsetpgrp.
+            unsafe {
+                let mut block: libc::sigset_t = std::mem::zeroed();
+                let mut old: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut block);
+                libc::sigaddset(&mut block, libc::SIGTTOU);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old);
+                libc::tcsetpgrp(self.fd, libc::getpgrp());
+                libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            }
+        }
+    }
 }
 
 #[cfg(not(unix))]
 mod forward {
     //! Elsewhere the console delivers Ctrl-C to both processes itself.
+    pub const GROUP_WAIT: std::time::Duration = std::time::Duration::from_secs(0);
     pub struct Forwarding;
     impl Forwarding {
         pub fn install() -> Self {
             Forwarding
         }
         pub fn to(&self, _pid: u32) {}
+        pub fn wait_for_group(&self, _pid: u32) -> Option<usize> {
+            None
+        }
+    }
+    pub struct Terminal;
+    impl Terminal {
+        pub fn hand_to(_pid: u32) -> Option<Terminal> {
+            None
+        }
     }
 }
