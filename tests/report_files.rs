@@ -2,7 +2,9 @@
 //! exclusively and renamed (a link planted at a temporary name is never
 //! followed: the unit test `a_link_planted_at_a_temporary_name_is_not_followed`
 //! in src/report/output_dir.rs), temporaries of a killed run are removed by
-//! the next run, and `-o` naming a link to nothing is a clear error.
+//! the next run, `-o` naming a link to nothing is a clear error, and the
+//! directory's files are one unit: a run killed at any moment leaves the
+//! old report or the new one, never a mix.
 
 mod common;
 
@@ -87,4 +89,59 @@ fn o_at_a_dangling_symlink_is_a_clear_error_not_file_exists() {
         assert!(!out.stderr.contains("File exists"), "{}", out.stderr);
     }
     assert!(!gone.exists(), "nothing is created through the link");
+}
+
+/// A report killed at random moments while it replaces another: after each
+/// kill, `index.html` and `summary.json` are of one run. Two inputs
+/// alternate, told apart by the page's title and the summary's inputs.
+#[cfg(unix)]
+#[test]
+fn a_report_killed_while_replacing_another_never_leaves_a_mixed_pair() {
+    use std::process::{Command, Stdio};
+    let root = tempfile::tempdir().unwrap();
+    let out_dir = root.path().join("report");
+    let inputs = ["samples/traces/collision", "samples/traces/collision_fixed"];
+    let which = |out: &Path| {
+        let summary = fs::read_to_string(out.join("summary.json")).unwrap();
+        let index = fs::read_to_string(out.join("index.html")).unwrap();
+        let from_summary = inputs.iter().position(|i| summary.contains(&format!("{i}/")));
+        let from_index = inputs
+            .iter()
+            .position(|i| index.contains(&format!("<title>{} ·", i.rsplit('/').next().unwrap())));
+        (from_summary, from_index)
+    };
+    assert_eq!(report(&out_dir).code, 0);
+    assert_eq!(which(&out_dir), (Some(0), Some(0)));
+    let mut kills = 0;
+    for round in 0..40u64 {
+        let input = inputs[(round % 2) as usize];
+        let mut child = Command::new(env!("CARGO_BIN_EXE_guardscope"))
+            .args(["report", input, "-q", "-o"])
+            .arg(&out_dir)
+            .current_dir(common::root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Spread over the run's life (tens of ms), by a cheap pseudo-random step.
+        std::thread::sleep(std::time::Duration::from_micros((round * 7919) % 60_000));
+        if child.try_wait().unwrap().is_none() {
+            unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+            kills += 1;
+        }
+        child.wait().unwrap();
+        let (summary, index) = which(&out_dir);
+        assert!(
+            summary.is_some() && summary == index,
+            "round {round}: summary of {summary:?}, page of {index:?}"
+        );
+    }
+    assert!(kills > 5, "only {kills} runs were killed before they ended");
+    assert_eq!(report(&out_dir).code, 0, "the next run cleans up");
+    let left: Vec<_> = fs::read_dir(root.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
 }

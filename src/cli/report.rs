@@ -81,7 +81,8 @@ pub(crate) fn write_report(mut page: Page, output: &Path, overwrite: bool) -> Re
                 trace_events::write(w, page.findings, page.steps)
             })
             .map_err(fail)?;
-            dir.write("index.html", html.as_bytes()).map_err(fail)
+            dir.write("index.html", html.as_bytes()).map_err(fail)?;
+            dir.commit("index.html").map_err(fail)
         })
         .map_err(CliError::BadInput)
 }

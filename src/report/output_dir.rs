@@ -1,9 +1,11 @@
 //! The report directory: created by guardscope and marked as such, never a
-//! directory of the user's that happens to be named like `-o`; files are
-//! written to a temporary name and renamed, so a crash leaves no half page.
-//! A temporary is created exclusively (`O_CREAT|O_EXCL`), so a link planted
-//! at its name is never followed, and temporaries left by a killed run are
-//! removed by the next one.
+//! directory of the user's that happens to be named like `-o`. Its files
+//! are one unit: they are written into a fresh sibling directory, which is
+//! then swapped with the old one in one rename (`commit`), so a reader, or
+//! a run killed at any point, never leaves an `index.html` of one run beside
+//! the `summary.json` of another. Files are created exclusively
+//! (`O_CREAT|O_EXCL`), so a link planted at a temporary name is never
+//! followed, and what a killed run left is removed by the next one.
 
 use std::fmt;
 use std::fs;
@@ -16,11 +18,16 @@ const MARKER: &str = ".guardscope-report";
 
 /// Every name guardscope writes into a report directory. Its temporaries
 /// are `.NAME.tmp-PID.XXXXXX` (`.NAME.tmp-PID` before they were random), and
-/// only those are ever removed as stale.
+/// only those are ever removed as stale; a staging directory is named the
+/// same way after the report directory.
 const WRITTEN: [&str; 4] = [MARKER, "summary.json", "index.html", "compile_trace.json"];
 
 pub struct ReportDir {
     path: PathBuf,
+    /// Where the files go until `commit` swaps it in; None where no sibling
+    /// directory could be made (a mount point, a parent without write
+    /// permission): then each file is renamed into place on its own.
+    staging: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -55,10 +62,17 @@ impl fmt::Display for ReportDirError {
 impl std::error::Error for ReportDirError {}
 
 impl ReportDir {
-    /// Creates `path`, or reuses it when it is empty, was created by
-    /// guardscope, or `overwrite` is set.
+    /// Prepares `path`: a new directory, or one that is empty, was created
+    /// by guardscope, or `overwrite` is set. Nothing is visible at `path`
+    /// until `commit`.
     pub fn prepare(path: &Path, overwrite: bool) -> Result<ReportDir, ReportDirError> {
         let io_err = |e| ReportDirError::Io(path.to_path_buf(), e);
+        // A link to a directory stays a link: the directory it names is swapped.
+        let path = match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+            _ => path.to_path_buf(),
+        };
+        let path = path.as_path();
         match fs::metadata(path) {
             Ok(meta) if !meta.is_dir() => return Err(ReportDirError::NotADirectory(path.to_path_buf())),
             Ok(_) => {
@@ -72,20 +86,50 @@ impl ReportDir {
                 if let Some((link, to)) = dangling_link(path) {
                     return Err(ReportDirError::DanglingLink(link, to));
                 }
-                fs::create_dir_all(path).map_err(io_err)?
+                if let Some(parent) = parent_of(path) {
+                    fs::create_dir_all(parent).map_err(io_err)?;
+                }
             }
             Err(e) => return Err(io_err(e)),
         }
+        remove_stale_staging(path);
+        let staging = make_staging(path).ok();
+        if staging.is_none() {
+            fs::create_dir_all(path).map_err(io_err)?;
+        }
         let dir = ReportDir {
             path: path.to_path_buf(),
+            staging,
         };
-        dir.remove_stale_temporaries();
+        if dir.path.is_dir() {
+            remove_stale_temporaries(&dir.path);
+        }
         dir.write(
             MARKER,
             b"This directory was written by guardscope report; guardscope may overwrite it.\n",
         )
         .map_err(io_err)?;
         Ok(dir)
+    }
+
+    /// Where the files are written until `commit`.
+    fn files(&self) -> &Path {
+        self.staging.as_deref().unwrap_or(&self.path)
+    }
+
+    /// Makes the written files the directory's, all at once: the staging
+    /// directory takes the old one's place in one rename (the files the
+    /// user kept there with --overwrite move along), and the old one is
+    /// removed. Returns the path of `name` in the directory.
+    pub fn commit(self, name: &str) -> io::Result<PathBuf> {
+        let Some(staging) = &self.staging else {
+            return Ok(self.path.join(name));
+        };
+        let result = swap_in(staging, &self.path);
+        if result.is_err() {
+            let _ = fs::remove_dir_all(staging);
+        }
+        result.map(|()| self.path.join(name))
     }
 
     /// Writes `name` atomically: a temporary file in the same directory,
@@ -97,7 +141,7 @@ impl ReportDir {
     /// Like `write`, for content produced by a writer function.
     pub fn write_with(&self, name: &str, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<PathBuf> {
         debug_assert!(WRITTEN.contains(&name), "{name}: add it to WRITTEN");
-        let target = self.path.join(name);
+        let target = self.files().join(name);
         // O_CREAT|O_EXCL under a fresh random name: never opens what is
         // already there, a planted link included. Mode 0666 less the umask,
         // as a plain create would give (tempfile's default is 0600).
@@ -110,7 +154,7 @@ impl ReportDir {
             builder.permissions(fs::Permissions::from_mode(0o666));
         }
         // Dropped on any error below, the temporary is removed.
-        let mut tmp = builder.tempfile_in(&self.path)?;
+        let mut tmp = builder.tempfile_in(self.files())?;
         {
             let mut w = io::BufWriter::new(tmp.as_file_mut());
             fill(&mut w)?;
@@ -120,23 +164,184 @@ impl ReportDir {
         tmp.persist(&target).map_err(|e| e.error)?;
         Ok(target)
     }
+}
 
-    /// Removes the temporaries of runs that were killed before renaming
-    /// them: guardscope's own names only (see `WRITTEN`), whose process is
-    /// gone. Failures are ignored; a leftover is harmless.
-    fn remove_stale_temporaries(&self) {
-        let Ok(entries) = fs::read_dir(&self.path) else {
-            return;
+impl Drop for ReportDir {
+    /// A report that failed before `commit` leaves nothing behind.
+    fn drop(&mut self) {
+        if let Some(staging) = &self.staging {
+            if staging.exists() {
+                let _ = fs::remove_dir_all(staging);
+            }
+        }
+    }
+}
+
+fn parent_of(path: &Path) -> Option<&Path> {
+    path.parent().filter(|p| !p.as_os_str().is_empty())
+}
+
+/// `.NAME.tmp-PID.` for the report directory `path`: its staging directory's
+/// prefix.
+fn staging_prefix(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    Some(format!(".{name}.tmp-{}.", std::process::id()))
+}
+
+/// A fresh, empty sibling of `path`, on the same file system, so that it can
+/// be renamed into place.
+fn make_staging(path: &Path) -> io::Result<PathBuf> {
+    let prefix = staging_prefix(path).ok_or_else(|| io::Error::other("no directory name"))?;
+    let parent = parent_of(path).unwrap_or(Path::new("."));
+    let staging = tempfile::Builder::new()
+        .prefix(&prefix)
+        .rand_bytes(6)
+        .tempdir_in(parent)?
+        .keep();
+    // tempfile makes it 0700; a report directory is as readable as any other.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = 0o777 & !umask();
+        fs::set_permissions(&staging, fs::Permissions::from_mode(mode))?;
+    }
+    Ok(staging)
+}
+
+#[cfg(unix)]
+// mode_t is u32 on Linux and u16 on macOS.
+#[allow(clippy::useless_conversion)]
+fn umask() -> u32 {
+    // SAFETY: umask(2) cannot fail; it is set back at once.
+    unsafe {
+        let old = libc::umask(0o022);
+        libc::umask(old);
+        u32::from(old)
+    }
+}
+
+/// Puts `staging` where `path` is, in one step where the system can.
+fn swap_in(staging: &Path, path: &Path) -> io::Result<()> {
+    if !path.exists() {
+        return fs::rename(staging, path);
+    }
+    // What the user keeps in the directory (allowed with --overwrite) stays:
+    // it moves along, and back should the swap fail.
+    let mut kept = Vec::new();
+    for entry in fs::read_dir(path)?.flatten() {
+        let name = entry.file_name();
+        // A stale temporary was removed by `prepare`; a live one is
+        // another run's, and stays with the rest.
+        let ours = name.to_str().is_some_and(|n| WRITTEN.contains(&n));
+        if !ours && fs::rename(entry.path(), staging.join(&name)).is_ok() {
+            kept.push(name);
+        }
+    }
+    let swapped = match exchange(staging, path) {
+        // `staging` now holds the old report.
+        Ok(true) => return fs::remove_dir_all(staging),
+        // Two renames: for a moment no directory, never a mixed one.
+        Ok(false) => {
+            let old = staging.with_extension("old");
+            fs::rename(path, &old).and_then(|()| match fs::rename(staging, path) {
+                Ok(()) => fs::remove_dir_all(&old),
+                Err(e) => fs::rename(&old, path).and(Err(e)),
+            })
+        }
+        Err(e) => Err(e),
+    };
+    if swapped.is_err() {
+        for name in kept {
+            let _ = fs::rename(staging.join(&name), path.join(&name));
+        }
+    }
+    swapped
+}
+
+/// Exchanges two directories atomically (Linux's renameat2 RENAME_EXCHANGE);
+/// false where the system or file system cannot.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn exchange(a: &Path, b: &Path) -> io::Result<bool> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: two NUL-terminated paths; the raw syscall, since the wheel's
+    // glibc (2.17) has no renameat2 wrapper.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::ENOSYS | libc::EINVAL | libc::ENOTSUP) => Ok(false),
+        _ => Err(e),
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn exchange(_a: &Path, _b: &Path) -> io::Result<bool> {
+    Ok(false)
+}
+
+/// Removes the temporaries of runs that were killed before renaming them:
+/// guardscope's own names only (see `WRITTEN`), whose process is gone.
+/// Failures are ignored; a leftover is harmless.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_pid) else {
+            continue;
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(pid) = name.to_str().and_then(temporary_pid) else {
-                continue;
-            };
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if !is_dir && !process_alive(pid, &entry.path()) {
-                // Removes a link itself, never what it points to.
-                let _ = fs::remove_file(entry.path());
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !is_dir && !process_alive(pid, &entry.path()) {
+            // Removes a link itself, never what it points to.
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Removes the staging directories of runs killed before their swap: the
+/// report directory's siblings named `.NAME.tmp-PID.XXXXXX` (or `.old`),
+/// holding only guardscope's files, whose process is gone.
+fn remove_stale_staging(path: &Path) {
+    let (Some(name), Ok(entries)) = (
+        path.file_name().and_then(|n| n.to_str()),
+        fs::read_dir(parent_of(path).unwrap_or(Path::new("."))),
+    ) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp-");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        // Only guardscope's names inside (none at all if killed before its
+        // marker was written): never a directory of the user's.
+        let ours = fs::read_dir(entry.path()).is_ok_and(|d| {
+            d.flatten().all(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| WRITTEN.contains(&n) || temporary_pid(n).is_some())
+            })
+        });
+        if let (Some(pid), true, true) = (pid, is_dir, ours) {
+            if !process_alive(pid, &entry.path()) {
+                let _ = fs::remove_dir_all(entry.path());
             }
         }
     }
@@ -212,15 +417,24 @@ mod tests {
             ReportDir::prepare(&users, false),
             Err(ReportDirError::NotEmpty(_))
         ));
-        assert!(ReportDir::prepare(&users, true).is_ok());
+        let over = ReportDir::prepare(&users, true).unwrap();
+        over.write("index.html", b"page").unwrap();
+        over.commit("index.html").unwrap();
         assert_eq!(fs::read_to_string(users.join("todo.txt")).unwrap(), "keep me");
+        assert_eq!(fs::read_to_string(users.join("index.html")).unwrap(), "page");
 
         let ours = root.path().join("a/b/report");
         let dir = ReportDir::prepare(&ours, false).unwrap();
         dir.write("index.html", b"one").unwrap();
+        assert!(!ours.exists(), "nothing shows before the commit");
+        dir.commit("index.html").unwrap();
         let again = ReportDir::prepare(&ours, false).unwrap();
         again.write("index.html", b"two").unwrap();
+        assert_eq!(fs::read_to_string(ours.join("index.html")).unwrap(), "one");
+        again.commit("index.html").unwrap();
         assert_eq!(fs::read_to_string(ours.join("index.html")).unwrap(), "two");
+        let siblings: Vec<_> = fs::read_dir(root.path().join("a/b")).unwrap().flatten().collect();
+        assert_eq!(siblings.len(), 1, "no staging directory left: {siblings:?}");
         let leftovers: Vec<_> = fs::read_dir(&ours)
             .unwrap()
             .filter_map(|e| e.ok())
@@ -256,10 +470,27 @@ mod tests {
             std::os::unix::fs::symlink(&victim, report.join(planted)).unwrap();
         }
         dir.write("index.html", b"page").unwrap();
+        dir.commit("index.html").unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
         let index = fs::symlink_metadata(report.join("index.html")).unwrap();
         assert!(index.file_type().is_file());
         assert_eq!(fs::read_to_string(report.join("index.html")).unwrap(), "page");
+    }
+
+    #[test]
+    fn a_report_that_fails_before_its_commit_leaves_the_old_one_whole() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("report");
+        let first = ReportDir::prepare(&out, false).unwrap();
+        first.write("summary.json", b"1").unwrap();
+        first.write("index.html", b"1").unwrap();
+        first.commit("index.html").unwrap();
+        let second = ReportDir::prepare(&out, false).unwrap();
+        second.write("summary.json", b"2").unwrap();
+        drop(second);
+        assert_eq!(fs::read_to_string(out.join("summary.json")).unwrap(), "1");
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "1");
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1, "the staging is removed");
     }
 
     #[test]
