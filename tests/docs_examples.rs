@@ -155,6 +155,16 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     ),
     ("ARCHITECTURE.md", "files -> input", "a diagram"),
     (
+        "docs/ci.md",
+        "name: recompile gate",
+        "a GitHub Actions workflow (YAML); its guardscope commands are run from docs/ci.md's shell block",
+    ),
+    (
+        "docs/check.md",
+        "{",
+        "an excerpt of check --format sarif; tests/check_formats.rs validates the whole log against the schema",
+    ),
+    (
         "ARCHITECTURE.md",
         "src/input/",
         "a map of the source tree (each path is checked to exist)",

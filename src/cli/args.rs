@@ -316,9 +316,16 @@ requires_grad closure_hook_state closure_state global_var torch_global_state
 nn_module_attr object_id type_change constant_value container_len dict_keys
 hooks_changed cache_limit other
 
+Output for CI (docs/ci.md): --format sarif (upload it to GitHub code
+scanning), github (annotations on the lines, in a GitHub Actions log) or
+markdown (append it to $GITHUB_STEP_SUMMARY); each names the user's line of
+every counted recompile, relative to --repo-root.
+Example:  guardscope check /tmp/hooks --baseline /tmp/base --format sarif > guardscope.sarif
+
 A log that cannot be read completely (a rank's file unreadable, a gzip
-stream cut short) fails the check with exit 2, the problems listed in the
-text, --json and --junit: the gate never passes on input it did not see.
+stream cut short) fails the check with exit 2, the problems listed in every
+format and in --junit: the gate never passes on input it did not see. The
+format never changes the exit code.
 
 Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
 3 internal error.";
@@ -339,12 +346,42 @@ pub struct CheckArgs {
     /// Fail when the run has more than N frames the baseline lacks (default: warn only).
     #[arg(long, value_name = "N")]
     pub max_new_frames: Option<usize>,
-    /// Print the verdict as JSON.
-    #[arg(long)]
+    /// text; json: the verdict (docs/json.md); sarif: SARIF 2.1.0 for GitHub
+    /// code scanning; github: workflow commands that annotate the lines in a
+    /// GitHub Actions run; markdown: a table for $GITHUB_STEP_SUMMARY or a PR comment.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Same as --format json.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Also write the verdict as JUnit XML to FILE, for CI test reports.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Name the user's files relative to DIR in sarif, github and markdown
+    /// output (default: the git work tree holding the current directory, else
+    /// the current directory); files outside it stay absolute.
+    #[arg(long, value_name = "DIR")]
+    pub repo_root: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+    Github,
+    Markdown,
+}
+
+impl CheckArgs {
+    /// `--json` is `--format json`; with another --format it is a usage error.
+    pub fn format(&self) -> CheckFormat {
+        if self.json {
+            CheckFormat::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 fn parse_category(name: &str) -> Result<Category, String> {

@@ -61,7 +61,7 @@ impl CliError {
     }
 
     /// Whether the command's own document may already be on stdout.
-    fn after_output(&self) -> bool {
+    pub(super) fn after_output(&self) -> bool {
         matches!(
             self,
             CliError::Incomplete(_) | CliError::Output(_) | CliError::CommandFailed { after_output: true, .. }

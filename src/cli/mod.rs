@@ -22,7 +22,8 @@ mod summary;
 mod watch;
 
 pub use args::{
-    CheckArgs, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs, SummaryFormat, WatchArgs,
+    CheckArgs, CheckFormat, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs,
+    SummaryFormat, WatchArgs,
 };
 pub use error::{CliError, Status};
 
@@ -100,7 +101,7 @@ where
     };
     *json = match &cli.command {
         Command::Summary(a) => a.format() == SummaryFormat::Json,
-        Command::Check(a) => a.json,
+        Command::Check(a) => a.format() == CheckFormat::Json,
         Command::Diff(a) => a.json,
         Command::Steps(a) => a.json,
         Command::Run(a) => a.json,

@@ -5,8 +5,9 @@
 
 mod child;
 
+use super::args::CheckFormat;
 use super::args::{InputArgs, RunArgs};
-use super::check::gate;
+use super::check::{gate, Printed};
 use super::error::{self, written, CliError, Status};
 use super::load::load_run;
 use super::output::Output;
@@ -81,7 +82,17 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
             allow: args.allow.clone(),
             max_new_frames: args.max_new_frames,
         };
-        gate(&findings, baseline.as_ref(), &opts, out, args.junit.as_deref())
+        let format = if args.json {
+            CheckFormat::Json
+        } else {
+            CheckFormat::Text
+        };
+        let printed = Printed {
+            format,
+            junit: args.junit.as_deref(),
+            repo_root: None,
+        };
+        gate(&findings, baseline.as_ref(), &opts, out, &printed)
     } else {
         let view = SummaryView {
             findings: &findings,

@@ -166,6 +166,7 @@ pub fn hostile_log() -> String {
     .concat()
 }
 pub mod browser;
+pub mod ci_formats;
 pub mod mutate;
 
 /// The Python with torch that the `run` tests start: GUARDSCOPE_TEST_PYTHON,

@@ -1,0 +1,171 @@
+//! What the CI formats of `check` share (`sarif`, `github`, `markdown`):
+//! the user's line of each counted recompile, named relative to the
+//! repository root, and the one sentence that says what changed and how to
+//! fix it. Code scanning and workflow annotations place a finding on a file
+//! of the pull request only by its path from the repository root, while the
+//! log holds the absolute path of the machine that ran the job.
+
+use super::text::check::frame;
+use super::text::terminal_safe;
+use crate::analysis::check::Offense;
+use crate::analysis::Severity;
+use std::path::{Component, Path, PathBuf};
+
+/// The directory the user's files are named from.
+#[derive(Clone, Debug)]
+pub struct RepoRoot {
+    root: PathBuf,
+}
+
+/// A file as the CI formats name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileName {
+    /// Under the root (or relative in the log already): `/`-separated.
+    Relative(String),
+    /// Outside the root: as the log has it.
+    Absolute(String),
+}
+
+impl FileName {
+    /// The name as a person or an annotation reads it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            FileName::Relative(s) | FileName::Absolute(s) => s,
+        }
+    }
+}
+
+/// A user's line: the file and its 1-based line number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub file: FileName,
+    pub line: u32,
+}
+
+impl RepoRoot {
+    /// `root` made absolute (against the current directory) and without
+    /// `.`/`..`: the log's paths are compared as text, and the directory
+    /// need not exist here (a log recorded on another machine).
+    pub fn new(root: &Path) -> Self {
+        let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+        let mut clean = PathBuf::new();
+        for part in absolute.components() {
+            match part {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    clean.pop();
+                }
+                other => clean.push(other),
+            }
+        }
+        RepoRoot { root: clean }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn name(&self, file: &str) -> FileName {
+        let path = Path::new(file);
+        if !path.is_absolute() {
+            return FileName::Relative(file.replace('\\', "/"));
+        }
+        match path.strip_prefix(&self.root) {
+            Ok(rel) if !rel.as_os_str().is_empty() => FileName::Relative(rel.to_string_lossy().replace('\\', "/")),
+            _ => FileName::Absolute(file.to_string()),
+        }
+    }
+
+    /// The user's line of an offense: where the guard's value is read (the
+    /// line to change), else the line that called the compiled code.
+    pub fn site(&self, o: &Offense) -> Option<Site> {
+        [&o.cause.source, &o.cause.called_from]
+            .into_iter()
+            .flatten()
+            .find_map(|s| split_site(s))
+            .map(|(file, line)| Site {
+                file: self.name(file),
+                line,
+            })
+    }
+}
+
+/// `file:LINE` split, when the line is a positive number.
+pub fn split_site(site: &str) -> Option<(&str, u32)> {
+    let (file, line) = site.rsplit_once(':')?;
+    let line: u32 = line.parse().ok().filter(|l| *l > 0)?;
+    (!file.is_empty()).then_some((file, line))
+}
+
+/// The changed values, as the summary's `changed:` lines name them.
+pub fn what_changed(o: &Offense) -> String {
+    const SHOWN: usize = 3;
+    let mut parts: Vec<String> = o.cause.changed.iter().take(SHOWN).map(|c| c.describe()).collect();
+    if o.cause.changed.len() > SHOWN {
+        parts.push(format!("+{} more", o.cause.changed.len() - SHOWN));
+    }
+    parts.join("; ")
+}
+
+/// One paragraph: the culprit, what changed, the recompile and its
+/// severity, then the fix. Reviewers read it where the line is shown, so it
+/// carries everything the terminal's entry does.
+pub fn sentence(o: &Offense) -> String {
+    let mut s = o.cause.culprit.clone();
+    let changed = what_changed(o);
+    if !changed.is_empty() {
+        s.push_str(&format!(" changed ({changed})"));
+    } else if let Some(detail) = o.cause.detail.as_deref().filter(|d| !d.is_empty()) {
+        s.push_str(&format!(" ({detail})"));
+    }
+    let severity = match o.severity {
+        Severity::Problem => "a problem",
+        Severity::Expected => "expected",
+    };
+    s.push_str(&format!(". Recompile {} of {} is {severity}", o.compile_id, frame(o)));
+    if !o.evidence.text.is_empty() {
+        s.push_str(&format!(": {}", o.evidence.text));
+    }
+    s.push('.');
+    if !o.cause.advice.is_empty() {
+        s.push_str(&format!(" Fix: {}", o.cause.advice));
+    }
+    s
+}
+
+/// `s` with control and bidi characters shown escaped (`\x1b`): CI logs
+/// render terminal codes, and a PR comment should read as the log does.
+pub fn inert(s: &str) -> String {
+    terminal_safe(s).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_under_the_root_are_relative_others_absolute() {
+        let root = RepoRoot::new(Path::new("/work/proj/./sub/.."));
+        assert_eq!(root.path(), Path::new("/work/proj"));
+        assert_eq!(root.name("/work/proj/train.py"), FileName::Relative("train.py".into()));
+        assert_eq!(
+            root.name("/work/proj/a b/hooks.py"),
+            FileName::Relative("a b/hooks.py".into())
+        );
+        assert_eq!(
+            root.name("/work/project/train.py"),
+            FileName::Absolute("/work/project/train.py".into())
+        );
+        assert_eq!(root.name("/work/proj"), FileName::Absolute("/work/proj".into()));
+        assert_eq!(root.name("rel/x.py"), FileName::Relative("rel/x.py".into()));
+    }
+
+    #[test]
+    fn sites_need_a_positive_line() {
+        assert_eq!(split_site("/a/train.py:18"), Some(("/a/train.py", 18)));
+        assert_eq!(split_site("C:\\a\\t.py:3"), Some(("C:\\a\\t.py", 3)));
+        assert_eq!(split_site("/a/train.py:0"), None);
+        assert_eq!(split_site("/a/train.py"), None);
+        assert_eq!(split_site(":7"), None);
+    }
+}

@@ -1,0 +1,111 @@
+//! `check --format github`: GitHub Actions workflow commands. Printed by a
+//! step, each `::error file=...,line=...::` line becomes an annotation on
+//! that line of the pull request's diff (and in the run's summary); the
+//! verdict follows as a plain line.
+//!
+//! Everything from a log is escaped as the Actions runner unescapes it
+//! (actions/toolkit's command.ts): otherwise a newline in a culprit would
+//! end the command, and the next line of text could be a command of its own.
+
+use super::ci::{inert, sentence, RepoRoot};
+use super::text::check::frame;
+use crate::analysis::check::{CheckVerdict, Offense};
+use crate::analysis::Severity;
+
+/// The annotations of a verdict, one per counted recompile, then the
+/// problems not tied to a recompile, then the verdict line.
+pub fn github(v: &CheckVerdict, root: &RepoRoot) -> String {
+    let mut out = String::new();
+    for o in &v.offending {
+        out.push_str(&annotation(o, root));
+    }
+    for k in &v.new_frames {
+        let command = if v.new_frames_failed { "error" } else { "warning" };
+        let mut props = Vec::new();
+        if let (Some(file), Some(line)) = (&k.file, k.line) {
+            props.push(("file", root.name(file).as_str().to_string()));
+            props.push(("line", line.to_string()));
+        }
+        props.push(("title", "guardscope: a frame the baseline does not have".to_string()));
+        let message = format!(
+            "{} is compiled as a frame of its own in this run only (a new graph break?)",
+            k.function.as_deref().unwrap_or("?")
+        );
+        out.push_str(&command_line(command, &props, &message));
+    }
+    for p in &v.unread_inputs {
+        let props = [(
+            "title",
+            "guardscope: input not read (the gate fails closed)".to_string(),
+        )];
+        out.push_str(&command_line("error", &props, p));
+    }
+    // A plain line, not a command: the runner prints it as it is, so it
+    // must not start with `::` (the message is guardscope's own words).
+    out.push_str(&inert(&v.message));
+    out.push('\n');
+    out
+}
+
+/// A line for a check that could not run at all (no such input).
+pub fn failure(message: &str) -> String {
+    command_line("error", &[("title", "guardscope check failed".to_string())], message)
+}
+
+fn annotation(o: &Offense, root: &RepoRoot) -> String {
+    let command = match o.severity {
+        Severity::Problem => "error",
+        Severity::Expected => "warning",
+    };
+    let mut props = Vec::new();
+    if let Some(site) = root.site(o) {
+        props.push(("file", site.file.as_str().to_string()));
+        props.push(("line", site.line.to_string()));
+    }
+    let title = format!(
+        "guardscope: {} recompile ({}) of {}",
+        o.cause.category.name(),
+        o.severity.name(),
+        frame(o)
+    );
+    props.push(("title", title));
+    command_line(command, &props, &sentence(o))
+}
+
+/// `::command key=value,...::message\n`, each part escaped.
+fn command_line(command: &str, props: &[(&str, String)], message: &str) -> String {
+    let props: Vec<String> = props
+        .iter()
+        .map(|(k, v)| format!("{k}={}", escape_property(&inert(v))))
+        .collect();
+    let space = if props.is_empty() { "" } else { " " };
+    format!(
+        "::{command}{space}{}::{}\n",
+        props.join(","),
+        escape_data(&inert(message))
+    )
+}
+
+/// A message: `%`, CR and LF encoded.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A property value: also `:` and `,`, which end a value.
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_and_newlines_cannot_end_a_command() {
+        assert_eq!(escape_data("50% a\r\nb::c"), "50%25 a%0D%0Ab::c");
+        assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+        let line = command_line("error", &[("title", "x,y:z".into())], "m\n::error::x");
+        assert_eq!(line, "::error title=x%2Cy%3Az::m%0A::error::x\n");
+        assert_eq!(line.lines().count(), 1);
+    }
+}

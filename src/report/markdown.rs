@@ -1,0 +1,138 @@
+//! `check --format markdown`: the verdict as GitHub-flavoured Markdown, for
+//! $GITHUB_STEP_SUMMARY or a pull-request comment: a heading, the verdict
+//! with its counts against the budget, and a table of the counted
+//! recompiles.
+//!
+//! Text from logs is escaped so it reads as text: a `|` would split a
+//! cell, a newline end the table, and `<img>` or `[x](url)` in a culprit
+//! would render as HTML or a link in the comment.
+
+use super::ci::{inert, what_changed, RepoRoot};
+use super::format::plural;
+use super::text::check::frame;
+use crate::analysis::check::{CheckVerdict, Offense};
+
+pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
+    let mut out = String::new();
+    let (mark, word) = if v.passed { ("✅", "PASS") } else { ("❌", "FAIL") };
+    out.push_str(&format!("## guardscope check: {mark} {word}\n\n"));
+    let noun = plural(v.offending.len(), "recompile", "recompiles");
+    let new = if v.mode == "baseline" {
+        " not in the baseline"
+    } else {
+        ""
+    };
+    out.push_str(&format!(
+        "**{word}**: {noun}{new} counted, budget {} (`--max-recompiles`)",
+        v.max_recompiles
+    ));
+    if !v.allowed.is_empty() {
+        out.push_str(&format!("; {} excused by `--allow`", v.allowed.len()));
+    }
+    out.push_str(".\n\n");
+    out.push_str(&format!("> {}\n\n", cell(&v.message)));
+    if !v.offending.is_empty() {
+        out.push_str("| frame | compile id | category | culprit | file:line | severity | fix |\n");
+        out.push_str("|---|---|---|---|---|---|---|\n");
+        for o in &v.offending {
+            out.push_str(&row(o, root));
+        }
+        out.push('\n');
+    }
+    if !v.new_frames.is_empty() {
+        let tag = if v.new_frames_failed { "Error" } else { "Warning" };
+        out.push_str(&format!(
+            "**{tag}**: frames the baseline does not have (new graph breaks?):\n\n"
+        ));
+        for k in &v.new_frames {
+            let at = match (&k.file, k.line) {
+                (Some(f), Some(l)) => format!("{}:{l}", root.name(f).as_str()),
+                _ => "?".into(),
+            };
+            out.push_str(&format!(
+                "- {} at {}\n",
+                cell(k.function.as_deref().unwrap_or("?")),
+                cell(&at)
+            ));
+        }
+        out.push('\n');
+    }
+    if !v.unread_inputs.is_empty() {
+        out.push_str("**Error**: input that could not be read (the gate fails closed):\n\n");
+        for p in &v.unread_inputs {
+            out.push_str(&format!("- {}\n", cell(p)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The document for a check that could not run at all (no such input).
+pub fn failure(message: &str) -> String {
+    format!(
+        "## guardscope check: ❌ FAIL\n\n**FAIL**: the check could not run.\n\n> {}\n",
+        cell(message)
+    )
+}
+
+fn row(o: &Offense, root: &RepoRoot) -> String {
+    let site = root
+        .site(o)
+        .map(|s| format!("{}:{}", s.file.as_str(), s.line))
+        .unwrap_or_else(|| "?".into());
+    let mut culprit = o.cause.culprit.clone();
+    let changed = what_changed(o);
+    if !changed.is_empty() {
+        culprit.push_str(&format!(" ({changed})"));
+    }
+    let cells = [
+        frame(o),
+        o.compile_id.clone(),
+        o.cause.category.name().to_string(),
+        culprit,
+        site,
+        o.severity.name().to_string(),
+        o.cause.advice.clone(),
+    ];
+    let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
+    format!("| {} |\n", cells.join(" | "))
+}
+
+/// Text made safe for a table cell: `|` and link brackets backslash-escaped,
+/// `<` and `&` as entities (no tag, no entity of the log's), line breaks as `<br>` (the one way to
+/// break a line inside a cell). `_` and `*` stay: inside identifiers and
+/// paths (`pos_enc_cache`) Markdown reads them as text, and file names stay
+/// greppable in the raw document.
+pub fn cell(s: &str) -> String {
+    let s = inert(s);
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' | '|' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' => out.push_str("<br>"),
+            '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_keep_to_one_cell_and_render_as_text() {
+        assert_eq!(cell("a|b"), "a\\|b");
+        assert_eq!(cell("x\ny"), "x<br>y");
+        assert_eq!(cell("<img src=x> & ->"), "&lt;img src=x> &amp; ->");
+        assert_eq!(cell("[a](b)"), "\\[a\\](b)");
+        assert_eq!(cell("p_q\\"), "p_q\\\\");
+        assert_eq!(cell("\u{1b}[2J"), "\\\\x1b\\[2J");
+    }
+}
