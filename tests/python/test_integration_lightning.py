@@ -114,7 +114,9 @@ def test_csv_logger_receives_the_recompile_at_the_short_batch(fitted):
     assert [float(rows[s]["compile/recompiles"]) for s in (0, 1, 2, 3)] == [0, 0, 0, 0]
     assert float(rows[0]["compile/compiles"]) >= 1 and float(rows[0]["compile/seconds"]) > 0
     assert float(rows[SHORT_STEP]["compile/recompiles_total"]) == float(rows[SHORT_STEP]["compile/recompiles"])
-    assert rows[SHORT_STEP]["train_loss"], "in the same row as the module's own metrics"
+    # The module's own metrics carry the same step numbers (rows of their own).
+    loss_steps = {int(r["step"]) for r in metrics_rows(trainer) if r.get("train_loss")}
+    assert loss_steps == set(rows)
 
 
 def test_step_records_warning_and_cli_name_the_recompile(fitted):
@@ -144,14 +146,15 @@ def test_the_callback_adds_no_compile_and_no_graph_break(fitted):
 
 
 def test_a_window_lightning_does_not_log_goes_with_the_epoch(tmp_path):
-    # Steps 1 and 3 are logged (every 2nd); the short batch, step 4, is not:
-    # its recompile reaches the CSV with the epoch's metrics.
+    # Lightning logs steps 1 and 3 (every 2nd); the short batch, step 4, is
+    # not: its window is sent when the epoch ends, at step 4.
     from guardscope.integrations.lightning import GuardscopeCallback
 
     torch = pytest.importorskip("torch")
     torch._dynamo.reset()
     trainer = fit(tmp_path, [GuardscopeCallback(warn=False)], log_every_n_steps=2)
     rows = [r for r in metrics_rows(trainer) if r.get("compile/recompiles")]
+    assert [int(r["step"]) for r in rows] == [1, 3, SHORT_STEP]
     assert [float(r["compile/recompiles"]) for r in rows] == [0, 0, 1]
     assert float(rows[-1]["compile/recompiles_total"]) == 1
     assert sum(float(r["compile/compiles"]) for r in rows) == float(rows[-1]["compile/compiles_total"])

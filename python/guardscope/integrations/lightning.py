@@ -7,10 +7,9 @@
     trainer = L.Trainer(callbacks=[GuardscopeCallback()])
 
 Each optimizer step becomes one ``StepLogger`` record in
-``trainer.log_dir/steps_<global rank>.jsonl``; the ``compile/*`` metrics are
-logged through the LightningModule at the steps where Lightning writes its
-logs (``log_every_n_steps``), so every logger (CSV, TensorBoard, W&B, ...)
-receives them in the same rows as the module's own metrics.
+``trainer.log_dir/steps_<global rank>.jsonl``; the ``compile/*`` metrics go
+to every logger of the trainer (CSV, TensorBoard, W&B, ...) at the steps
+where Lightning writes its own logs (``log_every_n_steps``).
 """
 
 from __future__ import annotations
@@ -50,9 +49,8 @@ _Base: Any = _BASES[0] if len(_BASES) == 1 else type("_LightningCallbacks", _BAS
 
 
 def _should_log(trainer: Any) -> bool:
-    """Whether Lightning sends this step's logged metrics to the loggers.
-    Values logged at other steps are dropped, so the window is logged only
-    then. The connector's flag is what Lightning's own monitors read
+    """Whether Lightning writes its logs at this step (``log_every_n_steps``):
+    the connector's flag, which Lightning's own monitors read
     (LearningRateMonitor, DeviceStatsMonitor); without it, every step."""
     if getattr(trainer, "fast_dev_run", False):
         return True
@@ -70,8 +68,10 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
       one file per process (``trainer.global_rank``) under DDP.
     - ``compile/compiles``, ``compile/recompiles``, ``compile/seconds`` and
       ``compile/graph_breaks`` (since the previous logged step) and the
-      same names with ``_total`` (since training started), logged with
-      ``pl_module.log_dict`` at each step Lightning writes to its loggers.
+      same names with ``_total`` (since training started), sent to each of
+      ``trainer.loggers`` at the steps Lightning writes its logs, with the
+      step number Lightning gives its own; a window still unlogged when an
+      epoch ends is sent then, at its last step.
     - A recompiling step logs one warning (logger ``guardscope``) with the
       classified cause and the user's line; ``warn=False`` turns it off.
     - ``max_recompiles=K``: more than K recompiles after the first
@@ -96,8 +96,9 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         self._guard = Guarded("GuardscopeCallback")
         # The optimizer steps done when the open record began (None: none open).
         self._began_at: Optional[int] = None
-        # Steps ended since the metrics were last logged.
+        # Steps ended since the metrics were last sent, and the last one's number.
         self._unlogged = 0
+        self._last_step = 0
 
     @property
     def path(self) -> Optional[str]:
@@ -137,29 +138,35 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         try:
             if int(trainer.global_step) == self._began_at:
                 return
-            self._began_at = None
+            self._last_step, self._began_at = self._began_at, None
             session.end()
             self._unlogged += 1
             if _should_log(trainer):
-                self._unlogged = 0
-                pl_module.log_dict(session.metrics(), on_step=True, on_epoch=False, prog_bar=False, batch_size=1)
+                self._send(trainer, session)
         except RecompileError:
             raise
         except Exception as exc:
             self._off("end a step", exc)
 
     def on_train_epoch_end(self, trainer: Any, pl_module: Any) -> None:
-        # Lightning drops step values logged after the last step it wrote
-        # (often the short last batch, which is what recompiles): the
-        # window left over goes with the epoch's metrics instead.
+        # Often the short last batch is both what recompiles and a step
+        # Lightning does not log at: its window is not left behind.
         session = self.session
         if session is None or not self._unlogged:
             return
         try:
-            self._unlogged = 0
-            pl_module.log_dict(session.metrics(), on_step=False, on_epoch=True, prog_bar=False, batch_size=1)
+            self._send(trainer, session)
         except Exception as exc:
             self._off("log its metrics", exc)
+
+    def _send(self, trainer: Any, session: Session) -> None:
+        # Straight to the loggers, as Lightning's own monitors do:
+        # pl_module.log makes a tensor and a result entry per key, about
+        # 0.5 ms each, several times a small model's step.
+        self._unlogged = 0
+        metrics = session.metrics()
+        for each in trainer.loggers:
+            each.log_metrics(metrics, step=self._last_step)
 
     def on_train_end(self, trainer: Any, pl_module: Any) -> None:
         self._close()

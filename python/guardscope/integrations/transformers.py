@@ -15,6 +15,7 @@ backends and ``trainer.state.log_history`` receive them.
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from typing import Any, Iterable, Optional, Union
 
 import transformers  # type: ignore[import-untyped,unused-ignore]
@@ -35,7 +36,7 @@ def _callback_handler(callback: object) -> Any:
     position, so a changed call chain finds nothing rather than a wrong object.
     """
     handler_type = getattr(transformers.trainer_callback, "CallbackHandler", None)
-    frame = sys._getframe(2)
+    frame: Optional[FrameType] = sys._getframe(2)
     for _ in range(8):
         if frame is None:
             return None
