@@ -126,13 +126,8 @@ class no_recompiles(contextlib.ContextDecorator):
     ) -> None:
         if warmup_steps < 0 or max_recompiles < 0:
             raise ValueError("warmup_steps and max_recompiles must be >= 0")
-        if isinstance(allow, str):
-            allow = (allow,)
-        unknown = sorted(set(allow) - set(_native.CATEGORIES))
-        if unknown:
-            raise ValueError(f"unknown recompile categories {unknown}; known: {', '.join(_native.CATEGORIES)}")
         self.warmup_steps = warmup_steps
-        self.allow: frozenset[str] = frozenset(allow)
+        self.allow = categories(allow)
         self.max_recompiles = max_recompiles
         self._seen: Optional[CompileEvents] = None
         self._steps = 0
@@ -182,24 +177,48 @@ class no_recompiles(contextlib.ContextDecorator):
         return [e for e in self._seen._with_lines(self._from) if e["recompile"] and not self._allowed(e)]
 
     def _allowed(self, event: CompileEvent) -> bool:
-        cause = event["cause"]
-        return cause is not None and cause["category"] in self.allow
+        return allowed(event, self.allow)
 
     def _message(self, events: list[CompileEvent]) -> str:
-        allowed = f" (allowed: {self.max_recompiles})" if self.max_recompiles else ""
-        lines = [f"{len(events)} recompile(s) inside no_recompiles(){allowed}:"]
-        for event in events:
-            lines.append("  " + _steps.describe(event))
-            cause = event["cause"]
-            if cause is None:
-                continue
-            if cause["guard"]:
-                lines.append(f"      failed guard: {cause['guard']}")
-            changed = cause["changed"]
-            if changed:
-                shown = "; ".join(f"{c['subject']}: {c['old']} -> {c['new']}" for c in changed[:3])
-                more = f"; +{len(changed) - 3} more" if len(changed) > 3 else ""
-                lines.append(f"      changed: {shown}{more}")
-            if cause["advice"]:
-                lines.append(f"      fix: {cause['advice']}")
-        return "\n".join(lines)
+        budget = f" (allowed: {self.max_recompiles})" if self.max_recompiles else ""
+        return recompile_message(f"{len(events)} recompile(s) inside no_recompiles(){budget}:", events)
+
+
+# Shared with the training-framework callbacks (guardscope.integrations),
+# whose max_recompiles= raises the same error with the same text.
+
+
+def categories(allow: Category | Iterable[Category]) -> frozenset[str]:
+    """``allow=`` as a set, refusing names that are not recompile categories."""
+    if isinstance(allow, str):
+        allow = (allow,)
+    unknown = sorted(set(allow) - set(_native.CATEGORIES))
+    if unknown:
+        raise ValueError(f"unknown recompile categories {unknown}; known: {', '.join(_native.CATEGORIES)}")
+    return frozenset(allow)
+
+
+def allowed(event: CompileEvent, allow: frozenset[str]) -> bool:
+    """Whether ``event``'s classified cause is one of the ``allow`` categories."""
+    cause = event["cause"]
+    return cause is not None and cause["category"] in allow
+
+
+def recompile_message(header: str, events: list[CompileEvent]) -> str:
+    """``header``, then each recompile classified: cause, failed guard, what changed, the fix."""
+    lines = [header]
+    for event in events:
+        lines.append("  " + _steps.describe(event))
+        cause = event["cause"]
+        if cause is None:
+            continue
+        if cause["guard"]:
+            lines.append(f"      failed guard: {cause['guard']}")
+        changed = cause["changed"]
+        if changed:
+            shown = "; ".join(f"{c['subject']}: {c['old']} -> {c['new']}" for c in changed[:3])
+            more = f"; +{len(changed) - 3} more" if len(changed) > 3 else ""
+            lines.append(f"      changed: {shown}{more}")
+        if cause["advice"]:
+            lines.append(f"      fix: {cause['advice']}")
+    return "\n".join(lines)

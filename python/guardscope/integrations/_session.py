@@ -1,0 +1,149 @@
+"""What the framework callbacks share: one training run's StepLogger, the
+compile metrics since the last log and in total, and the recompile budget.
+
+The callbacks only say when a step starts and ends and when the framework
+logs; everything about compiles comes from ``StepLogger`` (its records, its
+warning) and ``no_recompiles``'s error text, so the three never disagree.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Iterable, Optional, Union
+
+from guardscope._guards import RecompileError, allowed, categories, recompile_message
+from guardscope._steps import StepLogger
+from guardscope._types import Category, CompileEvent, StepRecord
+
+logger = logging.getLogger("guardscope")
+
+#: The metric names, as every logger receives them: per logging window, then
+#: the same four summed since training started.
+WINDOW = ("compile/compiles", "compile/recompiles", "compile/seconds", "compile/graph_breaks")
+TOTAL = tuple(f"{name}_total" for name in WINDOW)
+
+
+class Budget:
+    """``max_recompiles`` after ``warmup_steps``, ``allow`` categories exempt."""
+
+    def __init__(self, warmup_steps: int, max_recompiles: Optional[int], allow: Union[Category, Iterable[Category]]) -> None:
+        if warmup_steps < 0 or (max_recompiles is not None and max_recompiles < 0):
+            raise ValueError("warmup_steps and max_recompiles must be >= 0")
+        self.warmup_steps = warmup_steps
+        self.max_recompiles = max_recompiles
+        self.allow = categories(allow)
+
+
+class Session:
+    """One training run: its step file, metrics and budget.
+
+    Only the deliberate ``RecompileError`` leaves ``end``; anything else that
+    goes wrong here logs one warning and turns the session off, so that the
+    user's training goes on as if there were no callback.
+    """
+
+    def __init__(self, path: str, budget: Budget, warn: bool) -> None:
+        self.log = StepLogger(path, warn=warn)
+        self.budget = budget
+        self.window = [0, 0, 0.0, 0]
+        self.total = [0, 0, 0.0, 0]
+        self.steps = 0
+        self.counted: list[CompileEvent] = []
+        self.closed = False
+
+    @property
+    def path(self) -> str:
+        return self.log.path
+
+    def begin(self, step: int) -> None:
+        if not self.closed:
+            self.log.begin(step)
+
+    def end(self) -> Optional[StepRecord]:
+        """Ends the open step; raises ``RecompileError`` past the budget."""
+        if self.closed:
+            return None
+        record = self.log.end()
+        if record is None:
+            return None
+        self.steps += 1
+        compiles = record["compiles"]
+        if compiles or record["graph_breaks"]:
+            # Most steps compile nothing: they only pay for the test above.
+            self._add(len(compiles), record["recompiles"], record["compile_s"], record["graph_breaks"])
+        if record["recompiles"] and self.budget.max_recompiles is not None and self.steps > self.budget.warmup_steps:
+            self.counted.extend(e for e in compiles if e.get("recompile") and not allowed(e, self.budget.allow))
+            if len(self.counted) > self.budget.max_recompiles:
+                self.close()
+                raise RecompileError(self._message(), list(self.counted))
+        return record
+
+    def _add(self, compiles: int, recompiles: int, seconds: float, breaks: int) -> None:
+        for values in (self.window, self.total):
+            values[0] += compiles
+            values[1] += recompiles
+            values[2] += seconds
+            values[3] += breaks
+
+    def metrics(self, window: bool = True) -> dict[str, Union[int, float]]:
+        """The metrics to log now (``window=False``: the totals only); the window restarts."""
+        # One dict literal: this runs at every log, right after a step has
+        # evicted the caches, where each extra call shows.
+        c, r, s, b = self.total
+        found: dict[str, Union[int, float]] = {
+            "compile/compiles_total": c,
+            "compile/recompiles_total": r,
+            "compile/seconds_total": round(s, 6),
+            "compile/graph_breaks_total": b,
+        }
+        if window:
+            c, r, s, b = self.window
+            self.window = [0, 0, 0.0, 0]
+            found = {
+                "compile/compiles": c,
+                "compile/recompiles": r,
+                "compile/seconds": round(s, 6),
+                "compile/graph_breaks": b,
+                **found,
+            }
+        return found
+
+    def _message(self) -> str:
+        budget = self.budget
+        after = f" after {budget.warmup_steps} warm-up step(s)" if budget.warmup_steps else ""
+        header = (
+            f"{len(self.counted)} recompile(s) during training{after}, more than "
+            f"max_recompiles={budget.max_recompiles}; training stopped at step {self.log.last['step'] if self.log.last else '?'}:"
+        )
+        return recompile_message(header, self.counted)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.log.close()
+
+
+def step_file(directory: Union[str, os.PathLike[str], None], rank: int) -> str:
+    """``DIRECTORY/steps_<rank>.jsonl`` (the current directory when None)."""
+    return os.path.join(os.fspath(directory) if directory else ".", f"steps_{rank}.jsonl")
+
+
+class Guarded:
+    """Runs a callback's work so that only ``RecompileError`` escapes: a
+    failure logs one warning and the callback does nothing more."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self.failed = False
+
+    def fail(self, what: str, exc: BaseException) -> None:
+        if not self.failed:
+            self.failed = True
+            logger.warning(
+                "%s could not %s (%s: %s); compile metrics are off for the rest of the run",
+                self.owner,
+                what,
+                type(exc).__name__,
+                exc,
+            )

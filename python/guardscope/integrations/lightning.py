@@ -1,0 +1,193 @@
+"""``GuardscopeCallback`` for Lightning (``lightning`` or ``pytorch_lightning``).
+
+::
+
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    trainer = L.Trainer(callbacks=[GuardscopeCallback()])
+
+Each optimizer step becomes one ``StepLogger`` record in
+``trainer.log_dir/steps_<global rank>.jsonl``; the ``compile/*`` metrics go
+to every logger of the trainer (CSV, TensorBoard, W&B, ...) at the steps
+where Lightning writes its own logs (``log_every_n_steps``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any, Iterable, Optional, Union
+
+from guardscope._guards import RecompileError
+from guardscope._types import Category
+from guardscope.integrations._session import Budget, Guarded, Session, step_file
+
+__all__ = ["GuardscopeCallback"]
+
+
+def _callback_bases() -> tuple[type, ...]:
+    """``Callback`` of each Lightning package installed: both ``lightning`` and
+    ``pytorch_lightning`` (which ``lightning`` itself installs) are common,
+    and a Trainer of either must see an instance of its own class."""
+    bases = []
+    for package in ("lightning.pytorch", "pytorch_lightning"):
+        try:
+            found = importlib.util.find_spec(package.split(".")[0]) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            bases.append(importlib.import_module(package).Callback)
+    if not bases:
+        raise ImportError(
+            "guardscope.integrations.lightning needs Lightning: pip install lightning (or pytorch-lightning)"
+        )
+    return tuple(bases)
+
+
+_BASES = _callback_bases()
+_Base: Any = _BASES[0] if len(_BASES) == 1 else type("_LightningCallbacks", _BASES, {})
+
+
+def _should_log(trainer: Any) -> bool:
+    """Whether Lightning writes its logs at this step (``log_every_n_steps``):
+    the connector's flag, which Lightning's own monitors read
+    (LearningRateMonitor, DeviceStatsMonitor); without it, every step."""
+    if getattr(trainer, "fast_dev_run", False):
+        return True
+    connector = getattr(trainer, "_logger_connector", None)
+    flag = getattr(connector, "should_update_logs", None)
+    return True if flag is None else bool(flag)
+
+
+class GuardscopeCallback(_Base):  # type: ignore[misc]
+    """Records each optimizer step's compiles and logs compile metrics.
+
+    - ``steps_<rank>.jsonl`` in ``output_dir`` (default: ``trainer.log_dir``),
+      one ``StepLogger`` record per optimizer step, numbered as Lightning's
+      loggers number steps (the optimizer steps done before it, from 0);
+      one file per process (``trainer.global_rank``) under DDP.
+    - ``compile/compiles``, ``compile/recompiles``, ``compile/seconds`` and
+      ``compile/graph_breaks`` (since the previous logged step) and the
+      same names with ``_total`` (since training started), sent to each of
+      ``trainer.loggers`` at the steps Lightning writes its logs, with the
+      step number Lightning gives its own; a window still unlogged when an
+      epoch ends is sent then, at its last step.
+    - A recompiling step logs one warning (logger ``guardscope``) with the
+      classified cause and the user's line; ``warn=False`` turns it off.
+    - ``max_recompiles=K``: more than K recompiles after the first
+      ``warmup_steps`` optimizer steps (categories in ``allow`` exempt) stop
+      training with ``guardscope.RecompileError``.
+    """
+
+    def __init__(
+        self,
+        *,
+        warmup_steps: int = 0,
+        max_recompiles: Optional[int] = None,
+        allow: Union[Category, Iterable[Category]] = (),
+        warn: bool = True,
+        output_dir: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        self.budget = Budget(warmup_steps, max_recompiles, allow)
+        self.warn = warn
+        self.output_dir = output_dir
+        self.session: Optional[Session] = None
+        self._guard = Guarded("GuardscopeCallback")
+        # The optimizer steps done when the open record began (None: none open).
+        self._began_at: Optional[int] = None
+        # Steps ended since the metrics were last sent, and the last one's number.
+        self._unlogged = 0
+        self._last_step = 0
+
+    @property
+    def path(self) -> Optional[str]:
+        """The step file of the current (or last) fit."""
+        return None if self.session is None else self.session.path
+
+    def on_fit_start(self, trainer: Any, pl_module: Any) -> None:
+        if self._guard.failed:
+            return
+        try:
+            if self.session is not None:
+                self.session.close()
+            # trainer.log_dir is a broadcast: every rank reaches this hook.
+            directory = self.output_dir or trainer.log_dir or trainer.default_root_dir
+            self.session = Session(step_file(directory, int(trainer.global_rank)), self.budget, self.warn)
+            self._began_at = None
+            self._unlogged = 0
+        except Exception as exc:
+            self.session = None
+            self._guard.fail("open its step file", exc)
+
+    def on_train_batch_start(self, trainer: Any, pl_module: Any, batch: Any, batch_idx: int) -> None:
+        session = self.session
+        # With gradient accumulation a step spans batches: it stays open
+        # until a batch ends with the optimizer stepped.
+        if session is not None and self._began_at is None:
+            try:
+                self._began_at = int(trainer.global_step)
+                session.begin(self._began_at)
+            except Exception as exc:
+                self._off("start a step", exc)
+
+    def on_train_batch_end(self, trainer: Any, pl_module: Any, outputs: Any, batch: Any, batch_idx: int) -> None:
+        session = self.session
+        if session is None or self._began_at is None:
+            return
+        try:
+            if int(trainer.global_step) == self._began_at:
+                return
+            self._last_step, self._began_at = self._began_at, None
+            session.end()
+            self._unlogged += 1
+            if _should_log(trainer):
+                self._send(trainer, session)
+        except RecompileError:
+            raise
+        except Exception as exc:
+            self._off("end a step", exc)
+
+    def on_train_epoch_end(self, trainer: Any, pl_module: Any) -> None:
+        # Often the short last batch is both what recompiles and a step
+        # Lightning does not log at: its window is not left behind.
+        session = self.session
+        if session is None or not self._unlogged:
+            return
+        try:
+            self._send(trainer, session)
+        except Exception as exc:
+            self._off("log its metrics", exc)
+
+    def _send(self, trainer: Any, session: Session) -> None:
+        # Straight to the loggers, as Lightning's own monitors do:
+        # pl_module.log makes a tensor and a result entry per key, about
+        # 0.5 ms each, several times a small model's step.
+        self._unlogged = 0
+        metrics = session.metrics()
+        for each in trainer.loggers:
+            each.log_metrics(metrics, step=self._last_step)
+
+    def on_train_end(self, trainer: Any, pl_module: Any) -> None:
+        self._close()
+
+    def on_exception(self, trainer: Any, pl_module: Any, exception: BaseException) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        self._began_at = None
+        if self.session is not None:
+            try:
+                self.session.close()
+            except Exception as exc:
+                self._guard.fail("close its step file", exc)
+
+    def _off(self, what: str, exc: BaseException) -> None:
+        self._guard.fail(what, exc)
+        session, self.session = self.session, None
+        self._began_at = None
+        if session is not None:
+            try:
+                session.close()
+            except Exception:
+                pass

@@ -1,0 +1,178 @@
+"""``GuardscopeCallback`` for the Hugging Face ``Trainer``.
+
+::
+
+    from guardscope.integrations.transformers import GuardscopeCallback
+
+    trainer = Trainer(model, args, train_dataset=ds, callbacks=[GuardscopeCallback()])
+
+Each optimizer step becomes one ``StepLogger`` record in
+``args.output_dir/steps_<process index>.jsonl``; every training log
+(``logging_steps``) gains ``compile/*`` metrics, so that ``report_to``'s
+backends and ``trainer.state.log_history`` receive them.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import FrameType
+from typing import Any, Iterable, Optional, Union
+
+import transformers  # type: ignore[import-untyped,unused-ignore]
+
+from guardscope._guards import RecompileError
+from guardscope._types import Category
+from guardscope.integrations._session import Budget, Guarded, Session, step_file
+
+__all__ = ["GuardscopeCallback"]
+
+
+def _callback_handler(callback: object) -> Any:
+    """The ``CallbackHandler`` whose ``call_event`` is calling ``callback`` now.
+
+    Callbacks are not handed the trainer or its handler; the handler is the
+    ``self`` of a frame a few calls up (``call_event``, in every transformers
+    release since 4.0). Found by type and by holding ``callback``, never by
+    position, so a changed call chain finds nothing rather than a wrong object.
+    """
+    handler_type = getattr(transformers.trainer_callback, "CallbackHandler", None)
+    frame: Optional[FrameType] = sys._getframe(2)
+    for _ in range(8):
+        if frame is None:
+            return None
+        found = frame.f_locals.get("self")
+        if handler_type is not None and isinstance(found, handler_type) and callback in getattr(found, "callbacks", ()):
+            return found
+        frame = frame.f_back
+    return None
+
+
+class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
+    """Records each optimizer step's compiles and logs compile metrics.
+
+    - ``steps_<rank>.jsonl`` in ``output_dir`` (default: ``args.output_dir``),
+      one ``StepLogger`` record per optimizer step, numbered as the Trainer's
+      logs number steps (``state.global_step`` once the step is done); one
+      file per process (``args.process_index``) under DDP.
+    - Every training log gains ``compile/compiles``, ``compile/recompiles``,
+      ``compile/seconds`` and ``compile/graph_breaks`` (since the previous
+      log) and the same names with ``_total`` (since training started); the
+      end-of-training summary gains the totals.
+    - A recompiling step logs one warning (logger ``guardscope``) with the
+      classified cause and the user's line; ``warn=False`` turns it off.
+    - ``max_recompiles=K``: more than K recompiles after the first
+      ``warmup_steps`` optimizer steps (categories in ``allow`` exempt) stop
+      training with ``guardscope.RecompileError``.
+
+    ``warmup_steps`` counts compile warm-up steps, unrelated to
+    ``TrainingArguments.warmup_steps`` (the learning rate's).
+    """
+
+    def __init__(
+        self,
+        *,
+        warmup_steps: int = 0,
+        max_recompiles: Optional[int] = None,
+        allow: Union[Category, Iterable[Category]] = (),
+        warn: bool = True,
+        output_dir: Optional[str] = None,
+    ) -> None:
+        self.budget = Budget(warmup_steps, max_recompiles, allow)
+        self.warn = warn
+        self.output_dir = output_dir
+        self.session: Optional[Session] = None
+        self._guard = Guarded("GuardscopeCallback")
+
+    @property
+    def path(self) -> Optional[str]:
+        """The step file of the current (or last) training run."""
+        return None if self.session is None else self.session.path
+
+    def _go_first(self) -> None:
+        # The Trainer calls on_log in list order and the reporting callbacks
+        # (TensorBoard, W&B, MLflow, ...) come before the user's: the metrics
+        # must be in the logs dict before they read it. Moving while the
+        # handler iterates is safe: the entries after this one keep their
+        # indices, so none is skipped or called twice.
+        handler = _callback_handler(self)
+        if handler is not None and handler.callbacks[0] is not self:
+            handler.callbacks.remove(self)
+            handler.callbacks.insert(0, self)
+
+    def on_init_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        try:
+            self._go_first()
+        except Exception as exc:
+            self._guard.fail("place itself before the reporting callbacks", exc)
+
+    def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        if self._guard.failed:
+            return
+        try:
+            self._go_first()  # again: callbacks may have been added since __init__
+            if self.session is not None:
+                self.session.close()
+            # The rank is the Trainer's, known once training starts (after
+            # the launcher and accelerate have set up the processes).
+            path = step_file(self.output_dir or args.output_dir, int(args.process_index))
+            self.session = Session(path, self.budget, self.warn)
+        except Exception as exc:
+            self.session = None
+            self._guard.fail("open its step file", exc)
+
+    def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        session = self.session
+        if session is not None:
+            try:
+                session.begin(state.global_step + 1)
+            except Exception as exc:
+                self._off("start a step", exc)
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        session = self.session
+        if session is not None:
+            try:
+                session.end()
+            except RecompileError:
+                raise
+            except Exception as exc:
+                self._off("end a step", exc)
+
+    def on_log(self, args: Any, state: Any, control: Any, logs: Optional[dict[str, Any]] = None, **kwargs: Any) -> None:
+        session = self.session
+        if session is None or logs is None:
+            return
+        try:
+            # Training logs carry the loss; the summary at the end carries
+            # train_runtime; evaluation logs (eval_*) get nothing, so no
+            # backend sees two values of a train/compile metric at one step.
+            if "loss" in logs:
+                metrics = session.metrics()
+            elif "train_runtime" in logs:
+                metrics = session.metrics(window=False)
+            else:
+                return
+            logs.update(metrics)
+            # Trainer.log appends a copy of logs ({**logs, "step": ...}) to
+            # log_history just before on_log; that copy is the last entry.
+            history = state.log_history
+            if history and history[-1] is not logs and history[-1].get("step") == state.global_step:
+                history[-1].update(metrics)
+        except Exception as exc:
+            self._off("add its metrics to the logs", exc)
+
+    def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        if self.session is not None:
+            try:
+                self.session.close()
+            except Exception as exc:
+                self._guard.fail("close its step file", exc)
+
+    def _off(self, what: str, exc: BaseException) -> None:
+        self._guard.fail(what, exc)
+        session, self.session = self.session, None
+        if session is not None:
+            try:
+                session.close()
+            except Exception:
+                pass

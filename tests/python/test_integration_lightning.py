@@ -1,0 +1,204 @@
+"""GuardscopeCallback in a real Lightning Trainer: a tiny classifier whose
+network the module compiles (aot_eager, dynamic=False), CSVLogger, on CPU.
+36 rows in batches of 8 leave a last batch of 4 at optimizer step 4
+(Lightning's loggers count steps from 0), which recompiles.
+"""
+
+import csv
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import compile_log, read_jsonl
+
+SCRIPT = Path(sys.executable).with_name("guardscope")
+ROWS, BATCH, FEATURES = 36, 8, 12
+SHORT_STEP = 4
+
+
+def lightning_module(pl=None):
+    import torch
+
+    if pl is None:
+        import lightning.pytorch as pl
+
+    class Classifier(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            self.net = torch.nn.Sequential(torch.nn.Linear(FEATURES, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2))
+            self.forward_net = torch.compile(self.net, backend="aot_eager", dynamic=False)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            loss = torch.nn.functional.cross_entropy(self.forward_net(x), y)
+            self.log("train_loss", loss, batch_size=len(x))
+            return loss
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+    return Classifier()
+
+
+def loader():
+    import torch
+
+    gen = torch.Generator().manual_seed(0)
+    data = torch.utils.data.TensorDataset(torch.randn(ROWS, FEATURES, generator=gen), torch.randint(0, 2, (ROWS,), generator=gen))
+    return torch.utils.data.DataLoader(data, batch_size=BATCH)
+
+
+def fit(root, callbacks, log_every_n_steps=1, pl=None):
+    if pl is None:
+        import lightning.pytorch as pl
+
+    logger = pl.loggers.CSVLogger(str(root), name="run")
+    trainer = pl.Trainer(
+        max_epochs=1,
+        accelerator="cpu",
+        devices=1,
+        logger=logger,
+        log_every_n_steps=log_every_n_steps,
+        callbacks=callbacks,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        num_sanity_val_steps=0,
+        default_root_dir=str(root),
+    )
+    trainer.fit(lightning_module(pl), train_dataloaders=loader())
+    return trainer
+
+
+def metrics_rows(trainer):
+    with open(Path(trainer.logger.log_dir) / "metrics.csv") as f:
+        return list(csv.DictReader(f))
+
+
+class Warnings(logging.Handler):
+    def __init__(self):
+        super().__init__(level=logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+@pytest.fixture(scope="module")
+def fitted(tmp_path_factory):
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    root = tmp_path_factory.mktemp("lightning")
+    warnings = Warnings()
+    logging.getLogger("guardscope").addHandler(warnings)
+    try:
+        callback = GuardscopeCallback()
+        with compile_log() as with_callback:
+            trainer = fit(root / "with", [callback])
+        with compile_log() as without:
+            fit(root / "without", [])
+    finally:
+        logging.getLogger("guardscope").removeHandler(warnings)
+    return trainer, callback, warnings.messages, with_callback, without
+
+
+def test_csv_logger_receives_the_recompile_at_the_short_batch(fitted):
+    trainer, *_ = fitted
+    rows = {int(r["step"]): r for r in metrics_rows(trainer) if r.get("compile/recompiles")}
+    assert sorted(rows) == [0, 1, 2, 3, 4]
+    assert float(rows[SHORT_STEP]["compile/recompiles"]) > 0
+    assert [float(rows[s]["compile/recompiles"]) for s in (0, 1, 2, 3)] == [0, 0, 0, 0]
+    assert float(rows[0]["compile/compiles"]) >= 1 and float(rows[0]["compile/seconds"]) > 0
+    assert float(rows[SHORT_STEP]["compile/recompiles_total"]) == float(rows[SHORT_STEP]["compile/recompiles"])
+    # The module's own metrics carry the same step numbers (rows of their own).
+    loss_steps = {int(r["step"]) for r in metrics_rows(trainer) if r.get("train_loss")}
+    assert loss_steps == set(rows)
+
+
+def test_step_records_warning_and_cli_name_the_recompile(fitted):
+    trainer, callback, warnings, *_ = fitted
+    assert callback.path == str(Path(trainer.log_dir) / "steps_0.jsonl")
+    records = read_jsonl(callback.path)
+    assert [r["step"] for r in records] == [0, 1, 2, 3, 4]
+    assert sum(r["recompiles"] for r in records[:-1]) == 0 and records[-1]["recompiles"] == 1
+    [recompile] = [c for c in records[-1]["compiles"] if c["recompile"]]
+    assert recompile["cause"]["category"] == "shape_input", recompile["cause"]
+    step_warnings = [w for w in warnings if "recompiled" in w]
+    assert len(step_warnings) == 1 and step_warnings[0].startswith(f"step {SHORT_STEP} recompiled: "), warnings
+    assert recompile["cause"]["label"] in step_warnings[0]
+    proc = subprocess.run([str(SCRIPT), "steps", callback.path], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    # The step's row in "Slowest steps" (the first line counts steps: not it).
+    rows = [line for line in proc.stdout.splitlines() if line.split()[:1] == [str(SHORT_STEP)] and " ms " not in line]
+    assert rows and "recompile" in rows[0] and recompile["cause"]["label"] in rows[0], proc.stdout
+
+
+def test_the_callback_adds_no_compile_and_no_graph_break(fitted):
+    *_, with_callback, without = fitted
+    assert with_callback.compile_ids == without.compile_ids
+    assert with_callback.recompiles == without.recompiles != []
+    assert with_callback.graph_breaks == without.graph_breaks
+    assert with_callback.unique_graphs == without.unique_graphs
+
+
+def test_a_window_lightning_does_not_log_goes_with_the_epoch(tmp_path):
+    # Lightning logs steps 1 and 3 (every 2nd); the short batch, step 4, is
+    # not: its window is sent when the epoch ends, at step 4.
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    torch = pytest.importorskip("torch")
+    torch._dynamo.reset()
+    trainer = fit(tmp_path, [GuardscopeCallback(warn=False)], log_every_n_steps=2)
+    rows = [r for r in metrics_rows(trainer) if r.get("compile/recompiles")]
+    assert [int(r["step"]) for r in rows] == [1, 3, SHORT_STEP]
+    assert [float(r["compile/recompiles"]) for r in rows] == [0, 0, 1]
+    assert float(rows[-1]["compile/recompiles_total"]) == 1
+    assert sum(float(r["compile/compiles"]) for r in rows) == float(rows[-1]["compile/compiles_total"])
+
+
+def test_max_recompiles_stops_the_fit(tmp_path):
+    import guardscope
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    torch = pytest.importorskip("torch")
+    torch._dynamo.reset()
+    with pytest.raises(guardscope.RecompileError) as err:
+        fit(tmp_path, [GuardscopeCallback(warmup_steps=1, max_recompiles=0, warn=False)])
+    assert str(err.value).startswith("1 recompile(s) during training after 1 warm-up step(s), more than max_recompiles=0")
+    assert f"training stopped at step {SHORT_STEP}" in str(err.value)
+    torch._dynamo.reset()
+    # The same recompile in an allowed category does not stop it.
+    fit(tmp_path / "allowed", [GuardscopeCallback(max_recompiles=0, allow=["shape_input"], warn=False)])
+
+
+def test_the_callback_is_a_callback_of_each_installed_lightning_package():
+    import importlib.util
+
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    import lightning.pytorch
+
+    assert isinstance(GuardscopeCallback(), lightning.pytorch.Callback)
+    if importlib.util.find_spec("pytorch_lightning") is not None:
+        import pytorch_lightning
+
+        assert isinstance(GuardscopeCallback(), pytorch_lightning.Callback)
+
+
+def test_a_pytorch_lightning_trainer_takes_it_too(tmp_path):
+    pytorch_lightning = pytest.importorskip("pytorch_lightning")
+    import torch
+
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    torch._dynamo.reset()
+    callback = GuardscopeCallback(warn=False)
+    trainer = fit(tmp_path, [callback], pl=pytorch_lightning)
+    assert isinstance(trainer, pytorch_lightning.Trainer)
+    assert [r["recompiles"] for r in read_jsonl(callback.path)] == [0, 0, 0, 0, 1]
+    rows = {int(r["step"]): r for r in metrics_rows(trainer) if r.get("compile/recompiles")}
+    assert float(rows[SHORT_STEP]["compile/recompiles"]) == 1
