@@ -18,6 +18,7 @@ the README), never to steps without compiles.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import logging
@@ -99,6 +100,12 @@ class _Handler(logging.Handler):
         super().__init__(level=logging.DEBUG)
         self.log = log
         self.failed = False
+        # Which thread logged which lines: (lines before, thread ident) each
+        # time the thread changes. Dynamo compiles on the thread that called
+        # the compiled code, so a compile's first line names its thread.
+        # logging.Handler.handle holds the handler's lock around emit.
+        self.thread_starts: list[int] = []
+        self.thread_idents: list[int] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         # Runs inside torch's compile: an exception here would surface in the
@@ -106,6 +113,10 @@ class _Handler(logging.Handler):
         try:
             text = format_event(getattr(record, "metadata", None), getattr(record, "payload", None), record.created, record.process)
             if text is not None:
+                thread = record.thread or 0
+                if not self.thread_idents or self.thread_idents[-1] != thread:
+                    self.thread_starts.append(self.log.lines)
+                    self.thread_idents.append(thread)
                 self.log.append(text)
         except Exception as exc:
             if not self.failed:
@@ -182,6 +193,23 @@ class _Shared:
 
 
 SHARED = _Shared()
+
+
+def on_thread(handler: Optional[_Handler], events: list[CompileEvent], thread: int) -> list[CompileEvent]:
+    """The events (still carrying ``first_line``) whose compile ran on
+    ``thread``, by the thread record of ``handler`` (the one whose log they
+    come from, kept by the caller: it outlives its release): per-thread
+    counting, so that one thread's steps and ``no_recompiles()`` never own
+    another thread's compiles."""
+    if handler is None:
+        return events
+    starts, idents = handler.thread_starts, handler.thread_idents
+    kept = []
+    for event in events:
+        at = bisect.bisect_left(starts, cast("dict[str, int]", event)["first_line"]) - 1
+        if at >= 0 and idents[at] == thread:
+            kept.append(event)
+    return kept
 
 
 def events_between(log: _native.CompileLog, after: int, upto: int) -> list[CompileEvent]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from types import TracebackType
 from typing import Iterable, Iterator, Literal, Optional
 
@@ -29,15 +30,20 @@ class CompileEvents:
     fields of a StepLogger record's ``compiles``). Read inside the block for
     the events so far, or after it for all of them."""
 
-    def __init__(self) -> None:
+    def __init__(self, all_threads: bool = False) -> None:
         self._log: Optional[_native.CompileLog] = None
         self._mark = 0
         self._end: Optional[int] = None
+        self._all_threads = all_threads
+        self._thread = threading.get_ident()
+        self._handler: Optional[_compile_log._Handler] = None
 
     def _start(self) -> None:
         self._log = _compile_log.SHARED.acquire()
+        self._handler = _compile_log.SHARED.handler
         self._mark = self._log.lines
         self._end = None
+        self._thread = threading.get_ident()
 
     def _stop(self) -> None:
         assert self._log is not None
@@ -53,7 +59,10 @@ class CompileEvents:
         upto = self._log.lines if self._end is None else self._end
         if upto <= after:
             return []
-        return _compile_log.events_between(self._log, after, upto)
+        events = _compile_log.events_between(self._log, after, upto)
+        if self._all_threads:
+            return events
+        return _compile_log.on_thread(self._handler, events, self._thread)
 
     @property
     def events(self) -> list[CompileEvent]:
@@ -83,14 +92,17 @@ class CompileEvents:
 
 
 @contextlib.contextmanager
-def compile_events() -> Iterator[CompileEvents]:
+def compile_events(all_threads: bool = False) -> Iterator[CompileEvents]:
     """Collects the compiles that happen inside the block::
 
         with guardscope.compile_events() as seen:
             model(x)
         assert not seen.recompiles, seen.recompiles
+
+    Only the compiles of the thread that entered the block, unless
+    ``all_threads=True`` (a model run on other threads).
     """
-    seen = CompileEvents()
+    seen = CompileEvents(all_threads)
     seen._start()
     try:
         yield seen
@@ -116,6 +128,10 @@ class no_recompiles(contextlib.ContextDecorator):
     ``allow`` (e.g. ``("nn_module_attr",)`` for train/eval switches), and up
     to ``max_recompiles`` others. The check runs when the block ends; an
     exception already leaving the block is never masked.
+
+    Only the thread that entered the block is watched: another thread's
+    recompile is not this block's. ``all_threads=True`` watches every
+    thread, for code that runs the model on threads of its own.
     """
 
     def __init__(
@@ -123,12 +139,14 @@ class no_recompiles(contextlib.ContextDecorator):
         warmup_steps: int = 0,
         allow: Category | Iterable[Category] = (),
         max_recompiles: int = 0,
+        all_threads: bool = False,
     ) -> None:
         if warmup_steps < 0 or max_recompiles < 0:
             raise ValueError("warmup_steps and max_recompiles must be >= 0")
         self.warmup_steps = warmup_steps
         self.allow = categories(allow)
         self.max_recompiles = max_recompiles
+        self.all_threads = all_threads
         self._seen: Optional[CompileEvents] = None
         self._steps = 0
         self._from: Optional[int] = None
@@ -142,7 +160,7 @@ class no_recompiles(contextlib.ContextDecorator):
             self._from = self._seen._log.lines
 
     def __enter__(self) -> no_recompiles:
-        self._seen = CompileEvents()
+        self._seen = CompileEvents(self.all_threads)
         self._seen._start()
         self._steps = 0
         self._from = self._seen._mark if self.warmup_steps == 0 else None
@@ -219,6 +237,9 @@ def recompile_message(header: str, events: list[CompileEvent]) -> str:
             shown = "; ".join(f"{c['subject']}: {c['old']} -> {c['new']}" for c in changed[:3])
             more = f"; +{len(changed) - 3} more" if len(changed) > 3 else ""
             lines.append(f"      changed: {shown}{more}")
+        evidence = cause.get("evidence")
+        if evidence and evidence["text"]:
+            lines.append(f"      why: {cause['severity']} ({evidence['kind']}): {evidence['text']}")
         if cause["advice"]:
             lines.append(f"      fix: {cause['advice']}")
     return "\n".join(lines)

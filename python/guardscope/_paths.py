@@ -42,3 +42,8 @@ def substitute(path: Union[str, os.PathLike[str]]) -> str:
     found = _distributed_rank()
     rank = str(found) if found is not None else os.environ.get("RANK", "") or "0"
     return os.fspath(path).replace("<pid>", str(os.getpid())).replace("<rank>", str(rank))
+
+
+def substitute_pid(path: Union[str, os.PathLike[str]]) -> str:
+    """``path`` with ``<pid>`` substituted, ``<rank>`` left as it is."""
+    return os.fspath(path).replace("<pid>", str(os.getpid()))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
+import threading
 from time import perf_counter_ns, time_ns
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tuple, Union
 
 from guardscope import _compile_log
-from guardscope._paths import current_rank, distributed_initialized, substitute
+from guardscope._paths import current_rank, distributed_initialized, substitute, substitute_pid
 from guardscope._types import CompileEvent, StepCounters, StepRecord
 
 if TYPE_CHECKING:
@@ -61,6 +63,10 @@ def describe(event: CompileEvent) -> str:
             text += f" at {display_site(source)}"
         if called_from and called_from != source:
             text += f" (called from {display_site(called_from)})"
+        # Judged from the log so far, as `summary` judges it.
+        evidence = cause.get("evidence")
+        if cause.get("severity") and evidence:
+            text += f" [{cause['severity']}: {evidence['kind'].replace('_', ' ')}]"
     return text
 
 
@@ -130,7 +136,18 @@ class StepLogger:
     name their source line. A step without compiles costs a few
     microseconds. Records are flushed at the end of every step, so a crash
     loses at most the step in progress. Nothing here raises into the
-    training loop: a failing file logs one warning and logging stops.
+    training loop: a failing file logs one warning and logging stops; a
+    file deleted while the run goes on is created again (one warning).
+
+    A step's compiles are those of the thread that began it (another
+    thread's compiles are its own business); ``all_threads=True`` counts
+    every thread's. Dynamo's counters in a record are the process's.
+
+    ``<rank>`` in the path is resolved when the first record is written if
+    no rank is known yet (under ``torch.multiprocessing.spawn`` the process
+    group is made after the logger): every rank gets its own file. Two
+    processes never truncate one file: the second writes beside it, with
+    its pid in the name, and says so.
     """
 
     def __init__(
@@ -139,20 +156,30 @@ class StepLogger:
         *,
         warn: bool = True,
         trace: Union[ActivationTrace, Sequence[ActivationTrace], None] = None,
+        all_threads: bool = False,
     ) -> None:
-        self.path = substitute(path)
+        self._rank = current_rank()
+        self._pid = os.getpid()
+        template = substitute_pid(path)
+        # No rank yet: the file is opened with the first record, by then the
+        # process group exists (else this is the only process).
+        self._deferred = "<rank>" in template and self._rank is None
+        self.path = template if self._deferred else substitute(template)
         parent = os.path.dirname(self.path)
         if parent:
             os.makedirs(parent, exist_ok=True)
-        # Fail now, at construction, when the path cannot be written. Unbuffered
-        # bytes: each record is one write(2), which is the per-step flush.
-        self._file = open(self.path, "wb", buffering=0)
+        # Fail now, at construction, when the path cannot be written.
+        self._file: Optional[Any] = None
+        if self._deferred:
+            if not os.access(parent or ".", os.W_OK):
+                raise PermissionError(f"cannot write into {parent or os.getcwd()!r} (StepLogger {self.path!r})")
+        else:
+            self._file = self._open_exclusive(self.path)
         self.warn = warn
+        self.all_threads = all_threads
         self._traces: list[ActivationTrace] = (
             [] if trace is None else list(trace) if isinstance(trace, (list, tuple)) else [trace]  # type: ignore[list-item]
         )
-        self._rank = current_rank()
-        self._pid = os.getpid()
         # Checked every step while no rank is known: torch.distributed may be
         # initialised after the logger was made. Found once, so that a step
         # pays for a call, not for importing and looking it up.
@@ -160,9 +187,11 @@ class StepLogger:
         self._head = self._record_head()
         self._counters = _counters()
         self._log = _compile_log.SHARED.acquire()
-        self._open: Optional[Tuple[int, int, Snapshot, int, int]] = None
+        self._log_handler = _compile_log.SHARED.handler
+        self._open: Optional[Tuple[int, int, Snapshot, int, int, int]] = None
         self._closed = False
         self._failed = False
+        self._recreated = False
         #: records written so far
         self.records = 0
         #: the last record written, as a dict
@@ -182,7 +211,8 @@ class StepLogger:
                 trace.set_step(step)
             for listener in list(_STEP_LISTENERS):
                 listener(step)
-            self._open = (step, time_ns(), counter_snapshot(self._counters), self._log.lines, perf_counter_ns())
+            thread = threading.get_ident()
+            self._open = (step, time_ns(), counter_snapshot(self._counters), self._log.lines, thread, perf_counter_ns())
         except Exception as exc:
             self._fail("start a step", exc)
 
@@ -191,7 +221,7 @@ class StepLogger:
         opened, self._open = self._open, None
         if opened is None or self._failed:
             return None
-        step, start_ns, before, mark, t0 = opened
+        step, start_ns, before, mark, thread, t0 = opened
         # Integers to the last digit kept, divided once: the exact float of
         # that decimal, as round() would give, at a fraction of its cost.
         wall_ms = ((perf_counter_ns() - t0) + 500) // 1000 / 1000
@@ -203,10 +233,12 @@ class StepLogger:
             if self._rank is None and self._dist_initialized is not None and self._dist_initialized():
                 self._rank = current_rank()
                 self._head = self._record_head()
-            if upto == mark and type(step) is int:
+            compiles = [] if upto == mark else _compile_log.events_between(self._log, mark, upto)
+            if compiles and not self.all_threads:
+                compiles = _compile_log.on_thread(self._log_handler, compiles, thread)
+            if not compiles and type(step) is int:
                 record, line = self._quiet_record(step, start, wall_ms, before, after)
             else:
-                compiles = [] if upto == mark else _compile_log.events_between(self._log, mark, upto)
                 record = self._record(step, start, wall_ms, before, after, compiles)
                 line = json.dumps(record) + "\n"
             self._write(line.encode("ascii"))
@@ -230,7 +262,8 @@ class StepLogger:
         self.end()
         self._closed = True
         try:
-            self._file.close()
+            if self._file is not None:
+                self._file.close()
         except Exception as exc:
             self._fail("close", exc)
         _compile_log.SHARED.release()
@@ -248,10 +281,57 @@ class StepLogger:
     # -- internals ------------------------------------------------------
 
     def _write(self, data: bytes) -> None:
+        if self._file is None:
+            self._open_deferred()
+        elif os.fstat(self._file.fileno()).st_nlink == 0:
+            self._recreate()
+        file = self._file
+        assert file is not None
         # A raw file may write less than asked (a signal, a nearly full disk).
         view = memoryview(data)
         while view:
-            view = view[self._file.write(view) :]
+            view = view[file.write(view) :]
+
+    def _open_deferred(self) -> None:
+        """Resolves ``<rank>`` at the first record and opens the file."""
+        rank = current_rank()
+        if rank is not None and self._rank is None:
+            self._rank = rank
+            self._head = self._record_head()
+        resolved = substitute(self.path)
+        self._deferred = False
+        self.path = resolved
+        self._file = self._open_exclusive(resolved)
+        if rank is None:
+            logger.info("StepLogger: no rank known (no process group, no $RANK) for '<rank>'; writing %s", self.path)
+
+    def _open_exclusive(self, path: str) -> Any:
+        """Opens ``path`` for this process alone, emptied. Another process
+        writing it (two ranks that resolved one name) keeps it: this one
+        writes beside it, its pid in the name."""
+        file = _open_locked(path)
+        if file is None:
+            root, ext = os.path.splitext(path)
+            other = f"{root}.pid{self._pid}{ext}"
+            logger.warning(
+                "StepLogger: %s is being written by another process; this one (pid %s) writes %s instead",
+                path,
+                self._pid,
+                other,
+            )
+            self.path = other
+            file = _open_locked(other) or open(other, "wb", buffering=0)
+        return file
+
+    def _recreate(self) -> None:
+        """The file was deleted while the run goes on (a cleanup job, a
+        user): created again at the same path, said once."""
+        assert self._file is not None
+        self._file.close()
+        self._file = open(self.path, "ab", buffering=0)
+        if not self._recreated:
+            self._recreated = True
+            logger.warning("StepLogger: %s was deleted during the run; created it again (earlier records are lost)", self.path)
 
     def _record_head(self) -> str:
         """The record's fields after ``wall_ms`` that are the same every step, as JSON."""
@@ -324,3 +404,33 @@ class StepLogger:
                 type(exc).__name__,
                 exc,
             )
+
+
+def _open_locked(path: str) -> Any:
+    """``path`` opened unbuffered (each record is one write(2), the per-step
+    flush) and emptied, under an exclusive lock; None if another process
+    holds the lock. Opened for appending first, so that a file another
+    process writes is never truncated."""
+    file = open(path, "ab", buffering=0)
+    # A device (/dev/null, /dev/full) is written as it is.
+    if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+        return file
+    if not _lock(file.fileno()):
+        file.close()
+        return None
+    file.truncate(0)
+    return file
+
+
+def _lock(fd: int) -> bool:
+    """An exclusive lock on the open file, held until it is closed; False
+    when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True

@@ -48,6 +48,42 @@ Stat = Literal["abs_mean", "sum", "min", "max", "mean", "std", "shape", "dtype"]
 Mode = Literal["op", "disable"]
 
 
+#: Who owns a recompile's value: whose code can change it (``summary --json``'s ``owner``).
+Owner = Literal[
+    "user_argument",
+    "library_argument",
+    "user_attribute",
+    "library_attribute",
+    "torch_state",
+    "global",
+    "closure",
+    "graph_break_value",
+]
+
+#: What in the log decided a recompile's severity (``summary --json``'s ``evidence.kind``).
+EvidenceKind = Literal[
+    "limit_hit",
+    "limit_raised",
+    "declared_range",
+    "repeats",
+    "rank_alone",
+    "static_shapes",
+    "hidden_state",
+    "stays_specialised",
+    "became_dynamic",
+    "one_per_variant",
+    "first_call",
+    "did_not_recur",
+]
+
+
+class Evidence(TypedDict):
+    """What decided a recompile's severity, in words that finish "because ..."."""
+
+    kind: EvidenceKind
+    text: str
+
+
 class GuardChange(TypedDict):
     """A guarded value that differs between the failed cache entry and the new compile."""
 
@@ -69,6 +105,9 @@ class Cause(TypedDict):
     detail: Optional[str]
     advice: str
     guard: Optional[str]
+    severity: Literal["problem", "expected"]
+    owner: Owner
+    evidence: Evidence
 
 
 class Reason(TypedDict):

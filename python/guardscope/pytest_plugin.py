@@ -1,7 +1,7 @@
 """guardscope's pytest plugin (entry point ``pytest11``): fail a test that
 recompiles, with the classified cause ``RecompileError`` shows.
 
-- ``@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0)``: the test
+- ``@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0, all_threads=False)``: the test
   body runs inside ``guardscope.no_recompiles(...)``.
 - the ``compile_budget`` fixture: the same guard, opened when the fixture is
   set up, handed to the test (``compile_budget.step(n)`` marks steps,
@@ -44,12 +44,14 @@ def _guard(item: pytest.Item) -> no_recompiles:
     marker = item.get_closest_marker(MARKER)
     kwargs: dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
     if marker is not None and marker.args:
-        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, allow=, warmup_steps=)")
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, allow=, warmup_steps=, all_threads=)")
     if "max" in kwargs:
         kwargs["max_recompiles"] = kwargs.pop("max")
-    unknown = sorted(set(kwargs) - {"max_recompiles", "allow", "warmup_steps"})
+    unknown = sorted(set(kwargs) - {"max_recompiles", "allow", "warmup_steps", "all_threads"})
     if unknown:
-        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, allow=, warmup_steps=)")
+        raise pytest.UsageError(
+            f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, allow=, warmup_steps=, all_threads=)"
+        )
     return no_recompiles(**kwargs)
 
 

@@ -58,6 +58,12 @@ pub struct Cause {
     pub detail: Option<String>,
     pub advice: String,
     pub guard: Option<String>,
+    /// "problem" or "expected", judged from the log (as `summary`).
+    pub severity: &'static str,
+    /// Who owns the value (`summary --json`'s `owner`).
+    pub owner: crate::analysis::ValueOwner,
+    /// What in the log decided the severity.
+    pub evidence: crate::analysis::judge::evidence::Evidence,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -82,7 +88,7 @@ pub fn compile_events<'a>(findings: &'a Findings<'a>) -> Vec<CompileEvent<'a>> {
 
 fn event<'a>(frame: &Frame, c: &'a Compile, finding: Option<&Finding<'_>>) -> CompileEvent<'a> {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let cause = finding.map(|f| cause_view(f.cause.clone(), f.guard().map(|g| g.guard.clone())));
+    let cause = finding.map(cause_view);
     let record = CompileRecord::new(c);
     CompileEvent {
         seconds: record.duration_s,
@@ -106,7 +112,8 @@ fn event<'a>(frame: &Frame, c: &'a Compile, finding: Option<&Finding<'_>>) -> Co
     }
 }
 
-fn cause_view(r: RecompileReason, guard: Option<String>) -> Cause {
+fn cause_view(f: &Finding<'_>) -> Cause {
+    let r = f.cause.clone();
     Cause {
         category: r.category,
         label: r.category.label(),
@@ -117,7 +124,10 @@ fn cause_view(r: RecompileReason, guard: Option<String>) -> Cause {
         changed: r.changed,
         detail: r.detail,
         advice: r.advice,
-        guard,
+        guard: f.guard().map(|g| g.guard.clone()),
+        severity: f.severity.name(),
+        owner: f.judgement.ownership.owner,
+        evidence: f.judgement.evidence.clone(),
     }
 }
 

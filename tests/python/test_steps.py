@@ -131,7 +131,8 @@ def test_a_recompiling_step_logs_one_warning_with_frame_cause_and_time(collision
     # The guard's line, then the user's call into the compiled model (this
     # test's own loop), both whole paths shown relative to the cwd.
     assert "_collision_model.py:180 (called from " in warnings[1]
-    assert warnings[1].endswith("test_steps.py:57)"), warnings[1]
+    # Then the judgement: the hook's flag is state the code changes as it runs.
+    assert warnings[1].endswith("test_steps.py:57) [problem: hidden state]"), warnings[1]
 
 
 def test_cli_steps_reads_the_records_and_names_step_12(collision_steps, capfd):

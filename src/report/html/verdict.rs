@@ -49,6 +49,10 @@ pub struct Fix {
     /// "problem" or "expected".
     pub severity: &'static str,
     pub detail: Option<String>,
+    /// What in the log decided the severity (the summary's `why:`).
+    pub why: Option<String>,
+    /// Who owns the value, in words (the summary's `owner:`).
+    pub owner: &'static str,
     pub advice: String,
     pub frame: String,
     pub frame_anchor: String,
@@ -223,6 +227,8 @@ pub fn fix(run: &Run, g: &CulpritGroup, links: Links) -> Fix {
         changed: g.cause.changed.iter().map(|c| shown(c.describe())).collect(),
         severity: g.severity.name(),
         detail: g.cause.detail.clone().map(shown),
+        why: (!g.evidence.text.is_empty()).then(|| format!("{}: {}", g.evidence.kind.name(), g.evidence.text)),
+        owner: g.owner.words(),
         advice: g.cause.advice.clone(),
         frame: match frame {
             Some(f) if g.ranks.len() > 1 => format!(

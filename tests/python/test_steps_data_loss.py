@@ -1,0 +1,184 @@
+"""StepLogger and no_recompiles inside real jobs: nothing lost, nothing
+misattributed (issue 31). DDP runs two real processes over gloo, spawned the
+way torch.multiprocessing.spawn users do, with the logger made before the
+process group; threads run real compiled code."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+import guardscope
+from conftest import read_jsonl
+
+SPAWNED = textwrap.dedent(
+    """
+    import os, sys
+    import torch
+    import torch.distributed as dist
+    import torch.multiprocessing as mp
+    import guardscope
+
+    def scale(x, k):
+        return x * k
+
+    def worker(rank, out, port):
+        # The common order under mp.spawn: $RANK unset, logger first.
+        log = guardscope.StepLogger(os.path.join(out, "steps_<rank>.jsonl"), warn=False)
+        os.environ["MASTER_ADDR"] = "127.0.0.1"
+        os.environ["MASTER_PORT"] = str(port)
+        dist.init_process_group("gloo", rank=rank, world_size=2)
+        f = torch.compile(scale, backend="eager")
+        for step in range(6):
+            with log.step(step):
+                f(torch.ones(4), 2)
+                dist.barrier()
+        log.close()
+        dist.destroy_process_group()
+
+    if __name__ == "__main__":
+        os.environ.pop("RANK", None)
+        mp.spawn(worker, args=(sys.argv[1], int(sys.argv[2])), nprocs=2)
+    """
+)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_ddp_loggers_made_before_the_process_group_write_one_whole_file_per_rank(tmp_path):
+    script = tmp_path / "spawned.py"
+    script.write_text(SPAWNED)
+    out = tmp_path / "steps"
+    out.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK")}
+    done = subprocess.run(
+        [sys.executable, str(script), str(out), str(free_port())],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["steps_0.jsonl", "steps_1.jsonl"]
+    for rank in (0, 1):
+        records = read_jsonl(out / f"steps_{rank}.jsonl")
+        assert [r["step"] for r in records] == list(range(6)), rank
+        assert {r["rank"] for r in records} == {rank}
+        assert len({r["pid"] for r in records}) == 1
+
+
+def test_two_loggers_on_one_path_never_truncate_each_other(tmp_path, torch, caplog):
+    # Two processes that resolved one name are simulated by a second logger
+    # here (the lock is per open file, as between processes); the second
+    # writes beside the first and says so.
+    path = tmp_path / "steps.jsonl"
+    first = guardscope.StepLogger(path, warn=False)
+    with first.step(0):
+        pass
+    with caplog.at_level(logging.WARNING, logger="guardscope"):
+        second = guardscope.StepLogger(path, warn=False)
+    with second.step(0):
+        pass
+    with first.step(1):
+        pass
+    first.close()
+    second.close()
+    assert [r["step"] for r in read_jsonl(path)] == [0, 1], "the first file is whole"
+    assert second.path == str(tmp_path / f"steps.pid{os.getpid()}.jsonl")
+    assert [r["step"] for r in read_jsonl(Path(second.path))] == [0]
+    assert any("is being written by another process" in r.getMessage() for r in caplog.records)
+
+
+def test_a_step_file_deleted_mid_run_is_created_again_with_one_warning(tmp_path, torch, caplog):
+    path = tmp_path / "steps.jsonl"
+    log = guardscope.StepLogger(path, warn=False)
+    with log.step(0):
+        pass
+    with caplog.at_level(logging.WARNING, logger="guardscope"):
+        for step in (1, 2):
+            path.unlink()
+            with log.step(step):
+                pass
+    with log.step(3):
+        pass
+    log.close()
+    assert [r["step"] for r in read_jsonl(path)] == [2, 3]
+    warnings = [r.getMessage() for r in caplog.records if "was deleted" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert str(path) in warnings[0]
+
+
+def scale_by(x, k):
+    return x * k
+
+
+def run_on_a_thread(fn):
+    errors: list[BaseException] = []
+
+    def target():
+        try:
+            fn()
+        except BaseException as exc:  # handed back to the test's thread
+            errors.append(exc)
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if errors:
+        raise errors[0]
+
+
+def test_another_threads_recompile_is_not_this_threads(torch):
+    # The other thread recompiles (k changes) while this one's block is
+    # open; this thread compiles nothing.
+    torch._dynamo.reset()
+    f = torch.compile(scale_by, backend="eager", dynamic=False)
+
+    def other():
+        f(torch.ones(3), 2)
+        f(torch.ones(3), 3)
+
+    with guardscope.no_recompiles():
+        run_on_a_thread(other)
+    with pytest.raises(guardscope.RecompileError):
+        with guardscope.no_recompiles(all_threads=True):
+            run_on_a_thread(lambda: f(torch.ones(3), 4))
+    with pytest.raises(guardscope.RecompileError):
+        with guardscope.no_recompiles():
+            f(torch.ones(3), 5)
+
+
+def test_a_step_lists_only_the_compiles_of_its_own_thread(tmp_path, torch):
+    torch._dynamo.reset()
+    f = torch.compile(scale_by, backend="eager", dynamic=False)
+    mine = guardscope.StepLogger(tmp_path / "mine.jsonl", warn=False)
+    every = guardscope.StepLogger(tmp_path / "all.jsonl", warn=False, all_threads=True)
+    mine.begin(0)
+    every.begin(0)
+    run_on_a_thread(lambda: f(torch.ones(3), 2))
+    mine.end()
+    every.end()
+    with mine.step(1), every.step(1):
+        f(torch.ones(3), 3)
+    mine.close()
+    every.close()
+    own = read_jsonl(tmp_path / "mine.jsonl")
+    assert [len(r["compiles"]) for r in own] == [0, 1]
+    every_thread = read_jsonl(tmp_path / "all.jsonl")
+    assert [len(r["compiles"]) for r in every_thread] == [1, 1]
+    assert json.dumps(own[1]["compiles"][0]["compile_id"]) == json.dumps(every_thread[1]["compiles"][0]["compile_id"])
