@@ -219,7 +219,9 @@ pub struct RunArgs {
 const STEPS_HELP: &str = "\
 Reads the per-step JSONL that guardscope.StepLogger writes (one file per rank)
 and prints the slowest steps with their wall time, its ratio to the median
-step of the same rank, and the compiles inside each (recompiles with their
+step without compiles of the same rank (the steps that compiled nothing:
+when most steps compile, the median of all is a compile step; none there,
+it says so), and the compiles inside each (recompiles with their
 classified cause and source line); then how much of the run went to
 compiling after the first step, and the steps at which one rank recompiled
 while the others did not (they wait for it at the next collective).
