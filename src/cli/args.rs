@@ -312,6 +312,8 @@ With --baseline, only recompiles the baseline run does not also have count:
 run the same steps twice, e.g. with and without new hooks, and compare.
 Frames are matched by function, file and first line (frame ids shift when a
 graph break is added); new frames are a warning unless --max-new-frames.
+Graph breaks are matched by reason and user line; those the baseline does
+not log are a warning unless --max-new-graph-breaks N (fail above N).
 
 Categories for --allow: shape_lazy_buffer shape_input stride dtype device
 requires_grad closure_hook_state closure_state global_var torch_global_state
@@ -341,6 +343,10 @@ pub struct CheckArgs {
     /// Fail when the run has more than N frames the baseline lacks (default: warn only).
     #[arg(long, value_name = "N")]
     pub max_new_frames: Option<usize>,
+    /// Fail when the run logs more than N distinct graph breaks (reason and
+    /// user line) the baseline lacks (default: warn only). Needs --baseline.
+    #[arg(long, value_name = "N", requires = "baseline")]
+    pub max_new_graph_breaks: Option<usize>,
     /// Print the verdict as JSON.
     #[arg(long)]
     pub json: bool,

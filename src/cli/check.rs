@@ -25,6 +25,7 @@ pub fn check(args: CheckArgs, out: Output) -> Result<Status, CliError> {
         max_recompiles: args.max_recompiles,
         allow: args.allow,
         max_new_frames: args.max_new_frames,
+        max_new_graph_breaks: args.max_new_graph_breaks,
     };
     let candidate = analysis::analyse(&candidate);
     let baseline = baseline.as_ref().map(analysis::analyse);

@@ -79,6 +79,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
             max_recompiles: args.max_recompiles,
             allow: args.allow.clone(),
             max_new_frames: args.max_new_frames,
+            max_new_graph_breaks: None,
         };
         gate(&findings, baseline.as_ref(), &opts, out, args.junit.as_deref())
     } else {
