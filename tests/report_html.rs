@@ -156,29 +156,6 @@ fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
     assert!(html.contains(&format!("{}:17: not a step record", steps.display()).replace('/', "&#x2F;")));
 }
 
-#[test]
-fn slow_steps_are_marked_against_the_steps_without_compiles() {
-    // samples/steps/mostly_compiling.jsonl (real StepLogger records): 9 of 12
-    // steps compile, so the median of all steps is a compile step and only
-    // step 1 reached twice it; against the 3 steps without compiles every
-    // compile step is slow.
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("r");
-    let out = report(&[
-        "samples/traces/collision",
-        "--steps",
-        "samples/steps/mostly_compiling.jsonl",
-        "-o",
-        out_dir.to_str().unwrap(),
-        "-q",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
-    assert_eq!(html.matches("<rect class=\"step slow\"").count(), 9);
-    assert!(html.contains("12 steps, median step without compiles 1.60 ms (3 of them)."));
-    assert!(html.contains("step 8 · 438 ms (273.9× a step without compiles)"));
-}
-
 /// Before, `start` -1e18 put the axis in the year -292275055 and squeezed
 /// every bar into a pixel, `wall_ms` 1e308 printed 309 digits, and a step
 /// recorded twice was drawn twice.

@@ -1,4 +1,4 @@
-//! `guardscope steps` on the real StepLogger samples of samples/steps/
+//! `guardscope steps` (and the report's step lane) on the real StepLogger samples of samples/steps/
 //! (samples/steps/generate.py: the collision run, and the same script as two
 //! ranks where only rank 0 turns its metrics on).
 
@@ -378,4 +378,28 @@ fn when_every_step_compiled_there_is_no_base_and_it_says_so() {
         .find(|l| l.split_whitespace().next() == Some("8"))
         .expect("a row for step 8");
     assert_eq!(row.split_whitespace().nth(2), Some("-"), "{row}");
+}
+
+#[test]
+fn slow_steps_are_marked_against_the_steps_without_compiles() {
+    // The report's timeline, on the same records: 9 of 12
+    // steps compile, so the median of all steps is a compile step and only
+    // step 1 reached twice it; against the 3 steps without compiles every
+    // compile step is slow.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = guardscope([
+        "report",
+        "samples/traces/collision",
+        "--steps",
+        "samples/steps/mostly_compiling.jsonl",
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert_eq!(html.matches("<rect class=\"step slow\"").count(), 9);
+    assert!(html.contains("12 steps, median step without compiles 1.60 ms (3 of them)."));
+    assert!(html.contains("step 8 · 438 ms (273.9× a step without compiles)"));
 }
