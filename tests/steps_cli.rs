@@ -1,4 +1,4 @@
-//! `guardscope steps` on the real StepLogger samples of samples/steps/
+//! `guardscope steps` (and the report's step lane) on the real StepLogger samples of samples/steps/
 //! (samples/steps/generate.py: the collision run, and the same script as two
 //! ranks where only rank 0 turns its metrics on).
 
@@ -296,4 +296,110 @@ fn repeated_and_far_off_step_records_are_problems_with_file_and_line() {
     let text = guardscope(["steps", path.to_str().unwrap()]);
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(text.stdout.contains("2 bad step record(s) skipped:"), "{}", text.stdout);
+}
+
+/// samples/steps/mostly_compiling.jsonl (samples/scripts/mostly_compiling.py,
+/// real torch + StepLogger): steps 1-9 compile, 10-12 do not. The median of
+/// all 12 steps is a compile step (~310 ms), against which a recompile step
+/// looked ~1.4x; the base is the median of the steps without compiles.
+const MOSTLY_COMPILING: &str = "samples/steps/mostly_compiling.jsonl";
+
+#[test]
+fn slowness_is_measured_against_the_steps_that_compiled_nothing() {
+    let recs = records(MOSTLY_COMPILING);
+    let compiled = |r: &Value| r["compiles"].as_array().is_some_and(|c| !c.is_empty());
+    assert!(recs.iter().filter(|r| compiled(r)).count() > recs.len() / 2);
+    let mut steady: Vec<f64> = recs
+        .iter()
+        .filter(|r| !compiled(r))
+        .map(|r| r["wall_ms"].as_f64().unwrap())
+        .collect();
+    steady.sort_by(f64::total_cmp);
+    let base = steady[steady.len() / 2];
+
+    let a = steps_json(&[MOSTLY_COMPILING, "--top", "12"]);
+    let rank = &a["ranks"][0];
+    assert_eq!(rank["steady_steps"], steady.len());
+    assert_eq!(rank["steady_median_wall_ms"].as_f64().unwrap(), base);
+    for s in a["slowest"].as_array().unwrap() {
+        let ratio = s["ratio_to_steady"].as_f64().unwrap();
+        assert!((ratio - s["wall_ms"].as_f64().unwrap() / base).abs() < 1e-9, "{s}");
+        if !s["compiles"].as_array().unwrap().is_empty() {
+            // Every compile step is far slower than a step without compiles,
+            // though most are near the median of all steps.
+            assert!(ratio > 50.0, "{s}");
+        }
+    }
+    let out = guardscope(["steps", MOSTLY_COMPILING]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with(&format!(
+            "12 steps · 1 rank · median step without compiles {base:.1} ms (3 steps) · "
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("step     wall ms  x steady"), "{}", out.stdout);
+}
+
+#[test]
+fn when_every_step_compiled_there_is_no_base_and_it_says_so() {
+    // The sample's compile steps alone: every one compiled.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("all_compile.jsonl");
+    let text = std::fs::read_to_string(root().join(MOSTLY_COMPILING)).unwrap();
+    let kept: Vec<&str> = text.lines().take(9).collect();
+    std::fs::write(&path, kept.join("\n")).unwrap();
+    let path = path.to_str().unwrap();
+    let a = steps_json(&[path]);
+    assert_eq!(a["ranks"][0]["steady_steps"], 0);
+    assert_eq!(a["ranks"][0]["steady_median_wall_ms"], Value::Null);
+    assert!(a["slowest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["ratio_to_steady"].is_null()));
+    let out = guardscope(["steps", path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("median step without compiles none: all 9 compiled"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("No step without compiles to compare with: 'x steady' is left blank there."),
+        "{}",
+        out.stdout
+    );
+    let row = out
+        .stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("8"))
+        .expect("a row for step 8");
+    assert_eq!(row.split_whitespace().nth(2), Some("-"), "{row}");
+}
+
+#[test]
+fn slow_steps_are_marked_against_the_steps_without_compiles() {
+    // The report's timeline, on the same records: 9 of 12
+    // steps compile, so the median of all steps is a compile step and only
+    // step 1 reached twice it; against the 3 steps without compiles every
+    // compile step is slow.
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let out = guardscope([
+        "report",
+        "samples/traces/collision",
+        "--steps",
+        "samples/steps/mostly_compiling.jsonl",
+        "-o",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert_eq!(html.matches("<rect class=\"step slow\"").count(), 9);
+    assert!(html.contains("12 steps, median step without compiles 1.60 ms (3 of them)."));
+    assert!(html.contains("step 8 · 438 ms (273.9× a step without compiles)"));
 }

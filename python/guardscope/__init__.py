@@ -111,7 +111,12 @@ def __dir__() -> list[str]:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    """Runs the guardscope CLI with ``argv`` (default: ``sys.argv[1:]``) and returns its exit code."""
+    """Runs the guardscope CLI with ``argv`` (default: ``sys.argv[1:]``) and returns its exit code.
+
+    The caller's SIGINT handler is left as it is, so Ctrl-C during the call
+    is raised (KeyboardInterrupt) only once the command returns; the
+    ``guardscope`` console script instead gives SIGINT its default action and
+    ends at once (exit status 130 in a shell)."""
     import sys
 
     args = sys.argv[1:] if argv is None else list(argv)

@@ -1,14 +1,19 @@
 """guardscope's pytest plugin (entry point ``pytest11``): fail a test that
 recompiles, with the classified cause ``RecompileError`` shows.
 
-- ``@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0, all_threads=False)``: the test
-  body runs inside ``guardscope.no_recompiles(...)``.
+- ``@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0, all_threads=False, reset=True)``:
+  the test body runs inside ``guardscope.no_recompiles(...)``.
 - the ``compile_budget`` fixture: the same guard, opened when the fixture is
   set up, handed to the test (``compile_budget.step(n)`` marks steps,
   ``compile_budget.recompiles`` are the counted ones so far); a
   ``no_recompiles`` marker on the test sets its limits.
 
-Either way the check runs when the test body returns, and a recompile over
+Either way Dynamo starts the test fresh (``torch._dynamo.reset()``, when
+torch has compiled anything in this process; ``reset=False`` keeps what
+earlier tests compiled): Dynamo's code cache lives as long as the pytest
+process, so without the reset a test's verdict would depend on which tests
+ran before it (a recompile already cached passes, a frame compiled for
+other inputs recompiles). The check runs when the test body returns, and a recompile over
 the budget fails the test itself (not its teardown). Loaded in every pytest
 run where guardscope is installed, so this module imports nothing heavy:
 guardscope's compile helpers (and torch) load only for a test that asks.
@@ -16,6 +21,7 @@ guardscope's compile helpers (and torch) load only for a test that asks.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
 import pytest
@@ -31,9 +37,10 @@ _OPEN = pytest.StashKey[bool]()
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(max=0, allow=(), warmup_steps=0): fail the test when torch.compile recompiles "
-        "inside it (more than `max` times, after `warmup_steps` steps, categories in `allow` "
-        "excepted), with the classified cause (guardscope)",
+        f"{MARKER}(max=0, allow=(), warmup_steps=0, reset=True): fail the test when torch.compile "
+        "recompiles inside it (more than `max` times, after `warmup_steps` steps, categories in "
+        "`allow` excepted), with the classified cause; Dynamo is reset before the test unless "
+        "reset=False (guardscope)",
     )
 
 
@@ -44,15 +51,30 @@ def _guard(item: pytest.Item) -> no_recompiles:
     marker = item.get_closest_marker(MARKER)
     kwargs: dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
     if marker is not None and marker.args:
-        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, allow=, warmup_steps=, all_threads=)")
+        raise pytest.UsageError(
+            f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, allow=, warmup_steps=, all_threads=, reset=)"
+        )
+    reset = kwargs.pop("reset", True)
+    if not isinstance(reset, bool):
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER}(reset=) takes True or False, not {reset!r}")
     if "max" in kwargs:
         kwargs["max_recompiles"] = kwargs.pop("max")
     unknown = sorted(set(kwargs) - {"max_recompiles", "allow", "warmup_steps", "all_threads"})
     if unknown:
         raise pytest.UsageError(
-            f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, allow=, warmup_steps=, all_threads=)"
+            f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, allow=, warmup_steps=, all_threads=, reset=)"
         )
+    if reset:
+        _reset_dynamo()
     return no_recompiles(**kwargs)
+
+
+def _reset_dynamo() -> None:
+    """Forgets what Dynamo compiled before this test (see the module's docstring)."""
+    # Without torch._dynamo loaded nothing was compiled; importing it here
+    # would only cost the test torch's import time.
+    if "torch._dynamo" in sys.modules:
+        sys.modules["torch._dynamo"].reset()
 
 
 def _open(item: pytest.Item) -> no_recompiles:

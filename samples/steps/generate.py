@@ -11,6 +11,9 @@ Usage: python samples/steps/generate.py   (needs torch and guardscope installed:
   (two processes, no process group) with metrics turned on by rank 0 only,
   as when a logging callback runs on rank 0: rank 0 alone recompiles at
   step 12.
+- mostly_compiling.jsonl: samples/scripts/mostly_compiling.py, where 9 of
+  12 steps compile (a new sequence length each, dynamic=False): the median
+  of all steps is a compile step, the steps without compiles are the base.
 """
 
 import gzip
@@ -25,9 +28,9 @@ HERE = Path(__file__).resolve().parent
 SCRIPTS = HERE.parent / "scripts"
 
 
-def run(env_extra):
+def run(env_extra, script="collision.py"):
     env = dict(os.environ, PYTHONHASHSEED="0", **env_extra)
-    subprocess.run([sys.executable, "collision.py"], env=env, check=True, cwd=SCRIPTS)
+    subprocess.run([sys.executable, script], env=env, check=True, cwd=SCRIPTS)
 
 
 def gzip_into(src, target):
@@ -57,6 +60,7 @@ def main():
                 "GUARDSCOPE_STEPS": str(ranks / f"steps_rank_{rank}.jsonl"),
             }
         )
+    run({"GUARDSCOPE_STEPS": str(HERE / "mostly_compiling.jsonl")}, "mostly_compiling.py")
     print(f"wrote {HERE.relative_to(HERE.parent.parent)}")
 
 

@@ -14,6 +14,21 @@ pub struct CheckOptions {
     pub allow: Vec<Category>,
     /// New frames (graph breaks) tolerated versus the baseline; None: warn only.
     pub max_new_frames: Option<usize>,
+    /// Distinct graph breaks the baseline lacks tolerated; None: warn only.
+    pub max_new_graph_breaks: Option<usize>,
+}
+
+/// A graph break the candidate logs and the baseline does not: matched as
+/// the analysis tells breaks apart, by reason and user line.
+#[derive(Clone, Debug, Serialize)]
+pub struct NewGraphBreak {
+    pub reason: String,
+    pub user_line: Option<String>,
+    pub user_code: Option<String>,
+    pub registry_id: Option<String>,
+    /// torch's `Hint:` lines (what to change), as `summary --json` has them.
+    pub hints: Vec<String>,
+    pub compile_ids: Vec<String>,
 }
 
 /// A frame as the user's code names it. Frame ids shift when a graph break
@@ -64,6 +79,9 @@ pub struct CheckVerdict {
     /// Frames only the candidate has (new graph breaks); baseline mode only.
     pub new_frames: Vec<FrameKey>,
     pub new_frames_failed: bool,
+    /// Distinct graph breaks only the candidate has; baseline mode only.
+    pub new_graph_breaks: Vec<NewGraphBreak>,
+    pub new_graph_breaks_failed: bool,
     /// Input of either run that could not be read (`file:line: why`): the
     /// gate cannot vouch for what it did not see, so any makes it fail.
     pub unread_inputs: Vec<String>,
@@ -136,13 +154,15 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     offending.sort_by_key(|o| o.severity);
     let too_many = offending.len() > opts.max_recompiles;
     let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
+    let new_graph_breaks = baseline.map(|b| new_breaks(candidate, b)).unwrap_or_default();
+    let new_graph_breaks_failed = opts.max_new_graph_breaks.is_some_and(|n| new_graph_breaks.len() > n);
     let mut unread_inputs = candidate.run.problems.unread();
     let mut unread_count = candidate.run.problems.count_of(ProblemKind::Io);
     if let Some(base) = baseline {
         unread_inputs.extend(base.run.problems.unread());
         unread_count += base.run.problems.count_of(ProblemKind::Io);
     }
-    let passed = !too_many && !new_frames_failed && unread_inputs.is_empty();
+    let passed = !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty();
     let what = if mode == "baseline" {
         "new recompile"
     } else {
@@ -177,6 +197,15 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             new_frames.len()
         ));
     }
+    if !new_graph_breaks.is_empty() {
+        let limit = opts
+            .max_new_graph_breaks
+            .map_or("warning only".to_string(), |m| format!("allowed: {m}"));
+        message.push_str(&format!(
+            "; {} new graph break(s) versus the baseline ({limit})",
+            new_graph_breaks.len()
+        ));
+    }
     CheckVerdict {
         passed,
         mode,
@@ -185,7 +214,31 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         allowed,
         new_frames,
         new_frames_failed,
+        new_graph_breaks,
+        new_graph_breaks_failed,
         unread_inputs,
         message,
     }
+}
+
+/// The candidate's distinct graph breaks that the baseline does not log.
+fn new_breaks(candidate: &Findings<'_>, baseline: &Findings<'_>) -> Vec<NewGraphBreak> {
+    candidate
+        .graph_breaks
+        .iter()
+        .filter(|g| {
+            !baseline
+                .graph_breaks
+                .iter()
+                .any(|b| b.reason == g.reason && b.user_line == g.user_line)
+        })
+        .map(|g| NewGraphBreak {
+            reason: g.reason.clone(),
+            user_line: g.user_line.clone(),
+            user_code: g.user_code.clone(),
+            registry_id: g.registry_id.clone(),
+            hints: g.hints.clone(),
+            compile_ids: g.compile_ids.clone(),
+        })
+        .collect()
 }

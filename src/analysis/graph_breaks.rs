@@ -20,6 +20,9 @@ pub struct GraphBreak<'r> {
     pub library_line: Option<String>,
     /// The graph-break registry id (`gb0124`), where the log's text has one.
     pub registry_id: Option<String>,
+    /// What to change, as torch's own `Hint:` lines say it (empty when the
+    /// log states none, or only asks to report the break to PyTorch).
+    pub hints: Vec<String>,
     /// Times the log holds this break.
     pub count: usize,
     /// The compiles that logged it, in run order (`0/0`, `rank 1 1/0`).
@@ -77,6 +80,7 @@ fn new_break<'r>(parsed: GraphBreakText, user_line: Option<String>, text: &'r st
         user_code: parsed.user_code,
         library_line,
         registry_id: parsed.registry_id,
+        hints: parsed.hints,
         user_line,
         count: 0,
         compile_ids: Vec::new(),

@@ -10,7 +10,7 @@ mod trace_join;
 pub use screen::screen;
 pub use trace_join::TraceDetail;
 
-use crate::model::{median_wall_ms, Run, Step, StepCompile};
+use crate::model::{median_wall_ms, steady_median_wall_ms, Run, Step, StepCompile};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use trace_join::join;
@@ -53,7 +53,12 @@ pub struct RankSummary {
     pub steps: usize,
     pub first_step: u64,
     pub last_step: u64,
+    /// The median of all the rank's steps (compile steps included).
     pub median_wall_ms: f64,
+    /// Steps of the rank that compiled nothing, and their median wall time
+    /// (None when every step compiled): what slowness is measured against.
+    pub steady_steps: usize,
+    pub steady_median_wall_ms: Option<f64>,
     pub compiles: usize,
     pub recompiles: usize,
 }
@@ -63,8 +68,12 @@ pub struct SlowStep {
     pub rank: Option<u32>,
     pub step: u64,
     pub wall_ms: f64,
-    /// Wall time over the median step of the same rank.
+    /// Wall time over the median step of the same rank, compile steps
+    /// included (kept for readers of the older field; see `ratio_to_steady`).
     pub ratio_to_median: f64,
+    /// Wall time over the median of the rank's steps that compiled nothing;
+    /// None when every step of the rank compiled.
+    pub ratio_to_steady: Option<f64>,
     pub compile_s: f64,
     pub compiles: Vec<SlowCompile>,
     /// Where the record is, `file:line`.
@@ -98,10 +107,13 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
     let by_rank = group_by_rank(&steps);
     let mut ranks = Vec::new();
     let mut medians = HashMap::new();
+    let mut steady = HashMap::new();
     let mut first_steps = HashMap::new();
     for (rank, list) in &by_rank {
         let median = median_wall_ms(list.iter().copied());
         medians.insert(*rank, median);
+        let steady_median = steady_median_wall_ms(list.iter().copied());
+        steady.insert(*rank, steady_median);
         let first = list.iter().map(|s| s.step).min().unwrap_or(0);
         first_steps.insert(*rank, first);
         ranks.push(RankSummary {
@@ -110,6 +122,8 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
             first_step: first,
             last_step: list.iter().map(|s| s.step).max().unwrap_or(0),
             median_wall_ms: median,
+            steady_steps: list.iter().filter(|s| s.compiles.is_empty()).count(),
+            steady_median_wall_ms: steady_median,
             compiles: list.iter().map(|s| s.compiles.len()).sum(),
             recompiles: list.iter().map(|s| recompiles(s)).sum(),
         });
@@ -130,11 +144,13 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
         .take(top)
         .map(|(i, s)| {
             let median = medians.get(&s.rank).copied().unwrap_or(0.0);
+            let steady = steady.get(&s.rank).copied().flatten().filter(|m| *m > 0.0);
             SlowStep {
                 rank: s.rank,
                 step: s.step,
                 wall_ms: s.wall_ms,
                 ratio_to_median: if median > 0.0 { s.wall_ms / median } else { 1.0 },
+                ratio_to_steady: steady.map(|m| s.wall_ms / m),
                 compile_s: compile_s(s),
                 compiles: s
                     .compiles

@@ -60,7 +60,7 @@ pub enum Command {
     #[command(after_help = SUMMARY_HELP)]
     Summary(SummaryArgs),
     /// Fail (exit 1) when a run recompiles, or recompiles more than a baseline run.
-    #[command(after_help = CHECK_HELP)]
+    #[command(after_help = check_help())]
     Check(CheckArgs),
     /// Write an HTML report (one self-contained page) and summary.json.
     #[command(after_help = REPORT_HELP)]
@@ -219,7 +219,9 @@ pub struct RunArgs {
 const STEPS_HELP: &str = "\
 Reads the per-step JSONL that guardscope.StepLogger writes (one file per rank)
 and prints the slowest steps with their wall time, its ratio to the median
-step of the same rank, and the compiles inside each (recompiles with their
+step without compiles of the same rank (the steps that compiled nothing:
+when most steps compile, the median of all is a compile step; none there,
+it says so), and the compiles inside each (recompiles with their
 classified cause and source line); then how much of the run went to
 compiling after the first step, and the steps at which one rank recompiled
 while the others did not (they wait for it at the next collective).
@@ -304,18 +306,16 @@ pub struct ReportArgs {
     pub no_links: bool,
 }
 
-const CHECK_HELP: &str = "\
+const CHECK_HELP_HEAD: &str = "\
 Without --baseline, every recompile counts (except --allow'ed categories).
 With --baseline, only recompiles the baseline run does not also have count:
 run the same steps twice, e.g. with and without new hooks, and compare.
 Frames are matched by function, file and first line (frame ids shift when a
 graph break is added); new frames are a warning unless --max-new-frames.
+Graph breaks are matched by reason and user line; those the baseline does
+not log are a warning unless --max-new-graph-breaks N (fail above N).";
 
-Categories for --allow: shape_lazy_buffer shape_input stride dtype device
-requires_grad closure_hook_state closure_state global_var torch_global_state
-nn_module_attr object_id type_change constant_value container_len dict_keys
-hooks_changed cache_limit other
-
+const CHECK_HELP_TAIL: &str = "\
 Output for CI (docs/ci.md): --format sarif (upload it to GitHub code
 scanning), github (annotations on the lines, in a GitHub Actions log) or
 markdown (append it to $GITHUB_STEP_SUMMARY); each names the user's line of
@@ -329,6 +329,15 @@ format never changes the exit code.
 
 Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
 3 internal error.";
+
+/// `check --help` after the flags. The --allow categories are listed from
+/// the category table (src/reasons/category.rs), so a new category is in the
+/// help the day its row is added; a hand-kept list had fallen behind.
+fn check_help() -> String {
+    let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+    let list = crate::report::format::wrap_words(&format!("Categories for --allow: {}", names.join(" ")), 76);
+    format!("{CHECK_HELP_HEAD}\n\n{}\n\n{CHECK_HELP_TAIL}", list.join("\n"))
+}
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -346,6 +355,10 @@ pub struct CheckArgs {
     /// Fail when the run has more than N frames the baseline lacks (default: warn only).
     #[arg(long, value_name = "N")]
     pub max_new_frames: Option<usize>,
+    /// Fail when the run logs more than N distinct graph breaks (reason and
+    /// user line) the baseline lacks (default: warn only). Needs --baseline.
+    #[arg(long, value_name = "N", requires = "baseline")]
+    pub max_new_graph_breaks: Option<usize>,
     /// text; json: the verdict (docs/json.md); sarif: SARIF 2.1.0 for GitHub
     /// code scanning; github: workflow commands that annotate the lines in a
     /// GitHub Actions run; markdown: a table for $GITHUB_STEP_SUMMARY or a PR comment.

@@ -81,6 +81,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
             max_recompiles: args.max_recompiles,
             allow: args.allow.clone(),
             max_new_frames: args.max_new_frames,
+            max_new_graph_breaks: None,
         };
         let format = if args.json {
             CheckFormat::Json

@@ -14,7 +14,7 @@ pub use build::{merge, RunBuilder};
 pub use compile_events::{compile_id_string, is_cache_limit_reason};
 pub use guard_tree::{GuardLine, GuardTree, GUARD_LINES_KEPT};
 pub use runs::{group_runs, RunInfo, RunSelect};
-pub use steps::{median_wall_ms, Step, StepCause, StepCompile};
+pub use steps::{median_wall_ms, steady_median_wall_ms, Step, StepCause, StepCompile};
 
 use crate::input::Problems;
 use crate::reasons::GuardFailure;

@@ -67,6 +67,14 @@ pub fn median_wall_ms<'a>(steps: impl IntoIterator<Item = &'a Step>) -> f64 {
     walls.get(walls.len() / 2).copied().unwrap_or(0.0)
 }
 
+/// The median wall time of the steps that compiled nothing, None when every
+/// step compiled. Slowness is measured against it: when most steps compile,
+/// the median of all steps is itself a compile step and hides them all.
+pub fn steady_median_wall_ms<'a>(steps: impl IntoIterator<Item = &'a Step>) -> Option<f64> {
+    let steady: Vec<&Step> = steps.into_iter().filter(|s| s.compiles.is_empty()).collect();
+    (!steady.is_empty()).then(|| median_wall_ms(steady))
+}
+
 impl Step {
     pub fn end(&self) -> f64 {
         self.start + self.wall_ms / 1000.0

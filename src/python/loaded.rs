@@ -141,6 +141,7 @@ impl PyLoadedRun {
             max_recompiles,
             allow,
             max_new_frames,
+            max_new_graph_breaks: None,
         };
         let base = baseline.as_ref().map(|b| b.findings());
         let verdict = check::check(self.findings(), base, &opts);

@@ -33,6 +33,10 @@ pub struct GraphBreakText {
     pub user_code: Option<String>,
     /// The graph-break registry id (`gb0124`), where the text has one.
     pub registry_id: Option<String>,
+    /// Torch's own `Hint:` lines (2.6+), in order: what to change. Hints
+    /// that only ask to report the break to PyTorch are left out: they give
+    /// the user nothing to do in their code.
+    pub hints: Vec<String>,
 }
 
 fn registry_re() -> &'static Regex {
@@ -70,7 +74,21 @@ pub fn parse(text: &str) -> GraphBreakText {
         user_line,
         user_code,
         registry_id,
+        hints: hints(text),
     }
+}
+
+/// The `Hint:` lines of the explanation, which ends where a traceback begins
+/// (user code quoted there could hold the word).
+fn hints(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .take_while(|l| !is_section(l))
+        .filter_map(|l| l.strip_prefix("Hint:"))
+        .map(str::trim)
+        .filter(|h| !h.is_empty() && !h.contains("issue to PyTorch") && !h.contains("issue with PyTorch"))
+        .map(str::to_string)
+        .collect()
 }
 
 fn is_section(line: &str) -> bool {
@@ -111,7 +129,9 @@ mod tests {
         Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):\n\
         \n\
         Unsupported Tensor.item() call with capture_scalar_outputs=False\n  \
-          Explanation: Dynamo does not support tracing `Tensor.item()`.\n\
+          Explanation: Dynamo does not support tracing `Tensor.item()`.\n  \
+          Hint: Set `torch._dynamo.config.capture_scalar_outputs = True` to include these operations.\n  \
+          Hint: Please file an issue to PyTorch.\n\
         \n \
         For more details about this graph break, please visit: https://example.invalid/gb/gb0124.html\n\
         \n\
@@ -140,6 +160,11 @@ mod tests {
         );
         assert_eq!(g.user_code.as_deref(), Some("if h.abs().mean().item() > 0.5:"));
         assert_eq!(g.registry_id.as_deref(), Some("gb0124"));
+        // The fix torch states, without the request to report the break.
+        assert_eq!(
+            g.hints,
+            ["Set `torch._dynamo.config.capture_scalar_outputs = True` to include these operations."]
+        );
     }
 
     #[test]

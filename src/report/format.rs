@@ -6,6 +6,17 @@ use super::text::{is_unsafe, terminal_safe};
 use std::borrow::Cow;
 use unicode_width::UnicodeWidthChar;
 
+/// Compile ids named in a list before the rest are counted.
+const MAX_IDS: usize = 8;
+
+/// `0/0, 0/1, … 12 more`.
+pub fn id_list(ids: &[String]) -> String {
+    if ids.len() <= MAX_IDS {
+        return ids.join(", ");
+    }
+    format!("{}, … {} more", ids[..MAX_IDS].join(", "), ids.len() - MAX_IDS)
+}
+
 /// `1 frame`, `2 frames`; `one` and `many` whole, for the irregular ones
 /// (`compile is` / `compiles are`).
 pub fn plural(n: usize, one: &str, many: &str) -> String {

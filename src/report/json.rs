@@ -3,7 +3,9 @@
 
 use super::compile_record::CompileRecord;
 use crate::analysis::judge::evidence::Evidence;
-use crate::analysis::{frame_name, Cost, CulpritGroup, Findings, RankDifference, Severity, Totals, ValueOwner};
+use crate::analysis::{
+    frame_name, Cost, CulpritGroup, Findings, FrameRef, RankDifference, Severity, Totals, ValueOwner,
+};
 use crate::input::ProblemKind;
 use crate::model::{Breakdown, CacheCounts, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
@@ -28,6 +30,28 @@ pub struct SummaryDocument<'a> {
     pub runs: &'a [RunInfo],
     /// Guard checks, compile cache hits and misses, eager fallbacks.
     pub cost: &'a Cost,
+    /// Each distinct graph break (same reason at the same user line) once,
+    /// most logged first: the list the summary text and the report show.
+    pub graph_breaks: Vec<GraphBreakView<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct GraphBreakView<'a> {
+    pub reason: &'a str,
+    /// The user's `file:line` (full path), null when the log names none.
+    pub user_line: Option<&'a str>,
+    pub user_code: Option<&'a str>,
+    /// Where Dynamo broke, when inside a library rather than at `user_line`.
+    pub library_line: Option<&'a str>,
+    /// The graph-break registry id as logged (`gb0124`), when the log has one.
+    pub registry_id: Option<&'a str>,
+    /// torch's `Hint:` lines: what to change (those that only ask to report
+    /// the break to PyTorch left out).
+    pub hints: &'a [String],
+    /// Times the log holds it (a frame re-logs its breaks at each recompile).
+    pub count: usize,
+    pub compile_ids: &'a [String],
+    pub frames: &'a [FrameRef],
 }
 
 #[derive(Serialize)]
@@ -267,6 +291,21 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
         },
         runs: &run.runs,
         cost: &findings.cost,
+        graph_breaks: findings
+            .graph_breaks
+            .iter()
+            .map(|g| GraphBreakView {
+                reason: &g.reason,
+                user_line: g.user_line.as_deref(),
+                user_code: g.user_code.as_deref(),
+                library_line: g.library_line.as_deref(),
+                registry_id: g.registry_id.as_deref(),
+                hints: &g.hints,
+                count: g.count,
+                compile_ids: &g.compile_ids,
+                frames: &g.frames,
+            })
+            .collect(),
     }
 }
 

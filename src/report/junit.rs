@@ -31,6 +31,10 @@ pub fn junit(v: &CheckVerdict) -> String {
     for k in v.new_frames.iter().filter(|_| v.new_frames_failed) {
         body.push_str(&format!("new frame {}\n", k.function.as_deref().unwrap_or("?")));
     }
+    for g in v.new_graph_breaks.iter().filter(|_| v.new_graph_breaks_failed) {
+        let at = g.user_line.as_deref().unwrap_or("?");
+        body.push_str(&format!("new graph break at {at}: {}\n", g.reason));
+    }
     for p in &v.unread_inputs {
         body.push_str(&format!("unreadable input: {p}\n"));
     }
@@ -141,6 +145,8 @@ mod tests {
             allowed: Vec::new(),
             new_frames: Vec::new(),
             new_frames_failed: false,
+            new_graph_breaks: Vec::new(),
+            new_graph_breaks_failed: false,
             unread_inputs: vec![format!("{HOSTILE}.log")],
             message: format!("FAIL: {HOSTILE}"),
         }

@@ -93,3 +93,49 @@ def run_cli_with_env(env, *args):
     return subprocess.run(
         [str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120, env=dict(os.environ, **env)
     )
+
+
+def interrupted(command, tmp_path):
+    """Starts `command ... watch DIR` (DIR not yet created, so the CLI says it
+    is waiting: proof that Rust, not Python's start-up, is running), sends
+    SIGINT and returns how it ended and after how long."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [*command, "watch", str(tmp_path / "not-yet")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        line = proc.stderr.readline()
+        assert "waiting for" in line, line
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=10)
+        return code, time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_ctrl_c_ends_the_console_script_like_the_binary(tmp_path):
+    # Killed by SIGINT, as the cargo binary is: Popen reports -2, a shell 130.
+    # Before, Python's handler only set a flag and `watch` ran on.
+    for command in ([str(SCRIPT)], [sys.executable, "-m", "guardscope"]):
+        code, seconds = interrupted(command, tmp_path)
+        assert code == -2, (command, code)
+        assert seconds < 5, (command, seconds)
+
+
+def test_the_library_entry_keeps_the_callers_sigint_handler(tmp_path):
+    import signal
+
+    def mine(signum, frame):
+        pass
+
+    previous = signal.signal(signal.SIGINT, mine)
+    try:
+        assert guardscope.main(["summary", str(tmp_path / "missing")]) == 2
+        assert signal.getsignal(signal.SIGINT) is mine
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -136,4 +136,78 @@ def test_the_plugin_is_an_entry_point_and_its_marker_is_registered(pytester, mon
     assert declared == {"guardscope": "guardscope.pytest_plugin"}
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # loaded by -p alone, not twice
     result = pytester.runpytest_inprocess("-p", "guardscope.pytest_plugin", "--markers")
-    result.stdout.fnmatch_lines(["@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0):*"])
+    result.stdout.fnmatch_lines(["@pytest.mark.no_recompiles(max=0, allow=(), warmup_steps=0, reset=True):*"])
+
+
+# Tests of one module sharing one compiled function, as a real suite shares a
+# model: Dynamo's code cache outlives each test.
+ORDER_HEADER = """
+import pytest
+import torch
+
+
+@torch.compile(backend="eager")
+def double(x):
+    return x * 2
+"""
+
+ORDER_TESTS = {
+    # Compiles `double` for float32 and float64, length 4.
+    "test_warms_the_cache": """
+def test_warms_the_cache():
+    double(torch.ones(4))
+    double(torch.ones(4, dtype=torch.float64))
+""",
+    # A dtype recompile in a fresh process: fails; after the warm-up both
+    # compiles were cached and it passed.
+    "test_marked_recompiles": """
+@pytest.mark.no_recompiles
+def test_marked_recompiles():
+    double(torch.ones(4))
+    double(torch.ones(4, dtype=torch.float64))
+""",
+    # One first compile in a fresh process: passes; after the warm-up the new
+    # length recompiled (a dynamic-shape compile) and it failed.
+    "test_marked_one_compile": """
+@pytest.mark.no_recompiles
+def test_marked_one_compile():
+    double(torch.ones(8))
+""",
+    # The opt-out: what earlier tests compiled stays, so it passes after them.
+    "test_marked_keeps_the_cache": """
+@pytest.mark.no_recompiles(reset=False)
+def test_marked_keeps_the_cache():
+    double(torch.ones(4))
+    double(torch.ones(4, dtype=torch.float64))
+""",
+}
+
+
+def run_in_order(tmp_path, names):
+    """Outcome of each test when the module holds `names` in that order, run by real pytest."""
+    directory = tmp_path / "-".join(names)
+    directory.mkdir()
+    (directory / "test_inner.py").write_text(ORDER_HEADER + "".join(ORDER_TESTS[n] for n in names))
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "guardscope.pytest_plugin", "-rA", "-p", "no:cacheprovider", "test_inner.py"],
+        cwd=directory,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    run = proc.stdout + proc.stderr
+    return {name: outcome(run, name) for name in names}, run
+
+
+def test_a_marked_tests_verdict_does_not_depend_on_the_tests_before_it(tmp_path):
+    verdicts = {"test_marked_recompiles": "FAILED", "test_marked_one_compile": "PASSED"}
+    marked = list(verdicts)
+    for name, expected in verdicts.items():
+        alone, run = run_in_order(tmp_path, [name])
+        assert alone == {name: expected}, run
+    first, run = run_in_order(tmp_path, [*marked, "test_warms_the_cache"])
+    assert first == {**verdicts, "test_warms_the_cache": "PASSED"}, run
+    last, run = run_in_order(tmp_path, ["test_warms_the_cache", "test_marked_keeps_the_cache", *marked])
+    assert last == {**verdicts, "test_warms_the_cache": "PASSED", "test_marked_keeps_the_cache": "PASSED"}, run

@@ -6,14 +6,12 @@ use super::links::{Links, SourceLink};
 use super::timeline::frame_anchor;
 use crate::analysis::{FrameRef, GraphBreak};
 use crate::model::Frame;
-use crate::report::format::plural;
+use crate::report::format::{id_list, plural};
 use crate::report::paths::display_site;
 use serde::Serialize;
 
 /// Breaks listed in full; the rest are counted.
 const MAX_BREAKS: usize = 50;
-/// Compile ids named per break before the rest are counted.
-const MAX_IDS: usize = 8;
 /// Where torch's own text sends a reader for a registry id (`gb0124`).
 const REGISTRY: &str = "https://meta-pytorch.github.io/compile-graph-break-site/gb/";
 
@@ -90,14 +88,6 @@ fn anchor_of(r: &FrameRef, frames: &[Frame]) -> String {
         .find(|f| (f.rank, f.pid, f.frame_id) == (r.rank, r.pid, r.frame_id))
         .map(frame_anchor)
         .unwrap_or_default()
-}
-
-/// `0/0, 0/1, … 12 more`.
-pub fn id_list(ids: &[String]) -> String {
-    if ids.len() <= MAX_IDS {
-        return ids.join(", ");
-    }
-    format!("{}, … {} more", ids[..MAX_IDS].join(", "), ids.len() - MAX_IDS)
 }
 
 /// One line per distinct break a frame logged, for its frame section.

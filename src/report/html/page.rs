@@ -15,7 +15,7 @@ use super::verdict::{fix, verdict, Fix, Headline};
 use super::PageOptions;
 use crate::activation_diff::series::Activations;
 use crate::analysis::Findings;
-use crate::model::{median_wall_ms, Step};
+use crate::model::{steady_median_wall_ms, Step};
 use crate::reasons::Category;
 use crate::report::format::millis;
 use serde::Serialize;
@@ -209,7 +209,7 @@ fn legend(t: &Timeline, steps: bool) -> Vec<LegendItem> {
     }
     if steps {
         items.push(LegendItem {
-            label: "slow step (≥ 2× median)".into(),
+            label: "slow step (≥ 2× the median step without compiles)".into(),
             color: palette::SLOW_STEP,
             class: "slow",
             mark: None,
@@ -222,12 +222,16 @@ fn steps_summary(steps: &[Step]) -> Option<StepsSummary> {
     if steps.is_empty() {
         return None;
     }
-    let median = median_wall_ms(steps);
+    let steady = steps.iter().filter(|s| s.compiles.is_empty()).count();
+    let median = match steady_median_wall_ms(steps) {
+        Some(ms) => format!("median step without compiles {} ({steady} of them)", millis(ms)),
+        None => "every step compiled: no step without compiles to compare with".to_string(),
+    };
     let mut slowest: Vec<&Step> = steps.iter().collect();
     slowest.sort_by(|a, b| b.wall_ms.total_cmp(&a.wall_ms));
     Some(StepsSummary {
         count: steps.len(),
-        median: millis(median),
+        median,
         slowest: slowest
             .iter()
             .take(5)

@@ -4,7 +4,7 @@
 
 use super::palette;
 use crate::analysis::{Finding, Findings};
-use crate::model::{median_wall_ms, Compile, Frame, Run, Step};
+use crate::model::{steady_median_wall_ms, Compile, Frame, Run, Step};
 use crate::report::format::{ellipsize_middle, millis, secs, utc};
 use serde::Serialize;
 
@@ -22,7 +22,8 @@ pub const MAX_LANES: usize = 40;
 const MAX_STEP_LANES: usize = 8;
 /// Step boundaries are drawn as lines only while they stay apart.
 const MAX_STEP_LINES: usize = 300;
-/// A step this many times slower than the median step is marked slow.
+/// A step this many times slower than the median step without compiles is
+/// marked slow.
 const SLOW_FACTOR: f64 = 2.0;
 
 #[derive(Serialize, Default)]
@@ -340,14 +341,16 @@ fn step_ranks(steps: &[Step]) -> Vec<Option<u32>> {
 }
 
 fn step_lane(steps: &[&Step], rank: Option<u32>, y: f64, x_of: &dyn Fn(f64) -> f64) -> StepLane {
-    let median = median_wall_ms(steps.iter().copied());
+    // Against the steps that compiled nothing: when most steps compile, the
+    // median of all steps is a compile step and no compile step looks slow.
+    let steady = steady_median_wall_ms(steps.iter().copied()).filter(|m| *m > 0.0);
     let max = steps.iter().map(|s| s.wall_ms).fold(1e-9, f64::max);
     let usable = STEP_LANE_H - 8.0;
     let bars = steps
         .iter()
         .map(|s| {
             let h = (s.wall_ms / max * usable).max(2.0);
-            let ratio = if median > 0.0 { s.wall_ms / median } else { 1.0 };
+            let ratio = steady.map(|m| s.wall_ms / m);
             let compiles = if s.compiles.is_empty() {
                 "no compiles".to_string()
             } else {
@@ -358,12 +361,19 @@ fn step_lane(steps: &[&Step], rank: Option<u32>, y: f64, x_of: &dyn Fn(f64) -> f
                 y: round(y + STEP_LANE_H - 4.0 - h),
                 w: round((x_of(s.end()) - x_of(s.start)).max(1.0)),
                 h: round(h),
-                slow: steps.len() >= 3 && ratio >= SLOW_FACTOR,
-                tip: format!(
-                    "step {} · {} ({ratio:.1}× median)\n{compiles}",
-                    s.step,
-                    millis(s.wall_ms)
-                ),
+                slow: steps.len() >= 3 && ratio.is_some_and(|r| r >= SLOW_FACTOR),
+                tip: match ratio {
+                    Some(r) => format!(
+                        "step {} · {} ({r:.1}× a step without compiles)\n{compiles}",
+                        s.step,
+                        millis(s.wall_ms)
+                    ),
+                    None => format!(
+                        "step {} · {} (every step compiled: none to compare with)\n{compiles}",
+                        s.step,
+                        millis(s.wall_ms)
+                    ),
+                },
             }
         })
         .collect();

@@ -65,6 +65,28 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
         }
         writeln!(out)?;
     }
+    if !v.new_graph_breaks.is_empty() {
+        let (tag, tag_style) = if v.new_graph_breaks_failed {
+            ("error", style::fail())
+        } else {
+            ("warning", style::warn())
+        };
+        out.styled(tag_style, tag)?;
+        writeln!(out, ": graph breaks the baseline does not have:")?;
+        for g in &v.new_graph_breaks {
+            let id = g
+                .registry_id
+                .as_deref()
+                .map(|i| format!(" [{}]", i.to_uppercase()))
+                .unwrap_or_default();
+            let at = g.user_line.as_deref().map_or_else(|| "?".to_string(), display_site);
+            writeln!(out, "  {}{id} at {at} ({})", g.reason, g.compile_ids.join(", "))?;
+            if let Some(hint) = g.hints.first() {
+                writeln!(out, "      fix: {hint}")?;
+            }
+        }
+        writeln!(out)?;
+    }
     if !v.unread_inputs.is_empty() {
         out.styled(style::fail(), "error")?;
         writeln!(out, ": input that could not be read (the gate fails closed):")?;

@@ -18,6 +18,7 @@
 //! `anstyle::Style` (style.rs) around its own words, which still go through
 //! `SafeWriter`; no byte of a log can become a colour code.
 
+mod breaks;
 pub mod check;
 pub mod diff;
 mod frames;

@@ -8,22 +8,37 @@ use std::fmt::Write;
 pub fn render(a: &StepsAnalysis) -> String {
     let mut out = String::new();
     let several_ranks = a.ranks.len() > 1;
-    let medians: Vec<String> = a
+    // Slowness is measured against the steps that compiled nothing: when
+    // most steps compile, the median of all steps is a compile step itself.
+    let steady: Vec<String> = a
         .ranks
         .iter()
-        .map(|r| match (several_ranks, r.rank) {
-            (true, Some(rank)) => format!("rank {rank} {:.1} ms", r.median_wall_ms),
-            _ => format!("{:.1} ms", r.median_wall_ms),
+        .map(|r| {
+            let value = match r.steady_median_wall_ms {
+                Some(ms) => format!("{ms:.1} ms ({})", plural(r.steady_steps, "step", "steps")),
+                None => format!("none: all {} compiled", r.steps),
+            };
+            match (several_ranks, r.rank) {
+                (true, Some(rank)) => format!("rank {rank} {value}"),
+                _ => value,
+            }
         })
         .collect();
     let _ = writeln!(
         out,
-        "{} steps · {} · median step {} · {:.2} s of steps",
+        "{} steps · {} · median step without compiles {} · {:.2} s of steps",
         a.steps,
         plural(a.ranks.len(), "rank", "ranks"),
-        medians.join(", "),
+        steady.join(", "),
         a.total_wall_s
     );
+    if a.ranks.iter().any(|r| r.steady_median_wall_ms.is_none()) {
+        let _ = writeln!(
+            out,
+            "No step without compiles to compare with{}: 'x steady' is left blank there.",
+            if several_ranks { " on some ranks" } else { "" }
+        );
+    }
     let share = if a.total_wall_s > 0.0 {
         100.0 * a.compile_after_first_step_s / a.total_wall_s
     } else {
@@ -43,7 +58,7 @@ pub fn render(a: &StepsAnalysis) -> String {
     let _ = writeln!(
         out,
         "  {rank_col}{:>6}  {:>10}  {:>8}  {:>9}  compiles",
-        "step", "wall ms", "x median", "compile s"
+        "step", "wall ms", "x steady", "compile s"
     );
     for s in &a.slowest {
         let rank = match (several_ranks, s.rank) {
@@ -57,10 +72,13 @@ pub fn render(a: &StepsAnalysis) -> String {
             format!("{:.2}", s.compile_s)
         };
         let first = s.compiles.first().map_or_else(|| "none".to_string(), describe);
+        let ratio = s
+            .ratio_to_steady
+            .map_or_else(|| "-".to_string(), |r| format!("{r:.1}x"));
         let _ = writeln!(
             out,
-            "  {rank}{:>6}  {:>10.1}  {:>7.1}x  {compile_s:>9}  {first}",
-            s.step, s.wall_ms, s.ratio_to_median
+            "  {rank}{:>6}  {:>10.1}  {ratio:>8}  {compile_s:>9}  {first}",
+            s.step, s.wall_ms
         );
         let indent = " ".repeat(2 + rank.len() + 6 + 2 + 10 + 2 + 8 + 2 + 9 + 2);
         for (i, c) in s.compiles.iter().enumerate() {

@@ -124,6 +124,10 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
             write_recompile(out, r, &ranks, several_runs, opts)?;
         }
     }
+    if !findings.graph_breaks.is_empty() {
+        writeln!(out)?;
+        super::breaks::write_graph_breaks(out, &findings.graph_breaks, opts)?;
+    }
     if !run.compiled_autograd.is_empty() {
         writeln!(out)?;
         writeln!(
