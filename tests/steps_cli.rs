@@ -157,6 +157,35 @@ fn records_without_compiles_get_them_from_the_trace_by_time() {
 }
 
 #[test]
+fn a_run_directory_is_read_for_its_step_files_among_other_files() {
+    // A Trainer's output_dir: step files beside checkpoints and configs.
+    let dir = tempfile::tempdir().unwrap();
+    for rank in [0, 1] {
+        let name = format!("steps_rank_{rank}.jsonl");
+        std::fs::copy(root().join("samples/steps/ranks").join(&name), dir.path().join(&name)).unwrap();
+    }
+    std::fs::write(dir.path().join("config.json"), "{\"hidden_size\": 32}\n").unwrap();
+    std::fs::create_dir(dir.path().join("checkpoint-5")).unwrap();
+    let from_dir = steps_json(&[dir.path().to_str().unwrap()]);
+    let from_files = steps_json(&[
+        "samples/steps/ranks/steps_rank_0.jsonl",
+        "samples/steps/ranks/steps_rank_1.jsonl",
+    ]);
+    assert_eq!(from_dir["lone_recompiles"], from_files["lone_recompiles"]);
+    assert_eq!(from_dir["ranks"], from_files["ranks"]);
+    // Without step files, the directory is still refused with advice.
+    std::fs::remove_file(dir.path().join("steps_rank_0.jsonl")).unwrap();
+    std::fs::remove_file(dir.path().join("steps_rank_1.jsonl")).unwrap();
+    let out = guardscope(["steps", dir.path().to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("step files are what StepLogger writes"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
 fn a_rank_that_recompiles_alone_is_flagged() {
     let out = guardscope([
         "steps",

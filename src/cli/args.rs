@@ -241,8 +241,9 @@ trace log read only in part: the output lists it) or no step records ·
 
 #[derive(Args, Debug)]
 pub struct StepsArgs {
-    /// Per-step JSONL files written by guardscope.StepLogger (plain or .gz).
-    #[arg(required = true, value_name = "STEPS.jsonl")]
+    /// Per-step JSONL files written by guardscope.StepLogger (plain or .gz),
+    /// or a run's directory holding them (a Trainer's output_dir).
+    #[arg(required = true, value_name = "STEPS.jsonl|DIR")]
     pub files: Vec<PathBuf>,
     /// TORCH_TRACE logs or directories of the same run, for fuller detail (repeatable).
     #[arg(long, value_name = "PATH")]

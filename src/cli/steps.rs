@@ -36,16 +36,28 @@ impl StepsFor {
     }
 }
 
-/// Reads every steps file; an unreadable file, a directory, a file of
-/// another kind (a TORCH_TRACE log, an activation trace) or no record at
-/// all is an error, bad lines are problems.
+/// Reads every steps file (those of a directory given: see
+/// `step_files_in`); an unreadable file, a directory without step files, a
+/// file of another kind (a TORCH_TRACE log, an activation trace) or no
+/// record at all is an error, bad lines are problems.
 pub(crate) fn read_step_files(paths: &[PathBuf], cmd: StepsFor) -> Result<(Vec<Step>, Problems), CliError> {
     let mut problems = Problems::default();
     let mut steps = Vec::new();
+    let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            return Err(directory_given(path, cmd));
+            // A run's output directory (a Trainer's output_dir) holds its
+            // step files among checkpoints and logs: they are taken by content.
+            let found = step_files_in(path);
+            if found.is_empty() {
+                return Err(directory_given(path, cmd));
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
         }
+    }
+    for path in &files {
         let read = records::read_steps(path, &mut problems)
             .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))?;
         if read.is_empty() {
@@ -60,6 +72,28 @@ pub(crate) fn read_step_files(paths: &[PathBuf], cmd: StepsFor) -> Result<(Vec<S
         return Err(CliError::BadInput(format!("no step records in {}: {why}", cmd.what())));
     }
     Ok((steps, problems))
+}
+
+/// The files directly in `dir` that hold StepLogger records (told by their
+/// first line, a few KB read each), in name order with rank 2 before 10.
+fn step_files_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| matches!(input::sniff::sniff(p), Some(Content::StepRecords)))
+        .collect();
+    files.sort_by_key(|p| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (input::rank_from_name(&name), name)
+    });
+    files
 }
 
 fn directory_given(dir: &Path, cmd: StepsFor) -> CliError {

@@ -184,7 +184,8 @@ def test_the_cli_lists_the_recompile_with_its_cause(trained):
     output_dir, trainer, callback, *_ = trained
     records = read_jsonl(callback.path)
     cause = next(c["cause"] for c in records[-1]["compiles"] if c["recompile"])
-    proc = subprocess.run([str(SCRIPT), "steps", callback.path], capture_output=True, text=True, timeout=60)
+    # On the Trainer's output directory, as a user runs it after training.
+    proc = subprocess.run([str(SCRIPT), "steps", str(output_dir)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     # The step's row in "Slowest steps" (the first line counts steps: not it).
     rows = [line for line in proc.stdout.splitlines() if line.split()[:1] == [str(SHORT_STEP)] and " ms " not in line]
