@@ -185,8 +185,15 @@ impl RunBuilder {
                     compiled_autograd_id: r.compiled_autograd_id,
                 };
                 let i = *state.index.entry(ckey).or_insert_with(|| {
-                    state.frame.compiles.push(new_compile(r, ev.line));
-                    state.frame.compiles.len() - 1
+                    let compiles = &mut state.frame.compiles;
+                    // Most frames compile once: room for one, not Vec's
+                    // first four (a Compile is ~600 bytes; a fleet's log
+                    // holds 10^5-10^6 frames).
+                    if compiles.is_empty() {
+                        compiles.reserve_exact(1);
+                    }
+                    compiles.push(new_compile(r, ev.line));
+                    compiles.len() - 1
                 });
                 if let EventData::CompilationMetrics(m) = &ev.data {
                     fill_frame(&mut state.frame, m);

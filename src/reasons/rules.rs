@@ -272,6 +272,17 @@ pub fn rules() -> Vec<Rule> {
             advice: "Register every hook before the first compile and keep it registered; toggle what it does with state read outside the traced region instead of adding/removing hooks.",
         },
         Rule {
+            // A removed hook's function is freed, and Dynamo drops the cache
+            // entry that held it (`RemovableHandle.remove()`, an activation
+            // trace's `remove()`): the hooks changed, not an object's identity.
+            category: HooksChanged,
+            when: When::Always,
+            pattern: r"[Cc]ache line invalidated because (?P<src>.*?)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\b.*got deallocated",
+            culprit: Culprit::Template("{hooks} on {@src}"),
+            detail: Some("a hook was removed after the compile, and the cached code that called it was dropped"),
+            advice: "Removing a hook recompiles once (Dynamo compiled the hook in). To stop a hook for a while, make it return early on a flag read outside the traced region (guardscope's trace.disable()) instead of removing it; remove hooks when you are done.",
+        },
+        Rule {
             category: ClosureState,
             when: When::Always,
             pattern: r"__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)",

@@ -464,10 +464,23 @@ mod tests {
         let victim = root.path().join("victim.txt");
         fs::write(&victim, "precious").unwrap();
         let report = root.path().join("report");
+        let first = ReportDir::prepare(&report, false).unwrap();
+        first.write("index.html", b"old page").unwrap();
+        first.commit("index.html").unwrap();
         let dir = ReportDir::prepare(&report, false).unwrap();
         let pid = std::process::id();
-        for planted in [format!(".index.html.tmp-{pid}"), format!(".index.html.tmp-{pid}.")] {
-            std::os::unix::fs::symlink(&victim, report.join(planted)).unwrap();
+        // In the report directory and in the staging one (whose random name
+        // an attacker would have to guess: found here by listing).
+        let staging = fs::read_dir(root.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(".report.tmp-"))
+            .unwrap();
+        for at in [&report, &staging] {
+            for planted in [format!(".index.html.tmp-{pid}"), format!(".index.html.tmp-{pid}.")] {
+                std::os::unix::fs::symlink(&victim, at.join(planted)).unwrap();
+            }
         }
         dir.write("index.html", b"page").unwrap();
         dir.commit("index.html").unwrap();

@@ -356,3 +356,28 @@ def test_import_guardscope_does_not_import_torch():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == guardscope.__version__
+
+
+def test_remove_recompiles_once_as_hooks_changed_and_disable_does_not(torch, tmp_path):
+    # What docs/python.md promises about taking hooks off a compiled model,
+    # with the cause guardscope gives the recompile.
+    torch._dynamo.reset()
+    model = Net()
+    compiled = torch.compile(model, backend="eager")
+    x = torch.randn(2, 8)
+    trace = guardscope.trace_activations(model, output=str(tmp_path / "acts.jsonl"))
+    compiled(x)
+    with guardscope.compile_events() as seen:
+        trace.disable()
+        compiled(x)
+        trace.enable()
+        compiled(x)
+    assert seen.recompiles == [], "disable() and enable() keep the hooks: no recompile"
+    with guardscope.compile_events() as seen:
+        trace.remove()
+        compiled(x)
+        compiled(x)
+    assert len(seen.recompiles) == 1, seen.recompiles
+    cause = seen.recompiles[0]["cause"]
+    assert cause is not None and cause["category"] == "hooks_changed", cause
+    assert cause["severity"] == "expected", cause
