@@ -41,6 +41,10 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("/tmp/base", &["samples/traces/collision_fixed"]),
     // A directory holding two runs of the same script.
     ("/tmp/rerun", &["tests/data/two_runs"]),
+    // A pull request's run beside its base branch's (docs/ci.md, README).
+    ("/tmp/pr", &["samples/traces/collision"]),
+    // A run's output directory holding its step files (a Trainer's output_dir).
+    ("./out", &["samples/steps/ranks"]),
     ("/tmp/big.log", &["samples/traces/collision"]),
     ("/tmp/trace-report", &["trace-report"]),
     ("/tmp/compiles.json", &["compiles.json"]),

@@ -35,8 +35,11 @@ struct CompileKey {
 pub struct RunBuilder {
     rank: Option<u32>,
     year: i32,
-    frames: HashMap<FrameKey, FrameState>,
-    frame_order: Vec<FrameKey>,
+    /// Frames in the order they first appear, found by key through
+    /// `frame_index`: a map of small entries, not of whole frame states
+    /// (a fleet's log holds 10^5-10^6 frames, and a map keeps spare room).
+    frames: Vec<FrameState>,
+    frame_index: HashMap<FrameKey, usize>,
     compiled_autograd: Vec<Compile>,
     ca_index: HashMap<(u64, u32, u32), usize>,
     generation: HashMap<u64, u32>,
@@ -78,8 +81,8 @@ impl RunBuilder {
         RunBuilder {
             rank: source.rank,
             year: source.year,
-            frames: HashMap::new(),
-            frame_order: Vec::new(),
+            frames: Vec::new(),
+            frame_index: HashMap::new(),
             compiled_autograd: Vec::new(),
             ca_index: HashMap::new(),
             generation: HashMap::new(),
@@ -160,9 +163,9 @@ impl RunBuilder {
                     frame_id,
                 };
                 let rank = self.rank.or(ev.rank);
-                let state = self.frames.entry(key).or_insert_with(|| {
-                    self.frame_order.push(key);
-                    FrameState {
+                let frames = &mut self.frames;
+                let at = *self.frame_index.entry(key).or_insert_with(|| {
+                    frames.push(FrameState {
                         frame: Frame {
                             rank,
                             pid: ev.pid,
@@ -178,8 +181,10 @@ impl RunBuilder {
                         index: HashMap::new(),
                         guards: HashMap::new(),
                         trees: HashMap::new(),
-                    }
+                    });
+                    frames.len() - 1
                 });
+                let state = &mut self.frames[at];
                 let ckey = CompileKey {
                     frame_compile_id: r.frame_compile_id,
                     compiled_autograd_id: r.compiled_autograd_id,
@@ -260,7 +265,7 @@ impl RunBuilder {
             frame_id: r.frame_id?,
         };
         let rank = self.rank.or(self.envelope_rank);
-        let state = self.frames.get_mut(&key)?;
+        let state = &mut self.frames[*self.frame_index.get(&key)?];
         let ckey = CompileKey {
             frame_compile_id: r.frame_compile_id,
             compiled_autograd_id: r.compiled_autograd_id,
@@ -297,26 +302,34 @@ impl RunBuilder {
         })
     }
 
+    /// A frame as the model keeps it: its reasons located, its guard trees
+    /// attached, its compiles in order and without spare room.
+    fn finish_frame(&self, state: FrameState, rank: Option<u32>) -> Frame {
+        let mut f = state.frame;
+        let no_paths = PathResolver::default();
+        let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
+        for c in f.compiles.iter_mut() {
+            locate_reasons(c, &state.guards, paths);
+        }
+        super::guard_tree::attach(&mut f.compiles, &state.trees);
+        f.rank = f.rank.or(rank);
+        f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
+        // A compile is ~600 bytes; the room a growing vector keeps is most
+        // of a frame's memory when the analysis runs.
+        f.compiles.shrink_to_fit();
+        f
+    }
+
     pub fn finish(mut self, source: &LogSource, stats: ParseStats) -> Run {
         let rank = self.rank.or(self.envelope_rank);
-        let mut frames: Vec<Frame> = Vec::with_capacity(self.frame_order.len());
-        for key in &self.frame_order {
-            let state = self.frames.remove(key).expect("every ordered key has a frame");
-            let mut f = state.frame;
-            let no_paths = PathResolver::default();
-            let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
-            for c in f.compiles.iter_mut() {
-                locate_reasons(c, &state.guards, paths);
-            }
-            super::guard_tree::attach(&mut f.compiles, &state.trees);
-            f.rank = f.rank.or(rank);
-            f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
-            // A compile is ~1 KB; the room a growing vector keeps is most of
-            // a frame's memory when the analysis runs.
-            f.compiles.shrink_to_fit();
-            frames.push(f);
-        }
+        self.frame_index = HashMap::new();
+        let states = std::mem::take(&mut self.frames);
+        // Collected in place (a Frame is smaller than its state): the frames
+        // reuse the states' memory rather than a second allocation beside it.
+        let mut frames: Vec<Frame> = states.into_iter().map(|state| self.finish_frame(state, rank)).collect();
+        frames.shrink_to_fit();
         frames.sort_by_key(|f| (f.pid, f.generation, f.frame_id));
+
         Run {
             inputs: vec![InputFile {
                 path: source.display.to_string(),

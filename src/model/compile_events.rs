@@ -71,6 +71,10 @@ pub(super) fn apply(
                 c.stack = interned.stacks.share(stack);
             }
             if !c.attempts.iter().any(|a| a.attempt == attempt) {
+                // Nearly every compile has one attempt: room for one.
+                if c.attempts.is_empty() {
+                    c.attempts.reserve_exact(1);
+                }
                 c.attempts.push(Attempt {
                     attempt,
                     start: Some(glog_unix),
