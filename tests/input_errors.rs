@@ -90,11 +90,13 @@ fn a_trace_given_to_steps_says_to_pass_it_with_trace() {
         &guardscope(["steps", TRACE_LOG]),
         &format!("{TRACE_LOG}: a TORCH_TRACE log, not step records: {USE_TRACE_FLAG}"),
     );
+    // A directory without step files (its activation traces are not);
+    // one that holds them is read (tests/steps_cli.rs).
     fails_with(
-        &guardscope(["steps", "samples/steps/ranks"]),
+        &guardscope(["steps", "samples/activations"]),
         &format!(
-            "samples/steps/ranks: a directory; step files are what StepLogger writes \
-             (e.g. samples/steps/ranks/steps_*.jsonl): {USE_TRACE_FLAG}"
+            "samples/activations: a directory; step files are what StepLogger writes \
+             (e.g. samples/activations/steps_*.jsonl): {USE_TRACE_FLAG}"
         ),
     );
     fails_with(

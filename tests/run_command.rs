@@ -147,13 +147,22 @@ fn a_script_that_compiles_nothing_is_told_apart() {
     std::fs::remove_dir_all(trace_dir(&out)).unwrap();
 }
 
+/// `guardscope run -- COMMAND...` started, read until the script says it
+/// has compiled and waits (`waiting: pid N`): guardscope's process, the
+/// script's pid, the rest of stdout to read, stderr read on a thread.
 #[cfg(unix)]
-#[test]
-fn sigint_to_guardscope_stops_the_script_and_the_logs_are_still_summarised() {
+struct Waiting {
+    child: std::process::Child,
+    script_pid: i32,
+    stdout: BufReader<std::process::ChildStdout>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+#[cfg(unix)]
+fn run_until_waiting(command: &[&std::ffi::OsStr]) -> Waiting {
     let mut child = Command::new(env!("CARGO_BIN_EXE_guardscope"))
         .args(["run", "--"])
-        .arg(python())
-        .arg(script("waits.py"))
+        .args(command)
         .current_dir(root())
         .env("COLUMNS", "200")
         .stdout(Stdio::piped())
@@ -167,7 +176,6 @@ fn sigint_to_guardscope_stops_the_script_and_the_logs_are_still_summarised() {
         text
     });
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    // The script says when it has compiled and sits waiting.
     let mut line = String::new();
     let script_pid = loop {
         line.clear();
@@ -179,6 +187,24 @@ fn sigint_to_guardscope_stops_the_script_and_the_logs_are_still_summarised() {
             break pid.parse::<i32>().unwrap();
         }
     };
+    Waiting {
+        child,
+        script_pid,
+        stdout,
+        stderr,
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_to_guardscope_stops_the_script_and_the_logs_are_still_summarised() {
+    let (py, waits) = (python(), script("waits.py"));
+    let Waiting {
+        mut child,
+        script_pid,
+        mut stdout,
+        stderr,
+    } = run_until_waiting(&[py.as_os_str(), waits.as_os_str()]);
     // Sent to guardscope alone, as `kill -INT` would: guardscope passes it on.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
     let mut rest = String::new();
@@ -216,34 +242,13 @@ fn sigint_to_guardscope_stops_the_script_and_the_logs_are_still_summarised() {
 #[cfg(unix)]
 #[test]
 fn sigterm_to_guardscope_reaches_the_python_under_a_wrapper_script() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_guardscope"))
-        .args(["run", "--", "sh"])
-        .arg(script("wrapped.sh"))
-        .arg(python())
-        .current_dir(root())
-        .env("COLUMNS", "200")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let stderr = std::thread::spawn(move || {
-        let mut text = String::new();
-        stderr.read_to_string(&mut text).unwrap();
-        text
-    });
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    let python_pid = loop {
-        line.clear();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.wait();
-            panic!("the script ended before waiting: {}", stderr.join().unwrap());
-        }
-        if let Some(pid) = line.trim().strip_prefix("waiting: pid ") {
-            break pid.parse::<i32>().unwrap();
-        }
-    };
+    let (py, wrapped) = (python(), script("wrapped.sh"));
+    let Waiting {
+        mut child,
+        script_pid: python_pid,
+        mut stdout,
+        stderr,
+    } = run_until_waiting(&["sh".as_ref(), wrapped.as_os_str(), py.as_os_str()]);
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
     let mut rest = String::new();
     stdout.read_to_string(&mut rest).unwrap();

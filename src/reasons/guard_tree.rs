@@ -325,8 +325,10 @@ fn code_of(body: &str) -> &str {
     body.split("  # ").next().unwrap_or(body).trim_end()
 }
 
-/// Splits `a, b=[1, 2], c` at commas outside brackets.
-fn split_top_level(s: &str) -> Vec<&str> {
+/// Splits `a, b=[1, 2], c` at commas outside brackets (trimmed; a trailing
+/// comma leaves no empty part). Also splits a call's arguments for the
+/// judge (`analysis::judge::caller`).
+pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
     for (i, ch) in s.char_indices() {

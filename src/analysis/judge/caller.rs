@@ -89,7 +89,7 @@ fn first_call_args(code: &str) -> Option<(Vec<&str>, Vec<(&str, &str)>)> {
     let inner = &rhs[open + 1..close?];
     let mut positional = Vec::new();
     let mut keywords = Vec::new();
-    for part in split_top_level(inner) {
+    for part in crate::reasons::guard_tree::split_top_level(inner) {
         let part = part.trim();
         if part.is_empty() {
             continue;
@@ -108,24 +108,6 @@ fn keyword(part: &str) -> Option<(&str, &str)> {
     let name = part[..eq].trim();
     let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     (valid && !part[eq + 1..].starts_with('=')).then(|| (name, part[eq + 1..].trim()))
-}
-
-fn split_top_level(s: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, ch) in s.char_indices() {
-        match ch {
-            '[' | '(' | '{' => depth += 1,
-            ']' | ')' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&s[start..]);
-    parts
 }
 
 #[cfg(test)]
