@@ -159,6 +159,12 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     ),
     ("ARCHITECTURE.md", "files -> input", "a diagram"),
     (
+        "README.md",
+        "from guardscope.integrations.transformers import GuardscopeCallback",
+        "one line of a Trainer run (no model or data); the callbacks' runnable examples are docs/python.md's, run by \
+         test_docs_examples.py, and the real Trainer and Lightning runs are tests/python/test_integration_*.py",
+    ),
+    (
         "docs/ci.md",
         "name: recompile gate",
         "a GitHub Actions workflow (YAML); its guardscope commands are run from docs/ci.md's shell block",

@@ -27,9 +27,9 @@ def test_completing_guardscope_offers_the_helpers_with_their_signatures():
     expected = {
         "StepLogger": "StepLogger(path: Union[str, os.PathLike[str]], *, warn: bool=True",
         "no_recompiles": "no_recompiles(warmup_steps: int=0, allow: Category | Iterable[Category]=(), "
-        "max_recompiles: int=0)",
+        "max_recompiles: int=0, all_threads: bool=False)",
         "trace_activations": "trace_activations(model: torch.nn.Module, layers: Optional[str]=None",
-        "compile_events": "compile_events() -> Iterator[CompileEvents]",
+        "compile_events": "compile_events(all_threads: bool=False) -> Iterator[CompileEvents]",
     }
     for name, signature in expected.items():
         assert name in completions, sorted(completions)
