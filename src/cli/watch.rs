@@ -113,9 +113,9 @@ impl Watcher {
         }
         self.listed = Some((Instant::now(), mtime));
         let new = logs_in(dir, &self.known)?;
-        let new_len_small = new.len() <= NAMED_LOGS;
         // A job of many ranks is one line, not one per rank.
-        if new.len() > NAMED_LOGS {
+        let name_each = new.len() <= NAMED_LOGS;
+        if !name_each {
             error::warn(&format!("following {} more logs in {}", new.len(), dir.display()));
         }
         for path in new {
@@ -123,7 +123,7 @@ impl Watcher {
                 Ok(meta) if meta.is_file() => meta,
                 _ => continue,
             };
-            if new_len_small {
+            if name_each {
                 error::warn(&format!("following {}", path.display()));
             }
             let source = crate::input::source(path.clone(), &meta);
