@@ -219,14 +219,7 @@ const NO_CALLER_IN_LOG: [&str; 5] = [
 ];
 
 fn scenarios(version: &str) -> Vec<PathBuf> {
-    let dir = root().join("tests/corpus/logs").join(version);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|d| d.unwrap().path())
-        .filter(|p| p.join("truth.json").is_file())
-        .collect();
-    out.sort();
-    out
+    common::truth_scenarios("tests/corpus/logs", version)
 }
 
 fn read_json(path: &Path) -> Value {

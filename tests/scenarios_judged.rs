@@ -56,14 +56,7 @@ const OPEN: &[(&str, &str, &str)] = &[
 ];
 
 fn scenarios(version: &str) -> Vec<PathBuf> {
-    let dir = root().join("tests/scenarios/logs").join(version);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|d| d.unwrap().path())
-        .filter(|p| p.join("truth.json").is_file())
-        .collect();
-    out.sort();
-    out
+    common::truth_scenarios("tests/scenarios/logs", version)
 }
 
 #[test]

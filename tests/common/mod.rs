@@ -184,3 +184,16 @@ pub fn python() -> PathBuf {
     );
     python
 }
+
+/// The scenario directories (those with a `truth.json`) of a corpus's logs
+/// for one torch version, e.g. `tests/corpus/logs` and `torch2.15.0`, sorted.
+pub fn truth_scenarios(logs: &str, version: &str) -> Vec<PathBuf> {
+    let dir = root().join(logs).join(version);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|d| d.unwrap().path())
+        .filter(|p| p.join("truth.json").is_file())
+        .collect();
+    out.sort();
+    out
+}
