@@ -262,7 +262,6 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
 
 /// The key sets of a dispatch-key mismatch differ only in autograd keys.
 fn inference_keys(g: &GuardFailure) -> bool {
-    let keys = |s: &str| -> Vec<String> { s.split(", ").map(|k| k.trim().to_string()).collect() };
     let text = g.guard.as_str();
     let Some((_, rest)) = text.split_once("expected DispatchKeySet(") else {
         return false;
@@ -277,6 +276,14 @@ fn inference_keys(g: &GuardFailure) -> bool {
     else {
         return false;
     };
+    only_autograd_keys_differ(old, new)
+}
+
+/// Two dispatch key sets (`CPU, BackendSelect, AutogradCPU`) that differ,
+/// and only in autograd keys: an inference tensor against a normal one, not
+/// a device change. Also what the judge reads from a guard's changes.
+pub fn only_autograd_keys_differ(old: &str, new: &str) -> bool {
+    let keys = |s: &str| -> Vec<String> { s.split(", ").map(|k| k.trim().to_string()).collect() };
     let (old, new) = (keys(old), keys(new));
     let differ: Vec<&String> = old
         .iter()

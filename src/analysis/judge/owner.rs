@@ -260,19 +260,9 @@ pub fn is_inference_change(g: &GuardFailure) -> bool {
     if !g.guard.contains("dispatch key set mismatch") {
         return false;
     }
-    let keys = |s: &str| -> Vec<String> { s.split(", ").map(|k| k.trim().to_string()).collect() };
     if let Some(changes) = &g.changes {
         if let Some(c) = changes.iter().find(|c| c.subject.ends_with(" dispatch keys")) {
-            let (old, new) = (keys(&c.old), keys(&c.new));
-            let differ: Vec<&String> = old
-                .iter()
-                .filter(|k| !new.contains(k))
-                .chain(new.iter().filter(|k| !old.contains(k)))
-                .collect();
-            return !differ.is_empty()
-                && differ
-                    .iter()
-                    .all(|k| k.starts_with("Autograd") || k.as_str() == "ADInplaceOrView");
+            return crate::reasons::classify::only_autograd_keys_differ(&c.old, &c.new);
         }
     }
     // Without the trees: the text names both key sets.
