@@ -126,19 +126,23 @@ pub(super) fn entry_distance_ties(compile: &Compile, i: usize) -> Vec<usize> {
 /// plus the entry's own failed guard when no counted change names it (a
 /// guard without a comparable value, `len(self.state[...]) != 0`, or a
 /// size the new compile made dynamic): it differs too, or it would not
-/// have failed.
-fn distance(r: &GuardFailure) -> usize {
+/// have failed. Ties are broken by every differing value, the dynamic ones
+/// included: an entry that differs only in a size the new compile made
+/// dynamic is closer than one that differs in that size and a flag.
+fn distance(r: &GuardFailure) -> (usize, usize) {
     let Some(changes) = r.changes.as_ref() else {
-        return usize::MAX;
+        return (usize::MAX, usize::MAX);
     };
-    let counted = changes.iter().filter(|c| !c.new_is_dynamic()).count();
     let subject = failed_subject(&r.guard);
-    let shown = changes.iter().filter(|c| !c.new_is_dynamic()).any(|c| {
+    let names = |c: &&crate::reasons::GuardChange| {
         *c.subject == *subject
             || c.subject.starts_with(&format!("{subject}."))
             || c.subject.starts_with(&format!("{subject} "))
-    });
-    counted + usize::from(!shown)
+    };
+    let fixed: Vec<_> = changes.iter().filter(|c| !c.new_is_dynamic()).collect();
+    let counted = fixed.len() + usize::from(!fixed.iter().any(names));
+    let all = changes.len() + usize::from(!changes.iter().any(|c| names(&c)));
+    (counted, all)
 }
 
 /// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.

@@ -157,7 +157,12 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
     c.fail_type = m.fail_type.clone();
     c.fail_reason = m.fail_reason.clone();
     c.failed = m.fail_type.is_some();
-    c.cache_limit = m.fail_reason.as_deref().is_some_and(is_cache_limit_reason);
+    // `fullgraph=True` at the limit raises with a reason that names only
+    // fullgraph ("Hard failure due to fullgraph=True"): the type says limit.
+    c.cache_limit = m.fail_reason.as_deref().is_some_and(is_cache_limit_reason)
+        || m.fail_type
+            .as_deref()
+            .is_some_and(|t| t.contains("FailOnRecompileLimitHit"));
     if let Some(r) = &m.restart_reasons {
         c.restart_reasons = r.clone();
     }

@@ -113,6 +113,10 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
             When::Optimizer => ctx.optimizer,
             When::Generate => ctx.generate,
             When::InHook => g.in_hook,
+            When::ModuleHint => g
+                .hint
+                .as_deref()
+                .is_some_and(|h| h.contains("attributes of the nn.Module")),
         };
         if !applies {
             continue;
@@ -225,6 +229,11 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
             d.push_str(&format!(" (in {f})"));
         }
     }
+    // `self` of a plain object's method is not a module: name its class.
+    let culprit = match receiver_class(rule.category, g) {
+        Some(class) => format!("self (another {class} instance)"),
+        None => culprit,
+    };
     let mut advice = expand(rule.advice, caps, &culprit);
     let (mut category, mut culprit) = (rule.category, culprit);
     // A tensor made under inference_mode differs from a normal one in its
@@ -258,6 +267,20 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
         advice,
         ..located(g)
     }
+}
+
+/// The class of the object an identity guard on `self` names
+/// (`___check_obj_id(self, 1), type=<class 'mod.C'>` -> `C`).
+fn receiver_class(category: Category, g: &GuardFailure) -> Option<&str> {
+    if category != Category::ObjectId {
+        return None;
+    }
+    let guard = culprit::canonical(&g.guard);
+    if !guard.trim_start().starts_with("___check_obj_id(self,") {
+        return None;
+    }
+    let ty = g.guard.split("type=<class '").nth(1)?.split('\'').next()?;
+    Some(ty.rsplit('.').next().unwrap_or(ty))
 }
 
 /// The key sets of a dispatch-key mismatch differ only in autograd keys.

@@ -31,6 +31,11 @@ pub enum When {
     Generate,
     /// The guard's stack trace runs through a module hook.
     InHook,
+    /// Dynamo's hint says the value is an attribute of an `nn.Module`
+    /// (its `allow_unspec_int_on_nn_module` advice), whatever the name the
+    /// module is reached by (`m.var` of an argument, `mod.multiplier` of a
+    /// closure).
+    ModuleHint,
 }
 
 pub struct Rule {
@@ -72,6 +77,16 @@ pub fn rules() -> Vec<Rule> {
             culprit: Culprit::CompiledObject("the optimizer"),
             detail: Some("a new optimizer object reached the compiled step: Dynamo guards on the optimizer's identity"),
             advice: "Create the optimizer (and its LR scheduler) once, before the training loop, and reuse it; a new optimizer every step compiles its step every time, until the recompile limit.",
+        },
+        Rule {
+            // Another function registered in the hook's slot (a hook
+            // replaced): Dynamo compiled the old one in by identity.
+            category: HooksChanged,
+            when: When::Always,
+            pattern: r"___check_obj_id\((?P<src>[^,]*?)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\[",
+            culprit: Culprit::Template("{hooks} on {@src}"),
+            detail: Some("a different hook function is registered than when the code was compiled"),
+            advice: "A hook was replaced by another function after compiling, and Dynamo compiled the old one in. Register the hook once, before the first compile, and change what it does with state read outside the traced region.",
         },
         Rule {
             category: FunctionIdentity,
@@ -399,6 +414,14 @@ pub fn rules() -> Vec<Rule> {
             culprit: Culprit::Source("src"),
             detail: Some("a Python int/float/str/bool value is a constant of the graph"),
             advice: "Python scalars are baked into the graph; each new value of {culprit} compiles again. Pass it as a tensor, or branch on it outside the compiled function.",
+        },
+        Rule {
+            category: NnModuleAttr,
+            when: When::ModuleHint,
+            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some("a plain module attribute is baked into the graph"),
+            advice: "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
         },
         Rule {
             category: ClosureState,

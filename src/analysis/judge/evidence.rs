@@ -199,6 +199,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     if let Some(why) = bounded(f) {
         return Evidence::new(EvidenceKind::OnePerVariant, why);
     }
+    if let Some(why) = few_objects(f) {
+        return Evidence::new(EvidenceKind::OnePerVariant, why);
+    }
     if let Some(GuardedNow::Constant(v)) = now {
         return Evidence::new(
             EvidenceKind::StaysSpecialised,
@@ -272,6 +275,26 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     if guard.contains("rank mismatch") || guard.contains("_dynamo_dynamic_indices") {
         return Some("one compile per number of dims (or per set of dynamic dims)".into());
+    }
+    None
+}
+
+/// An identity guard on the object a method runs on, or on a class passed
+/// as a value, seen once: instances a method is called on and classes are
+/// few, each compiled once. A new object every call shows up as a repeat.
+fn few_objects(f: &Facts<'_>) -> Option<String> {
+    let g = f.guard?;
+    if f.category != Category::ObjectId || f.same_cause.len() >= 2 {
+        return None;
+    }
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    if super::owner::receiver_identity(&guard) {
+        return Some("the method ran on another instance, compiled once for it; it did not repeat in this log (a new instance every call would)".into());
+    }
+    if guard.contains("type=<class 'type'>") {
+        return Some(
+            "another class was passed, compiled once for it; classes are few, and it did not repeat in this log".into(),
+        );
     }
     None
 }

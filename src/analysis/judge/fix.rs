@@ -121,7 +121,7 @@ fn torch_state_fix(input: &FixInput<'_>) -> String {
         );
     }
     if g.contains("_forward_hooks") || g.contains("_pre_hooks") || g.contains("_backward_hooks") {
-        return "Expected once: a hook was added or removed after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
+        return "Expected once: a hook was added, removed or replaced after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
     }
     if g.contains("parametrize") {
         return "torch.nn.utils.parametrize.cached() fills a cache the compiled code reads: one compile with it and one without, reused afterwards. Call the compiled model always inside, or always outside, parametrize.cached().".to_string();
@@ -195,6 +195,10 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         );
     }
     match r.category {
+        Category::ObjectId if input.evidence.kind == EvidenceKind::OnePerVariant => format!(
+            "Expected: the compiled code depends on the identity of {} (id(), `is`, or the object itself), so each one compiles once, reused when the same object returns. Nothing to change unless your code makes a new one every call; then create it once and reuse it, or pass what distinguishes them as a tensor.",
+            r.culprit
+        ),
         Category::ShapeInput if !g.contains("_dynamo_dynamic_indices") => shape_fix(input, dynamic),
         Category::RequiresGrad => format!(
             "Expected: {} arrived with another requires_grad than the compiled call had: one compile per setting, reused when it returns. If the input should never need gradients, create it under torch.no_grad() the same way each call.",

@@ -138,7 +138,13 @@ pub fn cause_key(f: &Finding<'_>, o: &Ownership) -> String {
     if hook {
         return format!("hook:{}", root_name(&f.cause.culprit));
     }
-    format!("{}:{}", category.name(), f.cause.culprit)
+    // Each dim of a tensor is its own cause: dim 0 made dynamic after one
+    // recompile says nothing of dim 1 filling the cache later.
+    let dim = f
+        .guard()
+        .and_then(|g| crate::reasons::subject::size_mismatch_dim(&g.guard))
+        .map_or(String::new(), |d| format!(":dim{d}"));
+    format!("{}:{}{dim}", category.name(), f.cause.culprit)
 }
 
 /// `mon` of `mon.enabled`, `len(mon.values)`, `not mon.values`.

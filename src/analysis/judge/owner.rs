@@ -177,6 +177,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if guard.contains("_parametrizations") {
         return Ownership::set_by(ValueOwner::TorchState, "torch.nn.utils.parametrize");
     }
+    // The identity of `self` itself: which object the method was called
+    // on, chosen by the user's call (`obj2.call(x)`), not an attribute.
+    if receiver_identity(&guard) {
+        return Ownership::of(ValueOwner::UserArgument);
+    }
     let root = root_of(&subject);
     let on_object =
         matches!(root, "self" | "fn") || subject.starts_with("id(self") || subject.starts_with("type id(self");
@@ -204,6 +209,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // the frame (every argument then comes through that library's code).
     let _ = (frame, compile);
     Ownership::of(ValueOwner::UserArgument)
+}
+
+/// `___check_obj_id(self, ...)`: the object a compiled method runs on.
+pub fn receiver_identity(guard: &str) -> bool {
+    guard.trim_start().starts_with("___check_obj_id(self,")
 }
 
 /// `m._forward_hooks` compared by length or emptiness, not a closure inside it.
