@@ -111,8 +111,8 @@ fn cases() -> Vec<Case> {
             "0/1",
             "closure_state",
             "config.use_bias",
-            src("samples/scripts/reasons/closure_state.py:12"),
-            "captured or passed object",
+            src("samples/scripts/reasons/closure_state.py:11"),
+            "a closure variable",
         ),
         case(
             "reasons/global_var",

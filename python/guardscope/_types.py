@@ -73,6 +73,7 @@ EvidenceKind = Literal[
     "became_dynamic",
     "one_per_variant",
     "first_call",
+    "changed_once",
     "did_not_recur",
 ]
 

@@ -113,6 +113,18 @@ pub fn rules() -> Vec<Rule> {
             advice: "A functools.partial (or similar) is rebuilt with new bound values for each call, and each value is baked into the graph. Pass the varying values as tensor arguments instead of binding them, and create the function once outside the loop.",
         },
         Rule {
+            // A parameter does not grow in forward: its module was replaced
+            // (`model.head = nn.Linear(...)`) or resized by the user.
+            category: NnModuleAttr,
+            when: When::Always,
+            pattern: leak(format!(
+                r"^tensor '(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._parameters\['(?P<p>[^']+)'\]' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)"
+            )),
+            culprit: Culprit::Template("{@src} (parameter {p} changed size)"),
+            detail: Some("parameter {p} is {act} at dim {idx} where the compiled code had {exp}: the module was replaced or resized after compiling"),
+            advice: "A parameter of {culprit} changed size after compiling: a new module was assigned (model.head = nn.Linear(...)) or its weights were resized, and the new shapes compile once. Assign the new module before compiling when you can; a module whose size keeps changing compiles every time.",
+        },
+        Rule {
             category: ShapeLazyBuffer,
             when: When::Always,
             pattern: leak(format!(
@@ -408,6 +420,15 @@ pub fn rules() -> Vec<Rule> {
             advice: "A Python scalar from the previous graph (e.g. tensor.item()) was specialized as a constant. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True.",
         },
         Rule {
+            // An optional argument: None on one call, a value on another.
+            category: TypeChange,
+            when: When::Always,
+            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\]) is (?:not )?None\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("None on one call and a value on another"),
+            advice: "{culprit} is None on some calls and a value on others: one compile for each. Always pass a value (e.g. a mask of ones) to have one compile.",
+        },
+        Rule {
             category: ConstantValue,
             when: When::Always,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\])\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S|^(?:not )?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\s*$",
@@ -424,12 +445,15 @@ pub fn rules() -> Vec<Rule> {
             advice: "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
         },
         Rule {
-            category: ClosureState,
+            // `cfg.step`: the log does not say whether `cfg` is an argument
+            // or a captured variable (both are frame locals to Dynamo);
+            // arguments (a config, a batch object) are the common case.
+            category: ConstantValue,
             when: When::Always,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
             culprit: Culprit::Source("src"),
-            detail: Some("an attribute of a captured or passed object is read inside the compiled code"),
-            advice: "The compiled code reads {culprit}, which changed. Keep that state constant after compile, pass it as a tensor argument, or move the branch outside the compiled function.",
+            detail: Some("a Python value read from an object the compiled code is given is a constant of the graph"),
+            advice: "The compiled code reads {culprit} as a Python value, and it changed. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
         },
     ]
 }

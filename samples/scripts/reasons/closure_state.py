@@ -1,4 +1,4 @@
-"""closure_state: a compiled inner function captures `config`; its attribute flips."""
+"""closure_state: the compiled step calls a function that captured `config`; its attribute flips."""
 import types
 
 import torch
@@ -6,19 +6,25 @@ import torch
 torch.manual_seed(0)
 
 
-def make_step(config):
-    @torch.compile(backend="aot_eager")
-    def step(x):
+def make_bias(config):
+    def add_bias(x):
         if config.use_bias:
-            return x * 2 + 1
-        return x * 2
+            return x + 1
+        return x
 
-    return step
+    return add_bias
 
 
 config = types.SimpleNamespace(use_bias=False)
-step = make_step(config)
+add_bias = make_bias(config)
+
+
+@torch.compile(backend="aot_eager")
+def step(x):
+    return add_bias(x * 2)
+
+
 x = torch.randn(4)
-step(x)                 # 0/0: config.use_bias == False
+step(x)                 # 0/0: G['add_bias'].__closure__[0].cell_contents.use_bias == False
 config.use_bias = True
-step(x)                 # 0/1: closure guard on config.use_bias fails
+step(x)                 # 0/1: the closure cell's attribute changed

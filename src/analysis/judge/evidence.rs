@@ -41,6 +41,9 @@ pub enum EvidenceKind {
     OnePerVariant,
     /// State created or set once, on the first call.
     FirstCall,
+    /// State the user's code changed once while running, read inside the
+    /// compiled code as a constant; no later compile failed on it.
+    ChangedOnce,
     /// Compiled once; no later compile failed on it.
     DidNotRecur,
 }
@@ -59,6 +62,7 @@ impl EvidenceKind {
             EvidenceKind::BecameDynamic => "became_dynamic",
             EvidenceKind::OnePerVariant => "one_per_variant",
             EvidenceKind::FirstCall => "first_call",
+            EvidenceKind::ChangedOnce => "changed_once",
             EvidenceKind::DidNotRecur => "did_not_recur",
         }
     }
@@ -77,6 +81,7 @@ impl EvidenceKind {
             EvidenceKind::BecameDynamic
             | EvidenceKind::OnePerVariant
             | EvidenceKind::FirstCall
+            | EvidenceKind::ChangedOnce
             | EvidenceKind::DidNotRecur => Severity::Expected,
         }
     }
@@ -189,10 +194,32 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             Some(GuardedNow::Constant(v)) => format!(" (the new entry guards it == {v})"),
             _ => String::new(),
         };
+        // A hook is instrumentation: it must add no compile at all, so its
+        // state read inside the graph is a problem even when seen once. A
+        // buffer the forward grows itself grows again with the next longer
+        // input: the compiled code changes the state it guards on.
+        let hook = f.category == Category::ClosureHookState || f.guard.is_some_and(|g| g.in_hook);
+        let grown_in_forward = f.category == Category::ShapeLazyBuffer;
+        if hook || grown_in_forward {
+            let what = if hook {
+                "a hook's state"
+            } else {
+                "a buffer your forward grows or reassigns"
+            };
+            return Evidence::new(
+                EvidenceKind::HiddenState,
+                format!(
+                    "{what} changed while running and the compiled code reads it as a constant{held}: each change compiles again"
+                ),
+            );
+        }
+        if let Some(why) = bounded(f) {
+            return Evidence::new(EvidenceKind::OnePerVariant, why);
+        }
         return Evidence::new(
-            EvidenceKind::HiddenState,
+            EvidenceKind::ChangedOnce,
             format!(
-                "your code changed it while running and the compiled code reads it as a constant{held}: each change compiles again"
+                "your code changed it once while running and the compiled code reads it as a constant{held}; no later compile of this frame failed on it, so it cost one recompile here (each further change would compile again)"
             ),
         );
     }
@@ -269,9 +296,16 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if string_value(guard) {
         return Some("a string option: one compile per value, reused when it returns".into());
     }
+    // A dict's keys are few (optional entries); a list's length is not, so
+    // a list that keeps changing length shows up as a repeat.
     let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
-    if argument && (guard.starts_with("len(") || guard.contains("___dict_contains")) {
-        return Some("one compile per number of entries (or set of keys) of the container you pass".into());
+    if argument && (guard.contains("___dict_contains") || f.guard.is_some_and(dict_length)) {
+        return Some("one compile per set of keys of the dict you pass".into());
+    }
+    if let Some(class) = f.guard.and_then(enum_member) {
+        return Some(format!(
+            "a member of {class} (an Enum or a set of constants) the code branches on: one compile per member, reused when it returns"
+        ));
     }
     if guard.contains("rank mismatch") || guard.contains("_dynamo_dynamic_indices") {
         return Some("one compile per number of dims (or per set of dynamic dims)".into());
@@ -297,6 +331,26 @@ fn few_objects(f: &Facts<'_>) -> Option<String> {
         );
     }
     None
+}
+
+/// A length guard on a dict (the guard trees name its keys): another set
+/// of entries, not a list growing.
+pub(super) fn dict_length(g: &GuardFailure) -> bool {
+    g.guard.trim_start().starts_with("len(") && g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys("))
+}
+
+/// The class of an identity-guarded value that the guarded line compares
+/// with one of that class's members (`if pooling is Pooling.MEAN:`).
+pub(super) fn enum_member(g: &GuardFailure) -> Option<&str> {
+    if !g.guard.trim_start().starts_with("___check_obj_id(") {
+        return None;
+    }
+    let ty = g.guard.split("type=<class '").nth(1)?.split('\'').next()?;
+    let class = ty.rsplit('.').next().unwrap_or(ty);
+    g.code
+        .as_deref()
+        .is_some_and(|code| code.contains(&format!("{class}.")))
+        .then_some(class)
 }
 
 /// A library's mode (an adapter, an attention implementation, a cache

@@ -52,6 +52,11 @@ fn for_owner(input: &FixInput<'_>) -> String {
     if input.evidence.kind == EvidenceKind::DeclaredRange {
         return declared_range_fix(input);
     }
+    if let Some(code) = loop_count(input) {
+        return format!(
+            "{culprit} sets how many times a Python loop runs (`{code}`), and Dynamo unrolls the loop into the graph: every count is a new graph, and no config makes it dynamic. Compile the loop body instead of the loop (torch.compile the function each iteration calls), run a fixed number of iterations (max_iters, masking the extra ones), or use torch._higher_order_ops.while_loop."
+        );
+    }
     match input.ownership.owner {
         ValueOwner::LibraryArgument => {
             if r.category == Category::KvCache && !g.contains("is_updated") {
@@ -70,17 +75,17 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ),
         ValueOwner::Closure => {
             if boolean(g) {
-                format!("The compiled code reads the captured flag {culprit}, which your code changed: one compile per value. Branch on it outside the compiled function (or compile one function per setting) instead of reading it inside.")
+                format!("{}The compiled code reads the captured flag {culprit}, which your code changed: one compile per value. Branch on it outside the compiled function (or compile one function per setting) instead of reading it inside.", once(input))
             } else {
-                format!("The compiled code reads {culprit} through a closure and your code changed it. Pass it in as an argument (a tensor when it changes every step), or move the code that reads it outside the compiled function.")
+                format!("{}The compiled code reads {culprit} through a closure and your code changed it. Pass it in as an argument (a tensor when it changes every step), or move the code that reads it outside the compiled function.", once(input))
             }
         }
         ValueOwner::Global => {
             let name = python_name(culprit.strip_prefix("global ").unwrap_or(culprit));
             if boolean(g) {
-                format!("The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile: branch on it outside the compiled function, or pass the choice in as an argument.")
+                format!("{}The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile: branch on it outside the compiled function, or pass the choice in as an argument.", once(input))
             } else {
-                format!("The compiled code reads the global {name}, which your code changed after the first compile. Pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.")
+                format!("{}The compiled code reads the global {name}, which your code changed after the first compile. Pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.", once(input))
             }
         }
         ValueOwner::UserAttribute => user_attribute_fix(input),
@@ -173,7 +178,12 @@ fn user_attribute_fix(input: &FixInput<'_>) -> String {
         }
         _ if g.contains(".training") => r.advice.clone(),
         _ if boolean(g) => format!(
-            "Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
+            "{}Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
+            once(input),
+            r.culprit
+        ),
+        _ if numeric(g) && input.evidence.kind == EvidenceKind::BecameDynamic => format!(
+            "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
             r.culprit
         ),
         _ if numeric(g) => format!(
@@ -195,6 +205,23 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         );
     }
     match r.category {
+        Category::ObjectId if input.guard.and_then(super::evidence::enum_member).is_some() => format!(
+            "Expected: {} is a member of {} and the compiled code branches on which one: one compile per member, reused when it returns (two variants for two members). Nothing to change; to have one graph for all members, pass the choice as data the graph computes with instead of branching on it.",
+            r.culprit,
+            input.guard.and_then(super::evidence::enum_member).unwrap_or("its class")
+        ),
+        Category::Stride if channels_last(g) => format!(
+            "Expected: {} arrived in channels_last memory format where the compiled call had the default layout (or the reverse): one compile per layout, reused when it returns. If the switch is deliberate (model.to(memory_format=torch.channels_last)), make it before compiling, from the start, so one layout is ever compiled.",
+            r.culprit
+        ),
+        Category::Stride => format!(
+            "{} arrived with another memory layout than the compiled call had (a transpose, a permute or a slice): one compile per layout, reused when it returns. If the change is accidental, call .contiguous() before the compiled call so the layout is always the same.",
+            r.culprit
+        ),
+        Category::TypeChange if g.trim_end().ends_with(" is None") || g.trim_end().ends_with(" is not None") => format!(
+            "Expected: {} is None on some calls and a tensor on others: one compile for each, two at most, reused when they return. To have one compile, always pass a tensor (an all-ones attention mask, torch.ones_like(...), or an all-false padding mask).",
+            r.culprit
+        ),
         Category::ObjectId if input.evidence.kind == EvidenceKind::OnePerVariant => format!(
             "Expected: the compiled code depends on the identity of {} (id(), `is`, or the object itself), so each one compiles once, reused when the same object returns. Nothing to change unless your code makes a new one every call; then create it once and reuse it, or pass what distinguishes them as a tensor.",
             r.culprit
@@ -209,8 +236,16 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             r.culprit,
             g.trim()
         ),
-        Category::ContainerLen | Category::DictKeys if g.starts_with("len(") || g.contains("___dict_contains") => format!(
-            "{} has another number of entries (or other keys) than the compiled call had: one compile per set of keys. Pass the same keys every call (None for unused ones), or pass what varies as one stacked tensor.",
+        Category::ContainerLen | Category::DictKeys
+            if g.contains("___dict_contains") || input.guard.is_some_and(super::evidence::dict_length) =>
+        {
+            format!(
+                "Expected: {} has other keys than the compiled call had: one compile per set of keys, reused when it returns. Pass the same keys every call (the full dict, None for unused entries), or pass the optional entry as a separate argument.",
+                r.culprit
+            )
+        }
+        Category::ContainerLen | Category::DictKeys if g.starts_with("len(") => format!(
+            "{} has another number of entries than the compiled call had, and the compiled code is specialised on the count: each new length compiles again. Stack the entries into one tensor (torch.stack, padding to a fixed count with a mask) and pass that, or keep the count fixed.",
             r.culprit
         ),
         _ if g.contains("rank mismatch") => format!(
@@ -288,6 +323,24 @@ fn declared_range_fix(input: &FixInput<'_>) -> String {
     )
 }
 
+/// The guarded value is a loop count: the line the guard quotes passes it
+/// to `range(...)`.
+fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
+    let g = input.guard?;
+    let code = g.code.as_deref()?.trim();
+    let subject = crate::reasons::failed_subject(&crate::reasons::culprit::canonical(&g.guard));
+    let name = python_name(&subject);
+    let last = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
+    let inside = code.split("range(").nth(1)?;
+    (!last.is_empty() && inside.contains(last.as_str())).then_some(code)
+}
+
+/// The channel dim's stride became 1 (NCHW -> NHWC) or stopped being 1.
+fn channels_last(guard: &str) -> bool {
+    guard.contains("stride mismatch at index 1.")
+        && (guard.trim_end().ends_with("actual 1") || guard.contains("expected 1,"))
+}
+
 fn symbolic_dim(guard: &str) -> Option<String> {
     let at = guard.find(".size()[")? + ".size()[".len();
     Some(guard[at..].split(']').next()?.to_string())
@@ -295,6 +348,17 @@ fn symbolic_dim(guard: &str) -> Option<String> {
 
 fn in_hook(input: &FixInput<'_>) -> bool {
     input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook)
+}
+
+/// Says a hidden-state change cost one compile in this run, when the
+/// evidence shows it did not repeat.
+fn once(input: &FixInput<'_>) -> &'static str {
+    match input.evidence.kind {
+        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => {
+            "Expected once here (it did not change again in this log), but avoidable: "
+        }
+        _ => "",
+    }
 }
 
 fn capitalise(s: &str) -> String {
