@@ -19,11 +19,6 @@ const VERSIONS: [&str; 2] = ["torch2.15.0", "torch2.13.0"];
 /// every other recompile must match in full.
 const OPEN: &[(&str, &str, &str)] = &[
     (
-        "gan_two_models",
-        "0/1",
-        "a second compiled module sharing torch.compile's `inner` frame: guardscope reads the input's size, not the module change",
-    ),
-    (
         "hf_gradient_checkpointing",
         "0/2",
         "LlamaModel entering the decorator code LlamaForCausalLM compiled, after a graph break: the type-change advice does not fit",

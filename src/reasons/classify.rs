@@ -251,6 +251,14 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
             culprit = format!("the dims marked dynamic on {}", culprit::render(tensor));
         }
     }
+    // torch.compile(model) enters every model through one shared frame: a
+    // second model's first call fails the first one's entry on its input
+    // and on the shapes of parameters it does not have.
+    if category == Category::ShapeInput && another_module(g) {
+        category = Category::ObjectId;
+        culprit = "another module (other parameter shapes) in the frame torch.compile shares between models".into();
+        detail = Some("the module's parameters differ in shape from the compiled entry's: a different model object, not a new input size".into());
+    }
     if rule.category == Category::ShapeInput && short_batch(caps) {
         advice.push_str(" If this is a DataLoader's short last batch, DataLoader(..., drop_last=True) avoids it.");
     }
@@ -267,6 +275,17 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
         advice,
         ..located(g)
     }
+}
+
+/// The guard trees show two or more parameters of the compiled module with
+/// other shapes: another module reached the frame.
+pub fn another_module(g: &GuardFailure) -> bool {
+    g.changes
+        .iter()
+        .flatten()
+        .filter(|c| c.subject.contains("._parameters[") && c.subject.ends_with(".size()"))
+        .count()
+        >= 2
 }
 
 /// The class of the object an identity guard on `self` names

@@ -322,6 +322,9 @@ fn few_objects(f: &Facts<'_>) -> Option<String> {
         return None;
     }
     let guard = crate::reasons::culprit::canonical(&g.guard);
+    if crate::reasons::classify::another_module(g) {
+        return Some("another model object reached the frame torch.compile shares between models: one entry per model, compiled once each; it did not repeat in this log".into());
+    }
     if super::owner::receiver_identity(&guard) {
         return Some("the method ran on another instance, compiled once for it; it did not repeat in this log (a new instance every call would)".into());
     }
