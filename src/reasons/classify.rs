@@ -288,18 +288,12 @@ pub fn another_module(g: &GuardFailure) -> bool {
         >= 2
 }
 
-/// The class of the object an identity guard on `self` names
-/// (`___check_obj_id(self, 1), type=<class 'mod.C'>` -> `C`).
+/// The class of the object an identity guard on `self` names.
 fn receiver_class(category: Category, g: &GuardFailure) -> Option<&str> {
-    if category != Category::ObjectId {
+    if category != Category::ObjectId || !super::subject::receiver_identity(&culprit::canonical(&g.guard)) {
         return None;
     }
-    let guard = culprit::canonical(&g.guard);
-    if !guard.trim_start().starts_with("___check_obj_id(self,") {
-        return None;
-    }
-    let ty = g.guard.split("type=<class '").nth(1)?.split('\'').next()?;
-    Some(ty.rsplit('.').next().unwrap_or(ty))
+    super::subject::guarded_class(&g.guard)
 }
 
 /// The key sets of a dispatch-key mismatch differ only in autograd keys.

@@ -48,6 +48,11 @@ pub struct Rule {
     pub advice: &'static str,
 }
 
+/// A plain module attribute, reached through `self` or through any name
+/// when Dynamo's hint says it is one.
+const MODULE_ATTR_DETAIL: &str = "a plain module attribute is baked into the graph";
+const MODULE_ATTR_ADVICE: &str = "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.";
+
 const MODULE_ROOT: &str = r"(?:self|fn|args\[0\]|L\['self'\]|L\['fn'\])";
 
 pub fn rules() -> Vec<Rule> {
@@ -408,8 +413,8 @@ pub fn rules() -> Vec<Rule> {
                 r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is|$)"
             )),
             culprit: Culprit::Source("src"),
-            detail: Some("a plain module attribute is baked into the graph"),
-            advice: "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            detail: Some(MODULE_ATTR_DETAIL),
+            advice: MODULE_ATTR_ADVICE,
         },
         Rule {
             category: ConstantValue,
@@ -441,8 +446,8 @@ pub fn rules() -> Vec<Rule> {
             when: When::ModuleHint,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
             culprit: Culprit::Source("src"),
-            detail: Some("a plain module attribute is baked into the graph"),
-            advice: "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            detail: Some(MODULE_ATTR_DETAIL),
+            advice: MODULE_ATTR_ADVICE,
         },
         Rule {
             // `cfg.step`: the log does not say whether `cfg` is an argument

@@ -91,6 +91,22 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
     }
 }
 
+/// `___check_obj_id(self, ...)` (after `canonical`): the identity of the
+/// object a compiled method runs on, not one of its attributes.
+pub fn receiver_identity(guard: &str) -> bool {
+    guard.trim_start().starts_with("___check_obj_id(self,")
+}
+
+/// The class an identity guard names, without its module
+/// (`___check_obj_id(x, 1), type=<class 'mod.C'>` -> `C`).
+pub fn guarded_class(guard: &str) -> Option<&str> {
+    if !guard.trim_start().starts_with("___check_obj_id(") {
+        return None;
+    }
+    let ty = guard.split("type=<class '").nth(1)?.split('\'').next()?;
+    Some(ty.rsplit('.').next().unwrap_or(ty))
+}
+
 /// The dim of `tensor 'x' size mismatch at index D. ...`.
 pub fn size_mismatch_dim(guard: &str) -> Option<usize> {
     let rest = &guard[guard.find("size mismatch at index ")? + "size mismatch at index ".len()..];

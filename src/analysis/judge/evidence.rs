@@ -325,7 +325,7 @@ fn few_objects(f: &Facts<'_>) -> Option<String> {
     if crate::reasons::classify::another_module(g) {
         return Some("another model object reached the frame torch.compile shares between models: one entry per model, compiled once each; it did not repeat in this log".into());
     }
-    if super::owner::receiver_identity(&guard) {
+    if crate::reasons::subject::receiver_identity(&guard) {
         return Some("the method ran on another instance, compiled once for it; it did not repeat in this log (a new instance every call would)".into());
     }
     if guard.contains("type=<class 'type'>") {
@@ -345,11 +345,7 @@ pub(super) fn dict_length(g: &GuardFailure) -> bool {
 /// The class of an identity-guarded value that the guarded line compares
 /// with one of that class's members (`if pooling is Pooling.MEAN:`).
 pub(super) fn enum_member(g: &GuardFailure) -> Option<&str> {
-    if !g.guard.trim_start().starts_with("___check_obj_id(") {
-        return None;
-    }
-    let ty = g.guard.split("type=<class '").nth(1)?.split('\'').next()?;
-    let class = ty.rsplit('.').next().unwrap_or(ty);
+    let class = crate::reasons::subject::guarded_class(&g.guard)?;
     g.code
         .as_deref()
         .is_some_and(|code| code.contains(&format!("{class}.")))

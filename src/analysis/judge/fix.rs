@@ -204,11 +204,12 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             g.trim()
         );
     }
+    let member_of = input.guard.and_then(super::evidence::enum_member);
     match r.category {
-        Category::ObjectId if input.guard.and_then(super::evidence::enum_member).is_some() => format!(
+        Category::ObjectId if member_of.is_some() => format!(
             "Expected: {} is a member of {} and the compiled code branches on which one: one compile per member, reused when it returns (two variants for two members). Nothing to change; to have one graph for all members, pass the choice as data the graph computes with instead of branching on it.",
             r.culprit,
-            input.guard.and_then(super::evidence::enum_member).unwrap_or("its class")
+            member_of.unwrap_or("its class")
         ),
         Category::Stride if channels_last(g) => format!(
             "Expected: {} arrived in channels_last memory format where the compiled call had the default layout (or the reverse): one compile per layout, reused when it returns. If the switch is deliberate (model.to(memory_format=torch.channels_last)), make it before compiling, from the start, so one layout is ever compiled.",

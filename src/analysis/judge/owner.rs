@@ -9,6 +9,7 @@ use crate::model::{Compile, Frame};
 use crate::reasons::classify::Context;
 use crate::reasons::culprit::canonical;
 use crate::reasons::paths::{owner as code_owner, Owner as Code};
+use crate::reasons::subject::receiver_identity;
 use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 
@@ -209,11 +210,6 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // the frame (every argument then comes through that library's code).
     let _ = (frame, compile);
     Ownership::of(ValueOwner::UserArgument)
-}
-
-/// `___check_obj_id(self, ...)`: the object a compiled method runs on.
-pub fn receiver_identity(guard: &str) -> bool {
-    guard.trim_start().starts_with("___check_obj_id(self,")
 }
 
 /// `m._forward_hooks` compared by length or emptiness, not a closure inside it.
