@@ -24,9 +24,28 @@ HOOK_TESTS := tests/python/test_activation_trace.py tests/python/test_compiled_r
 	tests/python/test_hooks_third_party.py tests/python/test_hooks_hard_cases.py \
 	tests/python/test_hooks_cost.py tests/python/test_torch_range.py
 
-.PHONY: test test-rust test-python test-python-oldest test-wheel wheel lint browser groff samples install clean
+# Each stage's recipe starts and ends with $(STAGE), which times it; `make
+# test` prints the table at the end, also when a stage fails.
+STAGE := tests/stages.sh
 
-test: lint test-rust test-python test-python-oldest test-wheel
+# Cases of each fuzzing proptest (tests/fuzz_parser.rs, fuzz_records.rs) in
+# `make test`; `make test-long` runs them at their full count (256).
+FUZZ_CASES := 64
+
+# `pip install .` (install) and `make wheel` give maturin the same build
+# flags, so cargo builds the release extension once and the second only
+# packages it: with the zig linker the wheel builds for an explicit target,
+# into target/x86_64-unknown-linux-gnu, and a plain `pip install .` built
+# every crate a second time into target/release.
+WHEEL_FLAGS := --strip --compatibility manylinux2014 --zig
+
+.PHONY: test test-stages test-long test-rust test-python test-python-oldest test-wheel wheel lint browser groff samples install clean
+
+test:
+	@$(STAGE) reset
+	@status=0; $(MAKE) --no-print-directory test-stages || status=$$?; $(STAGE) table; exit $$status
+
+test-stages: lint test-rust test-python test-python-oldest test-wheel
 
 $(DEPS): requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,12 +53,23 @@ $(DEPS): requirements-dev.txt
 	touch $(DEPS)
 
 lint:
+	@$(STAGE) start $@
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	@$(STAGE) end $@
 
 # The `guardscope run` tests (tests/run_command.rs) start .venv/bin/python with torch.
 test-rust: browser groff $(DEPS)
-	cargo test
+	@$(STAGE) start $@
+	GUARDSCOPE_FUZZ_CASES=$(FUZZ_CASES) cargo test
+	@$(STAGE) end $@
+
+# The fuzzing proptests at their full case count, which `make test` cuts
+# to $(FUZZ_CASES) for time; CI does not run this. Run it after changing the
+# parser, the readers or the step-record reader (longer:
+# PROPTEST_CASES=200000 cargo test --release --test fuzz_parser).
+test-long:
+	cargo test --test fuzz_parser --test fuzz_records
 
 # The report's browser test (tests/report_browser.rs) opens the page in
 # headless Chromium; install Debian's package when no browser is there.
@@ -59,12 +89,18 @@ groff:
 	    $$SUDO apt-get install -y -qq groff-base >/dev/null \
 	      || { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq groff-base >/dev/null; }; }
 
-# Builds the wheel exactly as `pip install .` does and tests the installed package.
+# Builds the wheel as `pip install .` does (maturin's PEP 517 backend; the
+# build flags of `make wheel` added) and tests the installed package.
 install: $(DEPS)
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) $(PIP_INSTALL) --no-build-isolation --force-reinstall --no-deps .
+	@$(STAGE) start $@
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" MATURIN_PEP517_ARGS="$(WHEEL_FLAGS)" \
+	  $(PY) $(PIP_INSTALL) --no-build-isolation --force-reinstall --no-deps .
+	@$(STAGE) end $@
 
 test-python: install
+	@$(STAGE) start $@
 	$(PY) -m pytest -q tests/python
+	@$(STAGE) end $@
 
 $(OLDEST_DEPS): Makefile
 	test -x $(OLDEST_PY) || $(PYTHON) -m venv $(OLDEST_VENV)
@@ -75,26 +111,32 @@ $(OLDEST_DEPS): Makefile
 # .venv (pure Python plus an abi3 extension) put on the path alone, so that
 # the oldest venv's own torch is the one imported.
 test-python-oldest: install $(OLDEST_DEPS)
+	@$(STAGE) start $@
 	mkdir -p target/oldest-path
 	ln -sfn "$$($(PY) -c 'import guardscope, os; print(os.path.dirname(guardscope.__file__))')" target/oldest-path/guardscope
 	PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider $(HOOK_TESTS)
+	@$(STAGE) end $@
 
 # The wheel a user installs, in dist/: a release build with the extension
 # stripped, abi3 (one wheel for every CPython >= 3.9), linked with zig (the
 # ziglang package, no docker) against glibc 2.17 so pip accepts it on any
 # manylinux2014 Linux; auditwheel confirms that tag from what it links to.
 wheel: $(DEPS)
+	@$(STAGE) start $@
 	rm -rf dist
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m maturin build --quiet --release --strip \
-	  --compatibility manylinux2014 --zig --interpreter $(PY) --out dist
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m maturin build --quiet --release $(WHEEL_FLAGS) \
+	  --interpreter $(CURDIR)/$(PY) --out dist
 	@show="$$($(PY) -m auditwheel show dist/guardscope-*.whl)"; echo "$$show"; \
 	  echo "$$show" | tr -s ' \n' ' ' | grep -q 'consistent with the following platform tag: "manylinux_2_17_' \
 	  || { echo "auditwheel: the wheel is not manylinux2014"; exit 1; }
+	@$(STAGE) end $@
 
 # Installs that wheel into a fresh venv with plain pip (no Rust on PATH) and
 # runs the CLI and `import guardscope` from outside the checkout.
 test-wheel: wheel
+	@$(STAGE) start $@
 	tests/wheel/install_check.sh $(PYTHON)
+	@$(STAGE) end $@
 
 # Regenerates samples/traces/ from samples/scripts/ with real torch.
 samples: install

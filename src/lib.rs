@@ -17,6 +17,7 @@ pub mod records;
 pub mod report;
 pub mod shared;
 pub mod trace;
+pub mod words;
 
 #[cfg(feature = "python")]
 mod python;

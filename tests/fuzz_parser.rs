@@ -5,12 +5,13 @@
 //! The properties: nothing panics, every output still renders, and a log
 //! cut into parts parsed apart gives the model one parse gives.
 //!
-//! `make test` runs 256 cases; for a long run:
+//! 256 cases of each (`cargo test`, `make test-long`); `make test` runs 64
+//! for time (GUARDSCOPE_FUZZ_CASES). For a long run:
 //! `PROPTEST_CASES=200000 cargo test --release --test fuzz_parser`.
 
 mod common;
 
-use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, retype_at, Edit};
+use common::mutate::{apply_edit, common_junk, edit, fuzz_config, nth_occurrence, retype_at, Edit};
 use guardscope::input::Problems;
 use guardscope::input::{self, LogSource};
 use guardscope::load::{load_sources, LoadOptions};
@@ -158,11 +159,7 @@ fn run_everything(text: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(fuzz_config())]
 
     #[test]
     fn mutated_real_logs_never_crash(

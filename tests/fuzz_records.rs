@@ -11,12 +11,13 @@
 //!   diff with no value compared as a number, or with B not read to its
 //!   end, is never `equal` (the CLI's exit 0).
 //!
-//! `make test` runs 256 cases of each; for a long run:
+//! 256 cases of each (`cargo test`, `make test-long`); `make test` runs 64
+//! for time (GUARDSCOPE_FUZZ_CASES). For a long run:
 //! `PROPTEST_CASES=200000 cargo test --release --test fuzz_records`.
 
 mod common;
 
-use common::mutate::{apply_edit, common_junk, edit, nth_occurrence, occurrences, pos, retype_at, Edit};
+use common::mutate::{apply_edit, common_junk, edit, fuzz_config, nth_occurrence, occurrences, pos, retype_at, Edit};
 use flate2::write::GzEncoder;
 use guardscope::activation_diff::{self as ad, Diff, DiffError, DiffVerdict, NameMap};
 use guardscope::analysis::steps::{analyse, screen};
@@ -350,19 +351,8 @@ fn check_verdict(d: &Diff, cut: bool) {
     }
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(256),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(fuzz_config())]
 
     #[test]
     fn mutated_real_step_logs_never_crash_and_bad_lines_are_problems(

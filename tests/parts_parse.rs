@@ -9,6 +9,7 @@ mod common;
 use guardscope::input;
 use guardscope::load::{load_sources, LoadOptions};
 use guardscope::trace::{chunks, ParseOptions};
+use rayon::prelude::*;
 use std::path::Path;
 
 /// The whole model of one file, parsed in `parts` parts.
@@ -37,30 +38,33 @@ fn every_sample_and_hostile_log_parses_the_same_in_parts() {
     let work = tempfile::tempdir().unwrap();
     let logs = common::all_trace_logs();
     assert!(logs.len() > 100, "found {} logs", logs.len());
-    let mut cut = 0;
-    for (i, log) in logs.iter().enumerate() {
-        // A gzip file is never cut (its parts cannot be found without
-        // inflating it): cut its text instead.
-        let plain = work.path().join(format!("{i}.log"));
-        let mut text = Vec::new();
-        std::io::Read::read_to_end(&mut input::open(log).expect("open"), &mut text).unwrap_or_default();
-        std::fs::write(&plain, &text).unwrap();
-        if chunks::split(&text, 2).len() == 2 {
-            cut += 1;
-        }
-        for verify in [false, true] {
-            let whole = model(&plain, 1, verify);
-            for parts in [2, 3, 7, 64] {
-                let in_parts = model(&plain, parts, verify);
-                assert!(
-                    whole == in_parts,
-                    "{} in {parts} parts (verify_all {verify}) differs:\n{}",
-                    log.display(),
-                    first_difference(&whole, &in_parts)
-                );
+    // One log per thread: a single parse leaves most of a core idle, and
+    // this test is one of `make test`'s longest.
+    let cut: usize = logs
+        .par_iter()
+        .enumerate()
+        .map(|(i, log)| {
+            // A gzip file is never cut (its parts cannot be found without
+            // inflating it): cut its text instead.
+            let plain = work.path().join(format!("{i}.log"));
+            let mut text = Vec::new();
+            std::io::Read::read_to_end(&mut input::open(log).expect("open"), &mut text).unwrap_or_default();
+            std::fs::write(&plain, &text).unwrap();
+            for verify in [false, true] {
+                let whole = model(&plain, 1, verify);
+                for parts in [2, 3, 7, 64] {
+                    let in_parts = model(&plain, parts, verify);
+                    assert!(
+                        whole == in_parts,
+                        "{} in {parts} parts (verify_all {verify}) differs:\n{}",
+                        log.display(),
+                        first_difference(&whole, &in_parts)
+                    );
+                }
             }
-        }
-    }
+            usize::from(chunks::split(&text, 2).len() == 2)
+        })
+        .sum();
     // The comparison means something only if files were really cut.
     assert!(
         cut * 10 >= logs.len() * 9,

@@ -6,7 +6,8 @@ that reads a flag or a step counter recompiles when they change. These hooks
 read only constants (a tracer id, a module index, a token tensor); all state
 that changes at run time lives in the Rust tracer and is read in the opaque
 part: the custom op's body (``mode="op"``) or a ``torch._dynamo.disable``
-function (``mode="disable"``).
+function (``mode="disable"``). The hook functions are in ``_forward_hooks``;
+here, the trace they belong to and how it is attached.
 """
 
 from __future__ import annotations
@@ -16,19 +17,16 @@ import logging
 import os
 import re
 import tempfile
-import types
-from typing import Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union
 
 import torch
 
 import guardscope._torch_range  # noqa: F401  (the supported-torch check, before any use of torch)
-from guardscope import _native, _paths, _process, _stats
+from guardscope import _native, _paths, _process, _queue
+from guardscope._forward_hooks import disable_hook, op_hook
+from guardscope._tracers import TRACERS, forget
 from guardscope._types import Mode, Stat
-from guardscope._walk import _assume_constant, walk_outputs
 from guardscope._warnings import warn
-
-#: A forward hook: ``(module, args, output) -> None``.
-Hook = Callable[[Any, Any, Any], None]
 
 logger = logging.getLogger("guardscope")
 
@@ -36,159 +34,6 @@ MODES: Tuple[Mode, ...] = ("op", "disable")
 DEFAULT_STATS: Tuple[Stat, ...] = ("abs_mean", "sum")
 DEFAULT_OUTPUT = os.path.join(tempfile.gettempdir(), "guardscope_trace_<pid>.jsonl")
 _ids = itertools.count()
-
-
-def _own_frame_skipped(hook: Hook) -> Hook:
-    """Gives ``hook`` a code object of its own that Dynamo never compiles as a
-    frame, with everything it calls (run there, it records eagerly).
-
-    Inside a compiled forward Dynamo inlines the hook, which is what op mode
-    wants. But a hook that runs outside the traced region (the root module's,
-    called after its compiled forward) would be compiled as a frame of its
-    own, and every hook shares one code object: a frame of hooks that
-    recompiles once per module, each with its own ``module_id``. A private
-    code object per hook keeps any such cache per module; skipping it keeps
-    the frame from existing at all. Returns ``hook``.
-    """
-    function = cast(types.FunctionType, hook)
-    function.__code__ = function.__code__.replace()
-    try:
-        from torch._C._dynamo.eval_frame import set_code_exec_strategy
-        from torch._dynamo.types import FrameAction, FrameExecStrategy
-
-        set_code_exec_strategy(function.__code__, FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
-    except Exception:  # an older torch without per-code strategies
-        pass
-    return hook
-
-
-#: What op-mode hooks do in a graph compiled for CUDA graphs.
-_RECORD_IN_GRAPH, _RECORD_BY_GRAPH_BREAK, _RECORD_NOTHING = 0, 1, 2
-
-
-def _wants_cudagraphs(compiler_fn: Any) -> bool:
-    """Whether the backend Dynamo hands graphs to captures them in CUDA graphs:
-    ``torch.compile(mode="reduce-overhead")`` (and "max-autotune"), the
-    ``triton.cudagraphs`` option or global config of inductor, or the
-    ``cudagraphs`` backend. Follows the wrappers torch puts around it
-    (``WrapBackendDebug._torchdynamo_orig_backend``), torch 2.11 to 2.15."""
-    fn, inductor = compiler_fn, False
-    for _ in range(8):
-        if fn is None:
-            break
-        name = getattr(fn, "compiler_name", None) or getattr(fn, "__name__", None)
-        if name == "cudagraphs":
-            return True
-        config = getattr(fn, "config", None)
-        if name == "inductor":
-            inductor = True
-            if isinstance(config, dict) and "triton.cudagraphs" in config:
-                return bool(config["triton.cudagraphs"])
-        fn = getattr(fn, "_torchdynamo_orig_backend", None)
-    if inductor:
-        from torch._inductor import config as inductor_config
-
-        return bool(inductor_config.triton.cudagraphs)
-    return False
-
-
-@_assume_constant
-def _under_cudagraphs(tracer_id: int) -> int:
-    """What an op-mode hook traced now must do about CUDA graphs.
-
-    Run by Dynamo at trace time, its result baked in (no guard, no graph
-    break). A CUDA graph replay runs no Python, so the op's body, which
-    records, would run at the warm-up and capture only (the capture even
-    fails on its device-to-host copy): op mode records step 0 and nothing
-    after. The hooks then record as ``mode="disable"`` does, through a graph
-    break per hooked module (the pieces between are still captured), or,
-    where a graph break would fail the user's compile (``fullgraph=True``,
-    ``error_on_graph_break``), record nothing in that graph. Inductor decides
-    later, per graph, whether it really captures (not for CPU tensors, for
-    one); the hook cannot know that here, so the request alone decides.
-    """
-    try:
-        from torch._dynamo.symbolic_convert import InstructionTranslator
-
-        tx = InstructionTranslator.current_tx()
-        if not _wants_cudagraphs(tx.output.compiler_fn):
-            return _RECORD_IN_GRAPH
-        strict = bool(getattr(tx, "one_graph", False) or getattr(tx, "error_on_graph_break", False))
-    except Exception:  # a torch whose internals moved: keep op mode
-        return _RECORD_IN_GRAPH
-    from guardscope import _op
-
-    native = _op.TRACERS.get(tracer_id)
-    if native is not None:
-        key = (id(native), "cudagraphs")
-        if key not in _stats._WARNED:
-            _stats._WARNED.add(key)
-            if strict:
-                logger.warning(
-                    "activation trace: mode='op' cannot record under CUDA graphs "
-                    "(torch.compile mode='reduce-overhead', or triton.cudagraphs): a replayed graph runs no "
-                    "Python. With fullgraph=True no mode can (mode='disable' needs graph breaks), so these "
-                    "hooks record nothing inside this compiled graph; calls outside it are recorded. Compile "
-                    "without fullgraph=True to record through graph breaks, or without CUDA graphs."
-                )
-            else:
-                logger.warning(
-                    "activation trace: mode='op' cannot record under CUDA graphs "
-                    "(torch.compile mode='reduce-overhead', or triton.cudagraphs): a replayed graph runs no "
-                    "Python. The hooks record as mode='disable' does instead: one graph break per hooked "
-                    "module, every step recorded."
-                )
-    return _RECORD_NOTHING if strict else _RECORD_BY_GRAPH_BREAK
-
-
-def _op_hook(token: Any, tracer_id: int, module_id: int, parts: Tuple[str, ...]) -> Hook:
-    from guardscope import _op
-
-    op = torch.ops.guardscope.record_activations
-    stats_op = torch.ops.guardscope.record_stats
-    reduce_in_graph = _stats.reduce_in_graph
-    for_graph = _stats.for_graph
-    record_output = _op.record_output
-    record_by_graph_break = torch._dynamo.disable(record_output)
-    sep = _op.SEP
-    is_compiling = torch.compiler.is_compiling if hasattr(torch, "compiler") else torch._dynamo.is_compiling
-
-    def guardscope_activation_hook(module: Any, args: Any, output: Any) -> None:
-        if is_compiling():
-            # Traced by Dynamo (is_compiling() is a constant True there): the
-            # graph reduces the outputs itself, which the compiler fuses into
-            # the kernels producing them, and gets one opaque op call that
-            # records the few numbers, run with live values every step.
-            under_cudagraphs = _under_cudagraphs(tracer_id)
-            if under_cudagraphs == _RECORD_BY_GRAPH_BREAK:
-                record_by_graph_break(tracer_id, module_id, output)
-                return
-            if under_cudagraphs == _RECORD_NOTHING:
-                return
-            found, whole = for_graph(walk_outputs(output), tracer_id)
-            if not found:
-                return
-            reduced = None if whole else reduce_in_graph(found, parts, sep)
-            if reduced is not None:
-                stats_op(token, reduced[0], reduced[1], tracer_id, module_id, reduced[2])
-            else:
-                op(token, [t.detach() for _, t in found], tracer_id, module_id, sep.join([p for p, _ in found]))
-        else:
-            # Eager: the op's body without the ~10 us dispatcher round trip.
-            record_output(tracer_id, module_id, output)
-
-    return _own_frame_skipped(guardscope_activation_hook)
-
-
-def _disable_hook(tracer_id: int, module_id: int) -> Hook:
-    from guardscope import _op
-
-    record_output = _op.record_output
-
-    def guardscope_activation_hook(module: Any, args: Any, output: Any) -> None:
-        record_output(tracer_id, module_id, output)
-
-    return torch._dynamo.disable(guardscope_activation_hook)  # type: ignore[no-any-return]
 
 
 def unwrap_compiled(model: torch.nn.Module) -> torch.nn.Module:
@@ -282,7 +127,7 @@ class ActivationTrace:
         """Stamps later records with ``step``. A change restarts the per-module
         ``call`` counts and flushes the records of the previous step."""
         step = int(step)
-        _stats.drain(self._native)  # before the step changes: they belong to the old one
+        _queue.drain(self._native)  # before the step changes: they belong to the old one
         self._native.set_step(step)
 
     @property
@@ -317,24 +162,22 @@ class ActivationTrace:
     @property
     def records(self) -> int:
         """Records written so far (those waiting on a device are handed over first)."""
-        _stats.drain(self._native)
+        _queue.drain(self._native)
         return self._native.records
 
     def flush(self) -> None:
-        _stats.drain(self._native)
+        _queue.drain(self._native)
         self._native.flush()
 
     def remove(self) -> None:
         """Removes every hook and stops recording, including in graphs already
         compiled with the hooks (their op calls become no-ops); flushes."""
-        from guardscope import _op
-
         for handle in self._handles:
             handle.remove()
         self._handles = []
-        _stats.drain(self._native)
-        if _op.TRACERS.pop(self._id, None) is not None:
-            _stats.forget(self._native)
+        _queue.drain(self._native)
+        if TRACERS.pop(self._id, None) is not None:
+            forget(self._native)
         self._native.flush()
 
     def close(self) -> None:
@@ -426,22 +269,22 @@ def attach_modules(
         None if steps is None else [int(s) for s in steps],
     )
     tracer_id = next(_ids)
-    _op.TRACERS[tracer_id] = native
+    TRACERS[tracer_id] = native
     _process.trace_opened()
     handles = []
     try:
         if mode == "op":
             token = torch.zeros(1, device=_device_of(root))
             parts = tuple(native.reduced_parts)
-            hooks = [_op_hook(token, tracer_id, i, parts) for i in range(len(matched))]
+            hooks = [op_hook(token, tracer_id, i, parts) for i in range(len(matched))]
         else:
-            hooks = [_disable_hook(tracer_id, i) for i in range(len(matched))]
+            hooks = [disable_hook(tracer_id, i) for i in range(len(matched))]
         for (_, module), hook in zip(matched, hooks):
             handles.append(module.register_forward_hook(hook))
     except BaseException:
         for handle in handles:
             handle.remove()
-        _op.TRACERS.pop(tracer_id, None)
+        TRACERS.pop(tracer_id, None)
         native.close()
         raise
     return ActivationTrace(native, [name for name, _ in matched], handles, mode, tracer_id)

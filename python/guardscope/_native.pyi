@@ -7,7 +7,7 @@ from typing import Final, Sequence, Union, final
 
 from typing_extensions import Self
 
-__all__ = ["__version__", "run_cli", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
+__all__ = ["__version__", "run_cli", "display_site", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
 
 __version__: Final[str]
 #: The value stats an activation trace can record.
@@ -17,6 +17,11 @@ CATEGORIES: Final[list[str]]
 
 def run_cli(argv: Sequence[str]) -> int:
     """Runs the guardscope CLI with ``argv`` (``argv[0]`` is the program name); returns its exit code."""
+
+def display_site(site: str) -> str:
+    """``file:line`` as guardscope's text shows it: the user's files relative to the
+    current directory when under it (else whole), installed packages from the
+    package on (``transformers/utils/generic.py:12``), never torch's shortened form."""
 
 @final
 class Tracer:

@@ -1,4 +1,5 @@
-"""The custom ops the ``mode="op"`` hooks call, and the registry of live tracers.
+"""The custom ops the ``mode="op"`` hooks call (the live tracers they look up
+are in ``_tracers``).
 
 Under ``torch.compile`` the ops are opaque: Dynamo puts one call per hooked
 module call into the graph (no graph break, fine with ``fullgraph=True``) and
@@ -9,7 +10,7 @@ drop them as dead code; they run every step with live values.
 
 - ``guardscope::record_stats`` (the usual one under compile) takes the
   stats already reduced in the graph: a small float64 tensor, the sizes of
-  the tensors and a layout string (see ``_stats.reduce_in_graph``).
+  the tensors and a layout string (see ``_in_graph.reduce_in_graph``).
 - ``guardscope::record_activations`` takes the whole output tensors; the
   hooks use it for outputs the graph cannot reduce.
 
@@ -22,17 +23,14 @@ If this torch cannot define the ops (no ``torch.library.custom_op`` before
 
 # No `from __future__ import annotations` here: torch.library.custom_op reads
 # the op's annotations as objects.
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 import torch
 
 import guardscope._torch_range  # noqa: F401  (the supported-torch check, before any use of torch)
-from guardscope import _native, _stats
+from guardscope import _in_graph, _queue, _stats
+from guardscope._tracers import TRACERS, warn_once
 from guardscope._walk import walk_outputs
-
-#: Live tracers by id. Hooks (and compiled graphs) carry only the int id, so
-#: removing a trace from here turns calls still baked into graphs into no-ops.
-TRACERS: Dict[int, _native.Tracer] = {}
 
 #: Separates tensor names in the op's single string argument.
 SEP = "\x1f"
@@ -46,9 +44,9 @@ def record_call(tracer_id: int, module_id: int, names: str, tensors: List[Any]) 
     native = TRACERS.get(tracer_id)
     if native is not None:
         try:
-            split, tensors = _stats.from_graph(names.split(SEP), tensors)
+            split, tensors = _in_graph.from_graph(names.split(SEP), tensors)
         except Exception as exc:  # the op's body never raises into the graph
-            _stats.warn_once(native, "recording", exc)
+            warn_once(native, "recording", exc)
             return
         _stats.record_call(native, module_id, split, tensors)
 
@@ -62,7 +60,7 @@ def record_output(tracer_id: int, module_id: int, output: object) -> None:
     try:
         found = walk_outputs(output)
     except Exception as exc:
-        _stats.warn_once(native, "walking a module output", exc)
+        warn_once(native, "walking a module output", exc)
         return
     if found:
         _stats.record_call(native, module_id, [p for p, _ in found], [t for _, t in found])
@@ -72,7 +70,7 @@ def record_stats(tracer_id: int, module_id: int, layout: str, sizes: Sequence[in
     """The body of the stats op: record one module call from reduced stats."""
     native = TRACERS.get(tracer_id)
     if native is not None:
-        _stats.record_reduced(native, module_id, layout, sizes, stats)
+        _queue.record_reduced(native, module_id, layout, sizes, stats)
 
 
 def _define_op() -> Any:

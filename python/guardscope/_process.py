@@ -28,12 +28,13 @@ _finalizer_pid: int | None = None
 
 def flush_all() -> None:
     """Flushes every live trace of this process (inherited ones are no-ops)."""
-    _op = sys.modules.get("guardscope._op")
-    _stats = sys.modules.get("guardscope._stats")
-    for native in list(_op.TRACERS.values()) if _op else []:
+    # Only what a trace has imported: nothing to flush, or to import, otherwise.
+    _tracers = sys.modules.get("guardscope._tracers")
+    _queue = sys.modules.get("guardscope._queue")
+    for native in list(_tracers.TRACERS.values()) if _tracers else []:
         try:
-            if _stats is not None:
-                _stats.drain(native)
+            if _queue is not None:
+                _queue.drain(native)
             native.flush()
         except Exception as exc:  # never let exit or a fork hook raise
             logger.warning("activation trace: flush failed (%s: %s)", type(exc).__name__, exc)

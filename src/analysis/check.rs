@@ -5,6 +5,7 @@ use super::{Finding, Findings, FrameRef, Severity};
 use crate::input::ProblemKind;
 use crate::model::Frame;
 use crate::reasons::{Category, RecompileReason};
+use crate::words::plural;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default)]
@@ -163,10 +164,10 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         unread_count += base.run.problems.count_of(ProblemKind::Io);
     }
     let passed = !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty();
-    let what = if mode == "baseline" {
-        "new recompile"
+    let (one, many) = if mode == "baseline" {
+        ("new recompile", "new recompiles")
     } else {
-        "recompile"
+        ("recompile", "recompiles")
     };
     let n = offending.len();
     let unread = if unread_inputs.is_empty() {
@@ -178,9 +179,9 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         )
     };
     let mut message = format!(
-        "{}: {unread}{n} {what}{} (allowed: {}){}",
+        "{}: {unread}{} (allowed: {}){}",
         if passed { "PASS" } else { "FAIL" },
-        if n == 1 { "" } else { "s" },
+        plural(n, one, many),
         opts.max_recompiles,
         if allowed.is_empty() {
             String::new()

@@ -2,7 +2,7 @@
 //! recompiles of frame 0 caused by collector.capture_activation_norms,
 //! 61.2 s" is worth more than three raw lines.
 
-use super::findings::Finding;
+use super::finding::Finding;
 use super::{FrameRef, Severity};
 use crate::reasons::RecompileReason;
 use serde::Serialize;

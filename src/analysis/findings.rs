@@ -5,9 +5,11 @@
 //! severity, call site and guard diff; culprit groups, counts by category,
 //! lone ranks, distinct graph breaks and totals. Renderers read it; they do not classify.
 
-use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, CallSite};
+use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls};
 use super::cost::{cost, Cost};
 use super::culprits::{group, CulpritGroup};
+// judge/ names `findings::Finding`; the type lives in finding.rs.
+pub use super::finding::Finding;
 use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, FrameGroup};
 use super::graph_breaks::{distinct, GraphBreak};
 use super::judge::{judge_frame, EvidenceKind, Judgement, Severity};
@@ -15,7 +17,7 @@ use super::ranks::{lone_ranks, LoneRank};
 use super::{totals, Totals};
 use crate::model::{Compile, Frame, Run};
 use crate::reasons::classify::{self, classify_in};
-use crate::reasons::{Category, GuardFailure, RecompileReason};
+use crate::reasons::{Category, RecompileReason};
 use std::collections::{BTreeMap, HashMap};
 
 pub struct Findings<'r> {
@@ -36,42 +38,6 @@ pub struct Findings<'r> {
     pub cost: Cost,
     /// Compile (by address) -> index into `recompiles`.
     index: HashMap<*const Compile, usize>,
-}
-
-/// One recompile and what caused it.
-pub struct Finding<'r> {
-    pub frame: &'r Frame,
-    pub compile: &'r Compile,
-    /// Each failed entry's reason classified, in log (cache) order.
-    pub reasons: Vec<RecompileReason>,
-    /// Index into `reasons` (and the compile's `recompile_reasons`) of the
-    /// entry that caused the recompile: the one closest to the new call.
-    pub cause_index: Option<usize>,
-    /// The cause: that entry's reason, `cache_limit` for a compile Dynamo
-    /// refused, "unknown" when the log has no reason; with the call site.
-    pub cause: RecompileReason,
-    pub severity: Severity,
-    /// Who owns the changed value and what in the log decided the severity.
-    pub judgement: Judgement,
-    /// Another entry was as close to the new call but failed for another
-    /// kind of reason: the cause is then a best guess.
-    pub ambiguous: bool,
-    pub called_from: Option<CallSite>,
-    /// Every user frame of the compile's stack, outermost first.
-    pub user_calls: Vec<CallSite>,
-}
-
-impl<'r> Finding<'r> {
-    /// The raw guard failure of the cause, when the log has one.
-    pub fn guard(&self) -> Option<&'r GuardFailure> {
-        self.cause_index.map(|i| &self.compile.recompile_reasons[i])
-    }
-
-    /// The cause as the log states it: None when the log holds no reason
-    /// (the `--json` contract's `cause: null`), where `cause` says "unknown".
-    pub fn logged_cause(&self) -> Option<&RecompileReason> {
-        (self.cause_index.is_some() || self.compile.cache_limit).then_some(&self.cause)
-    }
 }
 
 impl<'r> Findings<'r> {

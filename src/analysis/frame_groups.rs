@@ -7,6 +7,7 @@
 use super::ranks::mode;
 use crate::model::{Frame, Run};
 use crate::reasons::Category;
+use crate::words::plural;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -44,10 +45,9 @@ impl RankDifference {
         };
         if self.compiles != self.typical_compiles {
             format!(
-                "r{}: {} compile{} (most {})",
+                "r{}: {} (most {})",
                 self.rank,
-                self.compiles,
-                if self.compiles == 1 { "" } else { "s" },
+                plural(self.compiles, "compile", "compiles"),
                 self.typical_compiles
             )
         } else {

@@ -1,7 +1,8 @@
 //! The `guardscope` command line. It lives in the library so the binary and
 //! the Python package's console script run exactly the same code.
 //!
-//! One file per command; every flag is in `args.rs`. Commands return
+//! One file per command; every flag is in `args.rs`, the long help shown
+//! after the flags in `help.rs`. Commands return
 //! `Result<Status, CliError>` (`error.rs`), which `run` turns into the exit
 //! code, printing the error once.
 
@@ -10,6 +11,7 @@ mod check;
 mod completions;
 mod diff;
 mod error;
+mod help;
 pub(crate) mod load;
 mod man;
 mod output;

@@ -4,8 +4,8 @@
 //! error ends the file. Both are problems with `file:line`, never a failed
 //! read.
 
+use super::lines::read_capped_line;
 use super::problems::{ProblemKind, Problems};
-use super::read_capped_line;
 use std::io::BufRead;
 use std::sync::Arc;
 

@@ -10,8 +10,8 @@
 //! does, the Python module (inside a user's process) does not.
 //! `GUARDSCOPE_MMAP=never` makes the CLI read with `read(2)` too.
 
+use super::lines::read_from_buffer;
 use super::prefetch::Prefetch;
-use super::readers::read_from_buffer;
 use std::fs::File;
 use std::io::{self, BufRead, Read};
 use std::ops::Range;
@@ -194,7 +194,7 @@ impl BufRead for MappedFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::read_capped_line;
+    use crate::input::lines::read_capped_line;
     use std::io::BufReader;
 
     fn big_log(dir: &Path) -> (std::path::PathBuf, Vec<u8>) {

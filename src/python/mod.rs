@@ -14,10 +14,18 @@ fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
     py.detach(|| crate::cli::run(argv))
 }
 
+/// `file:line` as guardscope's text shows it (`report::paths::display_site`):
+/// the Python helpers' messages name a line as the CLI does, from one copy.
+#[pyfunction]
+fn display_site(site: &str) -> String {
+    crate::report::paths::display_site(site)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(display_site, m)?)?;
     m.add_class::<tracer::PyTracer>()?;
     m.add_class::<compile_log::PyCompileLog>()?;
     m.add_class::<loaded::PyLoadedRun>()?;

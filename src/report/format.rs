@@ -17,11 +17,9 @@ pub fn id_list(ids: &[String]) -> String {
     format!("{}, … {} more", ids[..MAX_IDS].join(", "), ids.len() - MAX_IDS)
 }
 
-/// `1 frame`, `2 frames`; `one` and `many` whole, for the irregular ones
-/// (`compile is` / `compiles are`).
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+// Every view counts words through `crate::words::plural`; re-exported here
+// beside the other text helpers the views import.
+pub use crate::words::plural;
 
 /// Ranks as ranges, `0-15, 17, 19-63`, from any order.
 pub fn rank_list(ranks: &[u32]) -> String {
@@ -260,13 +258,6 @@ mod tests {
         assert_eq!(rank_list(&[3, 0, 1, 2, 17, 19, 20]), "0-3, 17, 19-20");
         assert_eq!(rank_list(&[5]), "5");
         assert_eq!(rank_list(&[]), "");
-    }
-
-    #[test]
-    fn plural_counts_regular_and_irregular_words() {
-        assert_eq!(plural(1, "frame", "frames"), "1 frame");
-        assert_eq!(plural(0, "frame", "frames"), "0 frames");
-        assert_eq!(plural(2, "compile is", "compiles are"), "2 compiles are");
     }
 
     #[test]

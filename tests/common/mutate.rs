@@ -6,6 +6,20 @@
 
 use proptest::prelude::*;
 
+/// Cases of each fuzzing proptest: 256 (the full count, `cargo test` and
+/// `make test-long`), fewer where GUARDSCOPE_FUZZ_CASES says (`make test`,
+/// for time), more for a long run (PROPTEST_CASES, which wins).
+pub fn fuzz_config() -> ProptestConfig {
+    let from = |name| std::env::var(name).ok().and_then(|n| n.parse().ok());
+    ProptestConfig {
+        cases: from("PROPTEST_CASES")
+            .or_else(|| from("GUARDSCOPE_FUZZ_CASES"))
+            .unwrap_or(256),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Edit {
     Truncate(f64),

@@ -139,3 +139,16 @@ def test_the_library_entry_keeps_the_callers_sigint_handler(tmp_path):
         assert signal.getsignal(signal.SIGINT) is mine
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_python_names_a_line_as_the_cli_does(monkeypatch, tmp_path):
+    # One copy of the path display (src/report/paths.rs), called by the
+    # helpers' messages through the extension.
+    from guardscope._native import display_site
+
+    monkeypatch.chdir(tmp_path)
+    assert display_site(f"{tmp_path}/proj/train.py:16") == "proj/train.py:16"
+    assert display_site("/v/lib/python3.11/site-packages/torch/optim/sgd.py:120") == "torch/optim/sgd.py:120"
+    assert display_site("/src/pytorch/torch/nn/modules/linear.py:9") == "torch/nn/modules/linear.py:9"
+    assert display_site("/nowhere/near/train.py:3") == "/nowhere/near/train.py:3"
+    assert display_site("<stdin>") == "<stdin>"

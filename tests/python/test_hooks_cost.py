@@ -16,7 +16,7 @@ from torch.profiler import ProfilerActivity, profile
 from torch.utils._python_dispatch import TorchDispatchMode
 
 import guardscope
-from guardscope import _stats
+from guardscope import _queue, _stats
 from conftest import read_jsonl
 
 ALL_STATS = ("abs_mean", "sum", "min", "max", "mean", "std")
@@ -122,7 +122,7 @@ def test_the_device_route_records_what_the_one_pass_kernel_records(tmp_path, mon
         with Ops() as seen:
             assert _stats._defer_on_device(native, 0, native.begin_call(0), items)
         assert not HOST_READS & set(seen.ops), "nothing read back while the module runs"
-        assert native.records == 0 and _stats.queued(native) == 1, "the values wait for the step's end"
+        assert native.records == 0 and _queue.queued(native) == 1, "the values wait for the step's end"
         with Ops() as drained:
             dev.set_step(1)
         assert drained.ops.count("aten.cat") == 1 and not HOST_READS & set(drained.ops)
@@ -167,7 +167,7 @@ def test_compiled_op_mode_reads_nothing_back_per_module_and_hands_a_step_over_at
         compiled(torch.randn(4, 8))
         # The op ran once per module, and nothing reached the host: each
         # module call's reduced values are still queued where the graph left them.
-        assert _stats.queued(native) == 3 and native.records == 3 * step
+        assert _queue.queued(native) == 3 and native.records == 3 * step
     trace.close()
     records = read_jsonl(path)
     assert [(r["step"], r["module"], r["call"]) for r in records] == [(s, m, 0) for s in range(3) for m in "abc"]

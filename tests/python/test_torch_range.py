@@ -46,6 +46,9 @@ def test_a_torch_older_than_supported_fails_every_helper_with_one_message():
         "    'hooks': lambda: __import__('guardscope._hooks'),\n"
         "    'op': lambda: __import__('guardscope._op'),\n"
         "    'stats': lambda: __import__('guardscope._stats'),\n"
+        "    'queue': lambda: __import__('guardscope._queue'),\n"
+        "    'in_graph': lambda: __import__('guardscope._in_graph'),\n"
+        "    'forward_hooks': lambda: __import__('guardscope._forward_hooks'),\n"
         "    'trace_activations': lambda: guardscope.trace_activations,\n"
         "    'StepLogger': lambda: guardscope.StepLogger(os.devnull),\n"
         "    'compile_events': lambda: guardscope.compile_events().__enter__(),\n"
@@ -65,7 +68,7 @@ def test_a_torch_older_than_supported_fails_every_helper_with_one_message():
         "this environment has torch 2.10.2+cpu. Upgrade torch (pip install 'torch>=2.11'), or use the "
         "guardscope command line, which reads TORCH_TRACE logs without torch"
     )
-    names = ["hooks", "op", "stats", "trace_activations", "StepLogger", "compile_events", "no_recompiles"]
+    names = ["hooks", "op", "stats", "queue", "in_graph", "forward_hooks", "trace_activations", "StepLogger", "compile_events", "no_recompiles"]
     assert proc.stdout.splitlines() == [f"{name} refused: {message}" for name in names], proc.stdout + proc.stderr
 
 

@@ -5,6 +5,7 @@
 use crate::analysis::rank_mode as mode;
 use crate::analysis::Findings;
 use crate::model::Frame;
+use crate::report::format::plural;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -84,11 +85,10 @@ pub fn build(findings: &Findings<'_>) -> Option<RankMatrix> {
             let n = c.by_rank[ri];
             if n != c.majority {
                 findings.push(format!(
-                    "rank {rank} compiled frame {} ({}) {} time{}; most ranks {}",
+                    "rank {rank} compiled frame {} ({}) {}; most ranks {}",
                     c.frame.frame_id,
                     c.frame.function.as_deref().unwrap_or("?"),
-                    n,
-                    if n == 1 { "" } else { "s" },
+                    plural(n, "time", "times"),
                     c.majority
                 ));
             }

@@ -3,7 +3,7 @@
 //! the user's code, what broke in one line, its registry id and torch's
 //! own fix when the log states one.
 
-use super::summary::TerminalOptions;
+use super::TerminalOptions;
 use crate::analysis::GraphBreak;
 use crate::report::format::{ellipsize_middle, id_list, plural, width, wrap_words};
 use crate::report::paths::display_site;

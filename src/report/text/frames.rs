@@ -2,7 +2,7 @@
 //! compiled function once, with how many ranks compiled it and the ranks
 //! that did so differently, instead of a row per rank's copy.
 
-use super::summary::TerminalOptions;
+use super::TerminalOptions;
 use crate::analysis::{self, Findings, FrameGroup};
 use crate::model::Frame;
 use crate::report::format::{ellipsize_start, pad, width};

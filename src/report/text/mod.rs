@@ -29,6 +29,14 @@ pub mod summary;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+/// How the summary and its sections (frames, graph breaks) are laid out.
+pub struct TerminalOptions {
+    /// Columns to fit lines into.
+    pub width: usize,
+    /// List every kept parse diagnostic instead of a one-line count.
+    pub verbose: bool,
+}
+
 /// Whether `c` must not reach a terminal as is.
 pub fn is_unsafe(c: char) -> bool {
     match c {

@@ -9,12 +9,8 @@ use crate::report::runs::runs_line;
 use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
-pub struct TerminalOptions {
-    /// Columns to fit lines into.
-    pub width: usize,
-    /// List every kept parse diagnostic instead of a one-line count.
-    pub verbose: bool,
-}
+// Callers name the summary's options beside `write_summary`.
+pub use super::TerminalOptions;
 
 pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &TerminalOptions) -> io::Result<()> {
     let run = findings.run;

@@ -7,20 +7,17 @@
 //! (`O_CREAT|O_EXCL`), so a link planted at a temporary name is never
 //! followed, and what a killed run left is removed by the next one.
 
+mod names;
+mod staging;
+mod stale;
+
+use names::{MARKER, WRITTEN};
+use staging::{make_staging, parent_of, swap_in};
+use stale::{remove_stale_staging, remove_stale_temporaries};
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
-/// Present in every directory guardscope created, so re-running the same
-/// command may overwrite its own output.
-const MARKER: &str = ".guardscope-report";
-
-/// Every name guardscope writes into a report directory. Its temporaries
-/// are `.NAME.tmp-PID.XXXXXX` (`.NAME.tmp-PID` before they were random), and
-/// only those are ever removed as stale; a staging directory is named the
-/// same way after the report directory.
-const WRITTEN: [&str; 4] = [MARKER, "summary.json", "index.html", "compile_trace.json"];
 
 pub struct ReportDir {
     path: PathBuf,
@@ -177,221 +174,6 @@ impl Drop for ReportDir {
     }
 }
 
-fn parent_of(path: &Path) -> Option<&Path> {
-    path.parent().filter(|p| !p.as_os_str().is_empty())
-}
-
-/// `.NAME.tmp-PID.` for the report directory `path`: its staging directory's
-/// prefix.
-fn staging_prefix(path: &Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    Some(format!(".{name}.tmp-{}.", std::process::id()))
-}
-
-/// A fresh, empty sibling of `path`, on the same file system, so that it can
-/// be renamed into place.
-fn make_staging(path: &Path) -> io::Result<PathBuf> {
-    let prefix = staging_prefix(path).ok_or_else(|| io::Error::other("no directory name"))?;
-    let parent = parent_of(path).unwrap_or(Path::new("."));
-    let staging = tempfile::Builder::new()
-        .prefix(&prefix)
-        .rand_bytes(6)
-        .tempdir_in(parent)?
-        .keep();
-    // tempfile makes it 0700; a report directory is as readable as any other.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = 0o777 & !umask();
-        fs::set_permissions(&staging, fs::Permissions::from_mode(mode))?;
-    }
-    Ok(staging)
-}
-
-#[cfg(unix)]
-// mode_t is u32 on Linux and u16 on macOS.
-#[allow(clippy::useless_conversion)]
-fn umask() -> u32 {
-    // SAFETY: umask(2) cannot fail; it is set back at once.
-    unsafe {
-        let old = libc::umask(0o022);
-        libc::umask(old);
-        u32::from(old)
-    }
-}
-
-/// Puts `staging` where `path` is, in one step where the system can.
-fn swap_in(staging: &Path, path: &Path) -> io::Result<()> {
-    if !path.exists() {
-        return fs::rename(staging, path);
-    }
-    // What the user keeps in the directory (allowed with --overwrite) stays:
-    // it moves along, and back should the swap fail.
-    let mut kept = Vec::new();
-    for entry in fs::read_dir(path)?.flatten() {
-        let name = entry.file_name();
-        // A stale temporary was removed by `prepare`; a live one is
-        // another run's, and stays with the rest.
-        let ours = name.to_str().is_some_and(|n| WRITTEN.contains(&n));
-        if !ours && fs::rename(entry.path(), staging.join(&name)).is_ok() {
-            kept.push(name);
-        }
-    }
-    let swapped = match exchange(staging, path) {
-        // `staging` now holds the old report.
-        Ok(true) => return fs::remove_dir_all(staging),
-        // Two renames: for a moment no directory, never a mixed one.
-        Ok(false) => {
-            let old = staging.with_extension("old");
-            fs::rename(path, &old).and_then(|()| match fs::rename(staging, path) {
-                Ok(()) => fs::remove_dir_all(&old),
-                Err(e) => fs::rename(&old, path).and(Err(e)),
-            })
-        }
-        Err(e) => Err(e),
-    };
-    if swapped.is_err() {
-        for name in kept {
-            let _ = fs::rename(staging.join(&name), path.join(&name));
-        }
-    }
-    swapped
-}
-
-/// Exchanges two directories atomically (Linux's renameat2 RENAME_EXCHANGE);
-/// false where the system or file system cannot.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn exchange(a: &Path, b: &Path) -> io::Result<bool> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
-    let (a, b) = (c(a)?, c(b)?);
-    // SAFETY: two NUL-terminated paths; the raw syscall, since the wheel's
-    // glibc (2.17) has no renameat2 wrapper.
-    let rc = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if rc == 0 {
-        return Ok(true);
-    }
-    let e = io::Error::last_os_error();
-    match e.raw_os_error() {
-        Some(libc::ENOSYS | libc::EINVAL | libc::ENOTSUP) => Ok(false),
-        _ => Err(e),
-    }
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn exchange(_a: &Path, _b: &Path) -> io::Result<bool> {
-    Ok(false)
-}
-
-/// Removes the temporaries of runs that were killed before renaming them:
-/// guardscope's own names only (see `WRITTEN`), whose process is gone.
-/// Failures are ignored; a leftover is harmless.
-fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(temporary_pid) else {
-            continue;
-        };
-        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        if !is_dir && !process_alive(pid, &entry.path()) {
-            // Removes a link itself, never what it points to.
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Removes the staging directories of runs killed before their swap: the
-/// report directory's siblings named `.NAME.tmp-PID.XXXXXX` (or `.old`),
-/// holding only guardscope's files, whose process is gone.
-fn remove_stale_staging(path: &Path) {
-    let (Some(name), Ok(entries)) = (
-        path.file_name().and_then(|n| n.to_str()),
-        fs::read_dir(parent_of(path).unwrap_or(Path::new("."))),
-    ) else {
-        return;
-    };
-    let prefix = format!(".{name}.tmp-");
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
-            continue;
-        };
-        let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
-        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        // Only guardscope's names inside (none at all if killed before its
-        // marker was written): never a directory of the user's.
-        let ours = fs::read_dir(entry.path()).is_ok_and(|d| {
-            d.flatten().all(|e| {
-                e.file_name()
-                    .to_str()
-                    .is_some_and(|n| WRITTEN.contains(&n) || temporary_pid(n).is_some())
-            })
-        });
-        if let (Some(pid), true, true) = (pid, is_dir, ours) {
-            if !process_alive(pid, &entry.path()) {
-                let _ = fs::remove_dir_all(entry.path());
-            }
-        }
-    }
-}
-
-/// The process id in the name of one of guardscope's temporaries:
-/// `.NAME.tmp-PID.XXXXXX` or `.NAME.tmp-PID` for a NAME it writes.
-fn temporary_pid(file: &str) -> Option<u32> {
-    let rest = WRITTEN
-        .iter()
-        .find_map(|n| file.strip_prefix('.')?.strip_prefix(n)?.strip_prefix(".tmp-"))?;
-    let (pid, random) = rest.split_once('.').unwrap_or((rest, ""));
-    let random_ok = random.is_empty() || (random.len() == 6 && random.bytes().all(|b| b.is_ascii_alphanumeric()));
-    let pid_ok = !pid.is_empty() && pid.len() <= 10 && pid.bytes().all(|b| b.is_ascii_digit());
-    if random_ok && pid_ok {
-        pid.parse().ok()
-    } else {
-        None
-    }
-}
-
-/// Whether the run that made a temporary may still be writing it. Our own
-/// process counts as alive (a thread may be writing).
-#[cfg(unix)]
-fn process_alive(pid: u32, _file: &Path) -> bool {
-    if pid == std::process::id() {
-        return true;
-    }
-    // 0 and ids past i32::MAX would name process groups: no such process.
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    if pid <= 0 {
-        return false;
-    }
-    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
-    let alive = unsafe { libc::kill(pid, 0) } == 0;
-    alive || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-/// Without a cheap process check: a temporary untouched for an hour is stale.
-#[cfg(not(unix))]
-fn process_alive(pid: u32, file: &Path) -> bool {
-    let age = fs::symlink_metadata(file)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.elapsed().ok());
-    pid == std::process::id() || age.is_none_or(|a| a < std::time::Duration::from_secs(3600))
-}
-
 /// The first of `path` and the directories above it that is a symbolic
 /// link to nothing, with where it points: `create_dir_all` would only say
 /// "File exists".
@@ -504,22 +286,5 @@ mod tests {
         assert_eq!(fs::read_to_string(out.join("summary.json")).unwrap(), "1");
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "1");
         assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1, "the staging is removed");
-    }
-
-    #[test]
-    fn only_guardscopes_own_temporary_names_are_recognised() {
-        assert_eq!(temporary_pid(".index.html.tmp-123"), Some(123));
-        assert_eq!(temporary_pid(".summary.json.tmp-7.aB3xY9"), Some(7));
-        assert_eq!(temporary_pid("..guardscope-report.tmp-7.aB3xY9"), Some(7));
-        for other in [
-            ".notes.txt.tmp-123",
-            "index.html.tmp-123",
-            ".index.html.tmp-",
-            ".index.html.tmp-12a",
-            ".index.html.tmp-7.toolong1",
-            ".index.html.tmp-99999999999",
-        ] {
-            assert_eq!(temporary_pid(other), None, "{other}");
-        }
     }
 }

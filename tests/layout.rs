@@ -1,0 +1,392 @@
+//! The layout's small debts (issue 33, item 10) cannot come back: no source
+//! file over `MAX_LINES` lines, no two files of one directory that import
+//! each other, and no Python copy of logic the Rust core holds (Python
+//! calls it through `guardscope._native` instead).
+//!
+//! The debts still owned by others are listed below, each named and dated
+//! with its reason. An entry whose debt is gone fails too, so that the
+//! lists only shrink: delete the entry when its debt is paid.
+
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap()
+}
+
+static COMMENT: LazyLock<Regex> = LazyLock::new(|| regex(r"//[^\n]*"));
+static TESTS_MODULE: LazyLock<Regex> = LazyLock::new(|| regex(r"#\[cfg\(test\)\]\s*mod\s+tests\s*\{"));
+static USE: LazyLock<Regex> = LazyLock::new(|| regex(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([^;]+);"));
+static PATH: LazyLock<Regex> = LazyLock::new(|| regex(r"\b(?:crate|super|self)(?:\s*::\s*[A-Za-z_][A-Za-z0-9_]*)+"));
+static PY_FROM: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?m)^\s*from\s+(guardscope[\w.]*)\s+import\s+(\([^)]*\)|[^\n]+)"));
+static PY_IMPORT: LazyLock<Regex> = LazyLock::new(|| regex(r"(?m)^\s*import\s+(guardscope[\w.]*)"));
+
+/// A file is split along a seam before it passes this.
+const MAX_LINES: usize = 450;
+
+struct Debt {
+    what: &'static str,
+    since: &'static str,
+    why: &'static str,
+}
+
+const OTHERS: &str = "being changed in another branch (issue 33): paid there, not moved under its owners";
+
+const LONG_FILES: &[Debt] = &[
+    Debt {
+        what: "src/trace/parser.rs",
+        since: "2026-11-25",
+        why: OTHERS,
+    },
+    Debt {
+        what: "src/analysis/judge/evidence.rs",
+        since: "2026-11-25",
+        why: OTHERS,
+    },
+    Debt {
+        what: "src/reasons/guard_tree.rs",
+        since: "2026-11-25",
+        why: OTHERS,
+    },
+];
+
+const MUTUAL_IMPORTS: &[Debt] = &[
+    Debt {
+        what: "src/reasons/classify.rs <-> src/reasons/rules.rs",
+        since: "2026-11-25",
+        why: OTHERS,
+    },
+    Debt {
+        what: "src/reasons/split.rs <-> src/reasons/subject.rs",
+        since: "2026-11-25",
+        why: OTHERS,
+    },
+];
+
+/// Python functions that repeat what a Rust function does, by name: each
+/// must be the Rust one, called through the extension.
+const TWINS: &[(&str, &str)] = &[
+    (
+        "display_site",
+        "src/report/paths.rs display_site (guardscope._native.display_site)",
+    ),
+    ("_kept_guard_line", "src/trace/payload.rs is_kept_guard_line"),
+];
+
+const PYTHON_COPIES: &[Debt] = &[
+    Debt {
+        what: "python/guardscope/_steps.py: display_site",
+        since: "2026-11-25",
+        why: "_steps.py is being changed in another branch (issue 33); `from guardscope._native import display_site` there",
+    },
+    Debt {
+        what: "python/guardscope/_compile_log.py: _kept_guard_line",
+        since: "2026-11-25",
+        why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \
+              trace::payload::is_kept_guard_line through src/python and call it there",
+    },
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Files under `dir` (relative to the root) ending in `ext`, as `/`-paths.
+fn files(dir: &str, ext: &str) -> Vec<String> {
+    let mut out: Vec<String> = walkdir::WalkDir::new(root().join(dir))
+        .into_iter()
+        .map(|e| e.expect("walk"))
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == ext))
+        .map(|e| relative(e.path()))
+        .collect();
+    out.sort();
+    out
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap()
+}
+
+/// The debts found that the list lacks, and the listed ones no longer found.
+fn compare(found: &BTreeSet<String>, listed: &[Debt], rule: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    for debt in listed {
+        assert!(
+            !debt.why.is_empty() && debt.since.len() == 10,
+            "{}: a reason and a date",
+            debt.what
+        );
+        if !found.contains(debt.what) {
+            errors.push(format!(
+                "{}: paid ({rule}); delete its entry in tests/layout.rs",
+                debt.what
+            ));
+        }
+    }
+    for what in found {
+        if !listed.iter().any(|d| d.what == what) {
+            errors.push(format!("{what}: {rule}"));
+        }
+    }
+    errors
+}
+
+#[test]
+fn no_source_file_passes_the_line_limit() {
+    let mut long = BTreeSet::new();
+    for file in files("src", "rs").into_iter().chain(files("python/guardscope", "py")) {
+        let lines = read(&file).lines().count();
+        if lines > MAX_LINES {
+            long.insert(file);
+        }
+    }
+    let errors = compare(
+        &long,
+        LONG_FILES,
+        &format!("over {MAX_LINES} lines: split it along a seam"),
+    );
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn no_two_files_of_one_directory_import_each_other() {
+    let mut edges = rust_imports();
+    edges.extend(python_imports());
+    let mut pairs = BTreeSet::new();
+    for (from, to) in &edges {
+        let (a, b) = (Path::new(from), Path::new(to));
+        if from < to && a.parent() == b.parent() && edges.contains(&(to.clone(), from.clone())) {
+            pairs.insert(format!("{from} <-> {to}"));
+        }
+    }
+    let errors = compare(
+        &pairs,
+        MUTUAL_IMPORTS,
+        "import each other: move what both need into a third file, or one into the other",
+    );
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn python_calls_the_rust_logic_it_would_repeat() {
+    let mut copies = BTreeSet::new();
+    for file in files("python/guardscope", "py") {
+        let text = read(&file);
+        for (name, _) in TWINS {
+            if text.contains(&format!("def {name}(")) {
+                copies.insert(format!("{file}: {name}"));
+            }
+        }
+    }
+    let homes: Vec<String> = TWINS.iter().map(|(n, home)| format!("{n}: {home}")).collect();
+    let errors = compare(
+        &copies,
+        PYTHON_COPIES,
+        &format!("a copy of Rust logic ({})", homes.join("; ")),
+    );
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The checker itself, on files written to show each case.
+#[test]
+fn the_import_checker_resolves_the_paths_rust_and_python_write() {
+    let mut modules = BTreeMap::new();
+    for (path, file) in [
+        (vec!["crate"], "src/lib.rs"),
+        (vec!["crate", "a"], "src/a/mod.rs"),
+        (vec!["crate", "a", "x"], "src/a/x.rs"),
+        (vec!["crate", "a", "y"], "src/a/y.rs"),
+    ] {
+        modules.insert(path.into_iter().map(String::from).collect::<Vec<_>>(), file.to_string());
+    }
+    let x = "use super::{y::{self, Thing}, z as w};\nfn f() { crate::a::y::g(); }\n";
+    assert_eq!(rust_targets(&modules, "src/a/x.rs", x), ["src/a/mod.rs", "src/a/y.rs"]);
+    // `super` inside the tests module is the file itself; its `super::super` the directory.
+    let y = "// use super::x::Gone;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use super::super::x::T;\n}\n";
+    assert_eq!(rust_targets(&modules, "src/a/y.rs", y), ["src/a/x.rs"]);
+
+    let known: BTreeSet<String> = ["guardscope", "guardscope._a", "guardscope._b", "guardscope.sub._c"]
+        .map(String::from)
+        .into();
+    let text = "from guardscope import _a, run_cli\ndef f():\n    from guardscope.sub._c import (\n        C,\n    )\n    import guardscope._b  # noqa\n";
+    assert_eq!(
+        python_targets(&known, text),
+        ["guardscope", "guardscope._a", "guardscope._b", "guardscope.sub._c"]
+    );
+}
+
+/// Every (file, file) pair where the first names a module of the second:
+/// `use` trees and `crate::`/`super::`/`self::` paths anywhere in the code.
+/// A directory's `mod.rs` declares its files, and they use what it holds:
+/// that is the module's shape, not a pair, so roots are left out.
+fn rust_imports() -> BTreeSet<(String, String)> {
+    let sources = files("src", "rs");
+    let mut modules = BTreeMap::new();
+    for file in &sources {
+        modules.insert(module_path(file), file.clone());
+    }
+    let mut edges = BTreeSet::new();
+    for file in sources.iter().filter(|f| !is_root(f)) {
+        for target in rust_targets(&modules, file, &read(file)) {
+            if !is_root(&target) {
+                edges.insert((file.clone(), target));
+            }
+        }
+    }
+    edges
+}
+
+/// A module's root: it declares the files beside it (the crate's roots too;
+/// main.rs is another crate).
+fn is_root(file: &str) -> bool {
+    file.ends_with("/mod.rs") || file == "src/lib.rs" || file == "src/main.rs"
+}
+
+/// `src/input/mapped.rs` -> `crate::input::mapped`.
+fn module_path(file: &str) -> Vec<String> {
+    let inner = file.strip_prefix("src/").unwrap().strip_suffix(".rs").unwrap();
+    let mut path: Vec<String> = vec!["crate".into()];
+    path.extend(inner.split('/').map(String::from));
+    if matches!(path.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        path.pop();
+    }
+    path
+}
+
+fn rust_targets(modules: &BTreeMap<Vec<String>, String>, file: &str, text: &str) -> Vec<String> {
+    let here = module_path(file);
+    let text = COMMENT.replace_all(text, "");
+    // Below the test module's opening, `super` is the file's own module.
+    let split = TESTS_MODULE.find(&text).map_or(text.len(), |m| m.end());
+    let tests_module = [here.clone(), vec!["tests".into()]].concat();
+    let mut targets = BTreeSet::new();
+    for (part, module) in [(&text[..split], &here), (&text[split..], &tests_module)] {
+        let mut written = Vec::new();
+        for u in USE.captures_iter(part) {
+            expand_use(&u[1], &mut written);
+        }
+        let rest = USE.replace_all(part, "");
+        written.extend(
+            PATH.find_iter(&rest)
+                .map(|m| m.as_str().replace(char::is_whitespace, "")),
+        );
+        for path in written {
+            if let Some(target) = resolve(modules, module, &path).filter(|t| t != file) {
+                targets.insert(target);
+            }
+        }
+    }
+    targets.into_iter().collect()
+}
+
+/// `a::{b, c::{d, self}}` -> `a::b`, `a::c::d`, `a::c`.
+fn expand_use(tree: &str, out: &mut Vec<String>) {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        let path = tree.split(" as ").next().unwrap().trim();
+        out.push(path.trim_end_matches("::self").to_string());
+        return;
+    };
+    let Some(close) = tree.rfind('}') else {
+        return;
+    };
+    let prefix = tree[..open].trim().trim_end_matches("::");
+    let inner = &tree[open + 1..close];
+    let (mut depth, mut start) = (0, 0);
+    let mut parts = Vec::new();
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    for part in parts.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+        let mut inner_paths = Vec::new();
+        expand_use(part, &mut inner_paths);
+        for p in inner_paths {
+            out.push(if p == "self" {
+                prefix.to_string()
+            } else {
+                format!("{prefix}::{p}")
+            });
+        }
+    }
+}
+
+/// The file of the longest module prefix of `path` seen from `module`.
+fn resolve(modules: &BTreeMap<Vec<String>, String>, module: &[String], path: &str) -> Option<String> {
+    let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
+    let mut at: Vec<String> = match segments.peek().copied() {
+        Some("crate") => {
+            segments.next();
+            vec!["crate".into()]
+        }
+        Some("super" | "self") => module.to_vec(),
+        _ => return None,
+    };
+    while let Some(&s) = segments.peek() {
+        match s {
+            "super" => at.pop(),
+            "self" => None,
+            _ => break,
+        };
+        segments.next();
+    }
+    at.extend(segments.map(String::from));
+    (1..=at.len()).rev().find_map(|n| modules.get(&at[..n]).cloned())
+}
+
+/// The same for the Python package: `from guardscope.X import ...`,
+/// `from guardscope import _x`, `import guardscope.X`, at any depth (lazy
+/// imports in functions and TYPE_CHECKING blocks count). `__init__.py` is
+/// left out as `mod.rs` is.
+fn python_imports() -> BTreeSet<(String, String)> {
+    let sources = files("python/guardscope", "py");
+    let mut by_module = BTreeMap::new();
+    for file in &sources {
+        let inner = file.strip_prefix("python/").unwrap().strip_suffix(".py").unwrap();
+        let module = inner.trim_end_matches("/__init__").replace('/', ".");
+        by_module.insert(module, file.clone());
+    }
+    let known: BTreeSet<String> = by_module.keys().cloned().collect();
+    let mut edges = BTreeSet::new();
+    for file in sources.iter().filter(|f| !f.ends_with("/__init__.py")) {
+        for module in python_targets(&known, &read(file)) {
+            let target = &by_module[&module];
+            if target != file && !target.ends_with("/__init__.py") {
+                edges.insert((file.clone(), target.clone()));
+            }
+        }
+    }
+    edges
+}
+
+fn python_targets(known: &BTreeSet<String>, text: &str) -> Vec<String> {
+    let mut targets = BTreeSet::new();
+    for c in PY_FROM.captures_iter(text) {
+        let base = &c[1];
+        let names = c[2].split('#').next().unwrap().replace(['(', ')'], "");
+        for name in names.split(',').map(|n| n.split(" as ").next().unwrap().trim()) {
+            let sub = format!("{base}.{name}");
+            targets.insert(if known.contains(&sub) { sub } else { base.to_string() });
+        }
+    }
+    for c in PY_IMPORT.captures_iter(text) {
+        targets.insert(c[1].to_string());
+    }
+    targets.retain(|t| known.contains(t));
+    targets.into_iter().collect()
+}
