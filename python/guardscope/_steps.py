@@ -31,16 +31,6 @@ def _counters() -> Any:
     return counters
 
 
-def counter_snapshot(counters: Any) -> Snapshot:
-    """The Dynamo counters a step record reports, as plain ints."""
-    return (
-        counters["frames"]["total"],
-        counters["frames"]["ok"],
-        counters["stats"]["unique_graphs"],
-        sum(counters["graph_break"].values()),
-    )
-
-
 _COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
 
 #: The record of a step in which nothing compiled waits in memory until
@@ -239,11 +229,13 @@ class StepLogger:
         assert handler is not None  # acquired
         self._log_handler = handler
         self._trace_log = _compile_log.SHARED.trace_log
-        # Dynamo's four counters (Snapshot) and the log's lines, read together.
-        self._snap: Optional[Tuple[int, int, int, int, int]] = None
+        # Dynamo's four counters (Snapshot) and the log's lines, read together
+        # (none yet: no count is negative, so the first begin reads them).
+        self._snap: Tuple[int, int, int, int, int] = (-1, -1, -1, -1, -1)
         # The open step: (step, start ns, _snap at its start, thread, perf ns).
         self._open: Optional[Tuple[int, int, Tuple[int, int, int, int, int], int, int]] = None
-        self._written_ns = perf_counter_ns()
+        # When what waits is written at the latest (perf_counter_ns).
+        self._write_by = perf_counter_ns() + WAIT_NS
         self._last: Union[StepRecord, _Quiet, None] = None
         self._closed = False
         self._failed = False
@@ -276,8 +268,8 @@ class StepLogger:
             # each costs a microsecond or more after the user's step.
             lines = self._log_handler.lines
             snap = self._snap
-            if snap is None or snap[4] != lines or snap[0] != self._counters["frames"]["total"]:
-                snap = self._snap = (*counter_snapshot(self._counters), lines)
+            if snap[4] != lines or snap[0] != self._counters["frames"]["total"]:
+                snap = self._snap = self._snapshot(lines)
             self._open = (step, time_ns(), snap, get_ident(), perf_counter_ns())
         except Exception as exc:
             self._fail("start a step", exc)
@@ -360,28 +352,22 @@ class StepLogger:
         record: StepRecord
         try:
             # Neither the log nor frames_total moved: nothing did (see begin).
-            if (
-                self._log_handler.lines == snap[4]
-                and self._counters["frames"]["total"] == snap[0]
-                and type(step) is int
-            ):
+            if self._log_handler.lines == snap[4] and self._counters["frames"]["total"] == snap[0] and type(step) is int:
                 # Most steps: a tuple, formatted when written.
                 quiet = (step, start_ns, now - t0)
                 pending = self._pending
                 pending.append(quiet)
                 self.records += 1
                 self._last = quiet
-                if len(pending) >= WAIT_RECORDS or now - self._written_ns >= WAIT_NS:
+                if len(pending) >= WAIT_RECORDS or now >= self._write_by:
                     self._write_pending(now)
                 return quiet
             if self._rank is None:
                 # A process group made since the last write: the waiting
                 # records are written as their dicts say, without a rank.
                 self._write_pending(now)
-            upto = self._log_handler.lines
-            after = counter_snapshot(self._counters)
-            self._snap = (*after, upto)
-            record = self._record(step, start_ns, now - t0, snap[:4], after, snap[4], upto, thread)
+            self._snap = after = self._snapshot(self._log_handler.lines)
+            record = self._record(step, start_ns, now - t0, snap[:4], after[:4], snap[4], after[4], thread)
             self._write_pending(now, json.dumps(record) + "\n")
         except Exception as exc:
             self._fail("write a step record", exc)
@@ -420,7 +406,7 @@ class StepLogger:
             line = text + line
         if line:
             self._write(line.encode("ascii"))
-        self._written_ns = now or perf_counter_ns()
+        self._write_by = (now or perf_counter_ns()) + WAIT_NS
         if self._rank is None:
             self._find_rank()  # for the records after these
         # The compile handler put back if something removed it from torch's
@@ -428,6 +414,18 @@ class StepLogger:
         # looked at with each write, not each step.
         if self._log_handler not in self._trace_log.handlers:  # type: ignore[union-attr]
             _compile_log.SHARED.ensure_attached()
+
+    def _snapshot(self, lines: int) -> Tuple[int, int, int, int, int]:
+        """Dynamo's four counters, read whole, and the log's ``lines``."""
+        counters = self._counters
+        frames = counters["frames"]
+        return (
+            frames["total"],
+            frames["ok"],
+            counters["stats"]["unique_graphs"],
+            sum(counters["graph_break"].values()),
+            lines,
+        )
 
     def _find_rank(self) -> None:
         """Takes torch.distributed's rank once a process group exists (looked
