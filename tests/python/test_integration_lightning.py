@@ -281,3 +281,39 @@ def test_with_gradient_accumulation_a_record_spans_the_steps_batches(tmp_path):
     ours = [int(r["step"]) for r in rows if r.get("compile/recompiles")]
     lightnings = [int(r["step"]) for r in rows if r.get("train_loss")]
     assert lightnings == [1] and ours == [1, 2]
+
+
+def test_a_module_that_logs_nothing_still_gets_the_metrics(tmp_path):
+    import lightning.pytorch as pl
+
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    torch = pytest.importorskip("torch")
+    torch._dynamo.reset()
+
+    class Silent(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.compile(torch.nn.Linear(FEATURES, 2), backend="aot_eager", dynamic=False)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return torch.nn.functional.cross_entropy(self.net(x), y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+    trainer = pl.Trainer(
+        max_epochs=1,
+        accelerator="cpu",
+        logger=pl.loggers.CSVLogger(str(tmp_path), name="run"),
+        log_every_n_steps=1,
+        callbacks=[GuardscopeCallback(warn=False)],
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+    )
+    trainer.fit(Silent(), train_dataloaders=loader())
+    rows = metrics_rows(trainer)
+    assert [int(r["step"]) for r in rows if r.get("compile/recompiles")] == [0, 1, 2, 3, 4]
+    assert float(rows[-1]["compile/recompiles_total"]) == 1
