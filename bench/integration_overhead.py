@@ -20,12 +20,14 @@ hook to the next one's, in CPU time as well (the framework's own work
 included: what a user sees as a step). Steps whose record lists a compile
 (or a counter that moved) are left out. Under Lightning the loggers save
 what the callback sent them inside Lightning's own log call: that call is
-timed too, in this run and in a run without the callback, and a longer
-median counts as the callback's (the extra runs double Lightning's time).
+timed too, in this run and in a run without the callback, and the
+difference of the medians printed (not added: it is a difference of two
+runs, within their noise unless large; the extra runs double Lightning's
+time).
 Prints each hook's median and mean, then one line per framework and log
 interval: the callback's mean cost per step (the steps that write the
-waiting records and send metrics included), its hooks' median, the median
-step, and the ratio of that mean to that median step; nothing is asserted.
+waiting records and send metrics included), its median, the median step,
+and the ratio of that mean to that median step; nothing is asserted.
 """
 
 import argparse
@@ -220,21 +222,20 @@ def report(name, log_every, timing, path, without=None):
         )
     mean_us, median_us = statistics.mean(cost) * 1e6, statistics.median(cost) * 1e6
     step_ms = statistics.median(step_cpu) * 1e3
-    extra = ""
     if without is not None and timing.log_calls and without.log_calls:
         # What the callback adds to Lightning's own log calls (the loggers
-        # saving what it sent them), from a run without the callback.
+        # saving what it sent them), from a run without the callback: a
+        # difference of two runs, so only a difference well over their noise
+        # (tens of microseconds a call on a shared machine) says something.
         with_us = statistics.median(timing.log_calls) * 1e6
         without_us = statistics.median(without.log_calls) * 1e6
-        added = max(0.0, with_us - without_us) * len(timing.log_calls) / len(timing.starts)
+        per_step = (with_us - without_us) * len(timing.log_calls) / len(timing.starts)
         print(
             f"  {name} Lightning's own log calls: median {with_us:.1f} us with the callback, {without_us:.1f} us "
-            f"in a run without it ({len(timing.log_calls)} calls): {added:.1f} us per step added"
+            f"in a run without it ({len(timing.log_calls)} calls): {per_step:+.1f} us per step (not in the line below)"
         )
-        mean_us += added
-        extra = f", {added:.1f} of them in Lightning's log calls"
     print(
-        f"{name:12s} log every {log_every:3d}: callback {mean_us:6.1f} us CPU per step (mean{extra}; hooks' median {median_us:5.1f}; "
+        f"{name:12s} log every {log_every:3d}: callback {mean_us:6.1f} us CPU per step (mean; median {median_us:5.1f}; "
         f"{statistics.mean(raw) * 1e6:5.1f} timed, less {timer * 1e6:.1f} us per timed call for the timer) | "
         f"step {step_ms:6.2f} ms CPU (median; its record's wall_ms {wall:.2f}) over {len(quiet)} steps without compiles | "
         f"{mean_us / 10 / step_ms:.2f}% of a step",
