@@ -132,7 +132,7 @@ def main():
 
     print(f"torch {torch.__version__}, {platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     r = per_step(args.steps, args.repeats)
-    print(f"per step without compiles ({args.steps} steps x {args.repeats} repeats, {r['records']} records written; CPU time, 1 torch thread):")
+    print(f"per step without compiles ({args.steps} steps x {args.repeats} repeats, {r['records']} records; CPU time, 1 torch thread):")
     print(f"  begin() + end(), the logger's own cost: {r['empty_diff']:.1f} us median, {r['empty_best']:.1f} us best")
     print(
         f"  a compiled step ({r['compiled_plain']:.1f} us without the logger): "

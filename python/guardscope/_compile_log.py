@@ -106,6 +106,11 @@ class _Handler(logging.Handler):
         # logging.Handler.handle holds the handler's lock around emit.
         self.thread_starts: list[int] = []
         self.thread_idents: list[int] = []
+        #: ``log.lines`` as of the last event appended, a plain int: a
+        #: StepLogger reads it twice a step, after the user's code has
+        #: evicted the caches, where the extension's getter costs several
+        #: microseconds and an attribute one.
+        self.lines = log.lines
 
     def emit(self, record: logging.LogRecord) -> None:
         # Runs inside torch's compile: an exception here would surface in the
@@ -115,9 +120,10 @@ class _Handler(logging.Handler):
             if text is not None:
                 thread = record.thread or 0
                 if not self.thread_idents or self.thread_idents[-1] != thread:
-                    self.thread_starts.append(self.log.lines)
+                    self.thread_starts.append(self.lines)
                     self.thread_idents.append(thread)
                 self.log.append(text)
+                self.lines = self.log.lines
         except Exception as exc:
             if not self.failed:
                 self.failed = True
@@ -144,8 +150,8 @@ class _Shared:
         with self.lock:
             if self.users == 0 or self.log is None:
                 self.log = _native.CompileLog(time.localtime().tm_year)
-                self.handler = _Handler(self.log)
                 self._replay_interned_strings(self.log)
+                self.handler = _Handler(self.log)
             self.users += 1
             self.ensure_attached(internal.trace_log)
             return self.log

@@ -6,13 +6,14 @@ import json
 import logging
 import os
 import stat
-import threading
+import weakref
+from threading import get_ident
 from time import perf_counter_ns, time_ns
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tuple, Union
 
-from guardscope import _compile_log
+from guardscope import _compile_log, _process
 from guardscope._paths import current_rank, distributed_initialized, substitute, substitute_pid
-from guardscope._types import CompileEvent, StepCounters, StepRecord
+from guardscope._types import CompileEvent, StepRecord
 
 if TYPE_CHECKING:
     from guardscope._hooks import ActivationTrace
@@ -30,17 +31,24 @@ def _counters() -> Any:
     return counters
 
 
-def counter_snapshot(counters: Any) -> Snapshot:
-    """The Dynamo counters a step record reports, as plain ints."""
-    return (
-        counters["frames"]["total"],
-        counters["frames"]["ok"],
-        counters["stats"]["unique_graphs"],
-        sum(counters["graph_break"].values()),
-    )
-
-
 _COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
+
+#: The record of a step in which nothing compiled waits in memory until
+#: WAIT_RECORDS records wait or WAIT_NS have passed since the last write,
+#: checked when a step ends: it reaches the OS at the end of its own step or
+#: of one of the next WAIT_RECORDS - 1 steps. A write costs a small model's
+#: step more than the rest of the logger's work (write(2) and fstat(2) about
+#: 20-50 us each after the step has evicted the caches, on a shared 2-core
+#: VM): 64 records share one.
+WAIT_RECORDS = 64
+WAIT_NS = 1_000_000_000
+
+#: What follows ``"compiles": 0, "recompiles": 0,`` in the line of a step in
+#: which nothing compiled and no Dynamo counter moved.
+_QUIET_TAIL = (
+    '"graph_breaks": 0, "counters": {"frames_total": 0, "frames_ok": 0, "unique_graphs": 0, '
+    '"graph_breaks": 0}, "compiles": []}\n'
+)
 
 
 def describe(event: CompileEvent) -> str:
@@ -112,6 +120,28 @@ class _Step:
 # no_recompiles() guards learn step boundaries from every StepLogger.
 _STEP_LISTENERS: list[Callable[[int], None]] = []
 
+#: The open loggers of this process: what waits in them is written at exit
+#: (``_process.flush_all``) and dropped in a forked child (the parent writes it).
+_LIVE: weakref.WeakSet[StepLogger] = weakref.WeakSet()
+
+
+def flush_all() -> None:
+    """Writes what waits in every open StepLogger of this process."""
+    for log in list(_LIVE):
+        log.flush()
+
+
+def _after_fork_in_child() -> None:
+    for log in list(_LIVE):
+        log._pending.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+#: A step without compiles: ``(step, start ns, wall ns)``, its record not yet a dict.
+_Quiet = Tuple[int, int, int]
+
 
 class StepLogger:
     """Writes one JSON line per training step: its start, wall time, the
@@ -134,10 +164,16 @@ class StepLogger:
     (no TORCH_TRACE needed, correct under ``fullgraph=True``); create the
     logger before the first compiled call so that shape guard failures can
     name their source line. A step without compiles costs a few
-    microseconds. Records are flushed at the end of every step, so a crash
-    loses at most the step in progress. Nothing here raises into the
-    training loop: a failing file logs one warning and logging stops; a
-    file deleted while the run goes on is created again (one warning).
+    microseconds. A step that compiled (or moved a Dynamo counter) is
+    written at its end; the record of a step without compiles waits in
+    memory until 64 records wait or a second has passed since the last
+    write, checked at each step's end, so it reaches the OS at the end of
+    its step or of one of the next 63 (``flush()``, ``close()``, a later
+    step that compiles and the interpreter's exit write it sooner): a kill
+    loses at most the step in progress and 63 steps without compiles.
+    Nothing here raises into the training loop: a failing file logs one
+    warning and logging stops; a file deleted while the run goes on is
+    created again (one warning).
 
     A step's compiles are those of the thread that began it (another
     thread's compiles are its own business); ``all_threads=True`` counts
@@ -158,6 +194,8 @@ class StepLogger:
         trace: Union[ActivationTrace, Sequence[ActivationTrace], None] = None,
         all_threads: bool = False,
     ) -> None:
+        # First: __del__ reads it, even of a logger whose construction failed.
+        self._pending: list[_Quiet] = []
         self._rank = current_rank()
         self._pid = os.getpid()
         template = substitute_pid(path)
@@ -180,87 +218,99 @@ class StepLogger:
         self._traces: list[ActivationTrace] = (
             [] if trace is None else list(trace) if isinstance(trace, (list, tuple)) else [trace]  # type: ignore[list-item]
         )
-        # Checked every step while no rank is known: torch.distributed may be
-        # initialised after the logger was made. Found once, so that a step
-        # pays for a call, not for importing and looking it up.
+        # Checked at each write while no rank is known: torch.distributed may
+        # be initialised after the logger was made. Found once, so that a
+        # write pays for a call, not for importing and looking it up.
         self._dist_initialized = distributed_initialized()
         self._head = self._record_head()
         self._counters = _counters()
         self._log = _compile_log.SHARED.acquire()
-        self._log_handler = _compile_log.SHARED.handler
-        self._open: Optional[Tuple[int, int, Snapshot, int, int, int]] = None
+        handler = _compile_log.SHARED.handler
+        assert handler is not None  # acquired
+        self._log_handler = handler
+        self._trace_log = _compile_log.SHARED.trace_log
+        # Dynamo's four counters (Snapshot) and the log's lines, read together
+        # (none yet: no count is negative, so the first begin reads them).
+        self._snap: Tuple[int, int, int, int, int] = (-1, -1, -1, -1, -1)
+        # The open step: (step, start ns, _snap at its start, thread, perf ns).
+        self._open: Optional[Tuple[int, int, Tuple[int, int, int, int, int], int, int]] = None
+        # When what waits is written at the latest (perf_counter_ns).
+        self._write_by = perf_counter_ns() + WAIT_NS
+        self._last: Union[StepRecord, _Quiet, None] = None
         self._closed = False
         self._failed = False
         self._recreated = False
-        #: records written so far
+        #: records made so far (those of the last steps without compiles may
+        #: still wait in memory: ``flush()``; counted even if the file then failed)
         self.records = 0
-        #: the last record written, as a dict
-        self.last: Optional[StepRecord] = None
+        _LIVE.add(self)
+        _process.trace_opened()  # multiprocessing children write what waits at their exit
 
     # -- the loop's API -------------------------------------------------
 
     def begin(self, step: int) -> None:
         """Starts step ``step`` (ending the previous one if it is still open)."""
         if self._open is not None:
-            self.end()
+            self._end()
         if self._closed:
             return
         try:
-            _compile_log.SHARED.ensure_attached()
-            for trace in self._traces:
-                trace.set_step(step)
-            for listener in list(_STEP_LISTENERS):
-                listener(step)
-            thread = threading.get_ident()
-            self._open = (step, time_ns(), counter_snapshot(self._counters), self._log.lines, thread, perf_counter_ns())
+            if self._traces:
+                for trace in self._traces:
+                    trace.set_step(step)
+            if _STEP_LISTENERS:
+                for listener in list(_STEP_LISTENERS):
+                    listener(step)
+            # The counters as last read whole stand for now while neither
+            # frames_total nor the log moved since: the other three move
+            # only while Dynamo converts a frame, which adds to frames_total
+            # first, or while it logs (export). Two reads a step, not five:
+            # each costs a microsecond or more after the user's step.
+            lines = self._log_handler.lines
+            snap = self._snap
+            if snap[4] != lines or snap[0] != self._counters["frames"]["total"]:
+                snap = self._snap = self._snapshot(lines)
+            self._open = (step, time_ns(), snap, get_ident(), perf_counter_ns())
         except Exception as exc:
             self._fail("start a step", exc)
 
     def end(self) -> Optional[StepRecord]:
-        """Ends the open step and writes its record (nothing if none is open)."""
-        opened, self._open = self._open, None
-        if opened is None or self._failed:
+        """Ends the open step and returns its record (None if no step is open).
+        The record of a step without compiles may wait in memory a few steps
+        before it is written (``flush()``)."""
+        if self._end() is None:
             return None
-        step, start_ns, before, mark, thread, t0 = opened
-        # Integers to the last digit kept, divided once: the exact float of
-        # that decimal, as round() would give, at a fraction of its cost.
-        wall_ms = ((perf_counter_ns() - t0) + 500) // 1000 / 1000
-        start = (start_ns + 500) // 1000 / 1_000_000
-        record: StepRecord
-        try:
-            after = counter_snapshot(self._counters)
-            upto = self._log.lines
-            if self._rank is None and self._dist_initialized is not None and self._dist_initialized():
-                self._rank = current_rank()
-                self._head = self._record_head()
-            compiles = [] if upto == mark else _compile_log.events_between(self._log, mark, upto)
-            if compiles and not self.all_threads:
-                compiles = _compile_log.on_thread(self._log_handler, compiles, thread)
-            if not compiles and type(step) is int:
-                record, line = self._quiet_record(step, start, wall_ms, before, after)
-            else:
-                record = self._record(step, start, wall_ms, before, after, compiles)
-                line = json.dumps(record) + "\n"
-            self._write(line.encode("ascii"))
-        except Exception as exc:
-            self._fail("write a step record", exc)
-            return None
-        self.records += 1
-        self.last = record
-        if self.warn and record["recompiles"]:
-            self._warn(record)
-        return record
+        return self.last
+
+    @property
+    def last(self) -> Optional[StepRecord]:
+        """The last record made, as a dict."""
+        last = self._last
+        if isinstance(last, tuple):
+            last = self._last = self._quiet_record(*last)
+        return last
+
+    def flush(self) -> None:
+        """Writes the records that wait in memory now (steps without
+        compiles wait a few steps, see the class); never raises."""
+        if self._pending and not self._failed:
+            try:
+                self._write_pending()
+            except Exception as exc:
+                self._fail("write step records", exc)
 
     def step(self, step: int) -> _Step:
         """Context manager around one step: ``with log.step(n): ...``."""
         return _Step(self, step)
 
     def close(self) -> None:
-        """Ends an open step, flushes and closes the file."""
+        """Ends an open step, writes what waits and closes the file."""
         if self._closed:
             return
-        self.end()
+        self._end()
         self._closed = True
+        self.flush()
+        _LIVE.discard(self)
         try:
             if self._file is not None:
                 self._file.close()
@@ -275,10 +325,114 @@ class StepLogger:
         self.close()
         return False
 
+    def __del__(self) -> None:
+        # A logger dropped without close(): its file closes with it, after
+        # what waits has been written.
+        if getattr(self, "_pending", None):
+            try:
+                self.flush()
+            except Exception:
+                pass
+
     def __repr__(self) -> str:
         return f"StepLogger({self.path!r}, records={self.records})"
 
     # -- internals ------------------------------------------------------
+
+    def _end(self) -> Union[StepRecord, _Quiet, None]:
+        """Ends the open step: None when no record is made; a step in which
+        nothing compiled and no Dynamo counter moved gives a ``_Quiet`` tuple,
+        its record waiting to be written; any other step its record, written
+        now (after those that wait)."""
+        opened, self._open = self._open, None
+        if opened is None or self._failed:
+            return None
+        now = perf_counter_ns()
+        step, start_ns, snap, thread, t0 = opened
+        record: StepRecord
+        try:
+            # Neither the log nor frames_total moved: nothing did (see begin).
+            if self._log_handler.lines == snap[4] and self._counters["frames"]["total"] == snap[0] and type(step) is int:
+                # Most steps: a tuple, formatted when written.
+                quiet = (step, start_ns, now - t0)
+                pending = self._pending
+                pending.append(quiet)
+                self.records += 1
+                self._last = quiet
+                if len(pending) >= WAIT_RECORDS or now >= self._write_by:
+                    self._write_pending(now)
+                return quiet
+            if self._rank is None:
+                # A process group made since the last write: the waiting
+                # records are written as their dicts say, without a rank.
+                self._write_pending(now)
+            self._snap = after = self._snapshot(self._log_handler.lines)
+            record = self._record(step, start_ns, now - t0, snap[:4], after[:4], snap[4], after[4], thread)
+            self._write_pending(now, json.dumps(record) + "\n")
+        except Exception as exc:
+            self._fail("write a step record", exc)
+            return None
+        self.records += 1
+        self._last = record
+        if self.warn and record["recompiles"]:
+            self._warn(record)
+        return record
+
+    def _write_pending(self, now: int = 0, line: str = "") -> None:
+        """Writes the records that wait, then ``line``, in one write(2)."""
+        pending = self._pending
+        if pending:
+            head = self._head
+            # What json.dumps writes of _quiet_record's dict (a test checks
+            # it), its floats written from the integers: the shortest repr of
+            # a 6-decimal start in [1e9, 4e9) s or of a 3-decimal wall time is
+            # the decimal itself, trailing zeros cut (tested at the edges),
+            # and this takes about a third less time than repr(float).
+            lines = []
+            for step, start_ns, wall_ns in pending:
+                us = (start_ns + 500) // 1000
+                if 10**15 <= us < 4 * 10**15:
+                    digits = str(us)
+                    start = f"{digits[:-6]}.{digits[-6:].rstrip('0') or '0'}"
+                else:  # a clock far off
+                    start = repr(us / 1_000_000)
+                wall = str((wall_ns + 500) // 1000).zfill(4)
+                lines.append(
+                    f'{{"step": {step}, "start": {start}, "wall_ms": {wall[:-3]}.{wall[-3:].rstrip("0") or "0"}, '
+                    f"{head}{_QUIET_TAIL}"
+                )
+            text = "".join(lines)
+            pending.clear()  # dropped, not retried, if the write fails: logging stops then
+            line = text + line
+        if line:
+            self._write(line.encode("ascii"))
+        self._write_by = (now or perf_counter_ns()) + WAIT_NS
+        if self._rank is None:
+            self._find_rank()  # for the records after these
+        # The compile handler put back if something removed it from torch's
+        # trace logger (torch's set_logs leaves it, in every torch supported):
+        # looked at with each write, not each step.
+        if self._log_handler not in self._trace_log.handlers:  # type: ignore[union-attr]
+            _compile_log.SHARED.ensure_attached()
+
+    def _snapshot(self, lines: int) -> Tuple[int, int, int, int, int]:
+        """Dynamo's four counters, read whole, and the log's ``lines``."""
+        counters = self._counters
+        frames = counters["frames"]
+        return (
+            frames["total"],
+            frames["ok"],
+            counters["stats"]["unique_graphs"],
+            sum(counters["graph_break"].values()),
+            lines,
+        )
+
+    def _find_rank(self) -> None:
+        """Takes torch.distributed's rank once a process group exists (looked
+        for at each write while no rank is known, not at every step: the
+        call costs several microseconds after a step)."""
+        if self._dist_initialized is not None and self._dist_initialized():
+            self._set_rank(current_rank())
 
     def _write(self, data: bytes) -> None:
         if self._file is None:
@@ -292,12 +446,18 @@ class StepLogger:
         while view:
             view = view[file.write(view) :]
 
+    def _set_rank(self, rank: Optional[int]) -> None:
+        # A waiting step's dict is made first, so that it says what its line says.
+        if isinstance(self._last, tuple):
+            self._last = self._quiet_record(*self._last)
+        self._rank = rank
+        self._head = self._record_head()
+
     def _open_deferred(self) -> None:
         """Resolves ``<rank>`` at the first record and opens the file."""
         rank = current_rank()
         if rank is not None and self._rank is None:
-            self._rank = rank
-            self._head = self._record_head()
+            self._set_rank(rank)
         resolved = substitute(self.path)
         self._deferred = False
         self.path = resolved
@@ -338,42 +498,37 @@ class StepLogger:
         rank = "" if self._rank is None else f'"rank": {json.dumps(self._rank)}, '
         return f'{rank}"pid": {self._pid}, "compile_s": 0, "recompiles": 0, '
 
-    def _quiet_record(
-        self, step: int, start: float, wall_ms: float, before: Snapshot, after: Snapshot
-    ) -> Tuple[StepRecord, str]:
-        """The record of a step without compiles and its line, which is
-        ``json.dumps(record)`` (a test checks it) without the encoder's cost:
-        most steps take this route, and it runs between the user's steps."""
-        a0, a1, a2, a3 = after
-        b0, b1, b2, b3 = before
-        frames_total, frames_ok, graphs, breaks = a0 - b0, a1 - b1, a2 - b2, a3 - b3
-        counters: StepCounters = {"frames_total": frames_total, "frames_ok": frames_ok, "unique_graphs": graphs, "graph_breaks": breaks}
+    def _quiet_record(self, step: int, start_ns: int, wall_ns: int) -> StepRecord:
+        """The dict of a step without compiles whose counters did not move."""
         # Built key by key: the keys' order is the line's, rank in its place.
-        record: StepRecord = {"step": step, "start": start, "wall_ms": wall_ms}  # type: ignore[typeddict-item]
+        record: StepRecord = {  # type: ignore[typeddict-item]
+            "step": step,
+            "start": (start_ns + 500) // 1000 / 1_000_000,
+            "wall_ms": (wall_ns + 500) // 1000 / 1000,
+        }
         if self._rank is not None:
             record["rank"] = self._rank
         record["pid"] = self._pid
         record["compile_s"] = 0
         record["recompiles"] = 0
-        record["graph_breaks"] = breaks
-        record["counters"] = counters
+        record["graph_breaks"] = 0
+        record["counters"] = {"frames_total": 0, "frames_ok": 0, "unique_graphs": 0, "graph_breaks": 0}
         record["compiles"] = []
-        line = (
-            f'{{"step": {step}, "start": {start!r}, "wall_ms": {wall_ms!r}, {self._head}"graph_breaks": {breaks}, '
-            f'"counters": {{"frames_total": {frames_total}, "frames_ok": {frames_ok}, "unique_graphs": {graphs}, '
-            f'"graph_breaks": {breaks}}}, "compiles": []}}\n'
-        )
-        return record, line
+        return record
 
     def _record(
-        self, step: int, start: float, wall_ms: float, before: Snapshot, after: Snapshot, compiles: list[CompileEvent]
+        self, step: int, start_ns: int, wall_ns: int, before: Snapshot, after: Snapshot, mark: int, upto: int, thread: int
     ) -> StepRecord:
+        """The record of a step in which something compiled or a counter moved."""
+        compiles = [] if upto == mark else _compile_log.events_between(self._log, mark, upto)
+        if compiles and not self.all_threads:
+            compiles = _compile_log.on_thread(self._log_handler, compiles, thread)
         for event in compiles:
             _compile_log.drop_lines(event)
         record: StepRecord = {  # type: ignore[typeddict-item]
             "step": step,
-            "start": start,
-            "wall_ms": wall_ms,
+            "start": (start_ns + 500) // 1000 / 1_000_000,
+            "wall_ms": (wall_ns + 500) // 1000 / 1000,
         }
         if self._rank is not None:
             record["rank"] = self._rank
@@ -397,6 +552,7 @@ class StepLogger:
     def _fail(self, what: str, exc: BaseException) -> None:
         if not self._failed:
             self._failed = True
+            self._pending.clear()
             logger.warning(
                 "StepLogger could not %s on %s (%s: %s); step logging is off for the rest of the run",
                 what,
@@ -407,8 +563,7 @@ class StepLogger:
 
 
 def _open_locked(path: str) -> Any:
-    """``path`` opened unbuffered (each record is one write(2), the per-step
-    flush) and emptied, under an exclusive lock; None if another process
+    """``path`` opened unbuffered (each write of records is one write(2)) and emptied, under an exclusive lock; None if another process
     holds the lock. Opened for appending first, so that a file another
     process writes is never truncated."""
     file = open(path, "ab", buffering=0)

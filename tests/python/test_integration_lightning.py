@@ -204,3 +204,116 @@ def test_a_pytorch_lightning_trainer_takes_it_too(tmp_path):
     assert [r["recompiles"] for r in read_jsonl(callback.path)] == [0, 0, 0, 0, 1]
     rows = {int(r["step"]): r for r in metrics_rows(trainer) if r.get("compile/recompiles")}
     assert float(rows[SHORT_STEP]["compile/recompiles"]) == 1
+
+
+def test_lightnings_counts_read_directly_agree_with_its_properties(tmp_path):
+    # The callback reads the optimizer's step count and the fit loop's
+    # batches directly (its properties cost microseconds a step): at every
+    # batch end, with gradient accumulation and a log every 2nd step, they
+    # say what trainer.global_step and the logger connector's flag say.
+    import lightning.pytorch as pl
+
+    from guardscope.integrations import lightning as gl
+
+    torch = pytest.importorskip("torch")
+    torch._dynamo.reset()
+    seen = []
+
+    class Probe(pl.Callback):
+        tracker = None
+
+        def on_fit_start(self, trainer, pl_module):
+            self.loop, self.every = gl._log_rule(trainer)
+
+        def on_train_batch_start(self, trainer, pl_module, batch, batch_idx):
+            if self.tracker is None:
+                self.tracker = gl._steps_tracker(trainer)
+
+        def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+            rule = (self.loop._batches_that_stepped + 1) % self.every == 0 or trainer.should_stop
+            seen.append((self.tracker.completed, trainer.global_step, rule, trainer._logger_connector.should_update_logs))
+
+    trainer = pl.Trainer(
+        max_epochs=2,
+        accelerator="cpu",
+        logger=pl.loggers.CSVLogger(str(tmp_path)),
+        log_every_n_steps=2,
+        accumulate_grad_batches=2,
+        callbacks=[Probe()],
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+    )
+    trainer.fit(lightning_module(), train_dataloaders=loader())
+    assert len(seen) == 10
+    assert all(tracked == step for tracked, step, _, _ in seen), seen
+    assert all(rule == flag for _, _, rule, flag in seen), seen
+    assert [step for step, *_ in seen] == [0, 1, 1, 2, 3, 3, 4, 4, 5, 6]
+
+
+def test_with_gradient_accumulation_a_record_spans_the_steps_batches(tmp_path):
+    # 5 batches, 2 accumulated per optimizer step: steps after batches 2, 4
+    # and 5 (the epoch's end). Lightning logs step 1 (every 2nd); the last
+    # step's window, with the short batch's recompile, goes with the epoch.
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    import lightning.pytorch as pl
+
+    torch = pytest.importorskip("torch")
+    torch._dynamo.reset()
+    callback = GuardscopeCallback(warn=False)
+    trainer = pl.Trainer(
+        max_epochs=1,
+        accelerator="cpu",
+        logger=pl.loggers.CSVLogger(str(tmp_path), name="run"),
+        log_every_n_steps=2,
+        accumulate_grad_batches=2,
+        callbacks=[callback],
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+    )
+    trainer.fit(lightning_module(), train_dataloaders=loader())
+    records = read_jsonl(callback.path)
+    assert [r["step"] for r in records] == [0, 1, 2]
+    assert [r["recompiles"] for r in records] == [0, 0, 1]
+    rows = metrics_rows(trainer)
+    ours = [int(r["step"]) for r in rows if r.get("compile/recompiles")]
+    lightnings = [int(r["step"]) for r in rows if r.get("train_loss")]
+    assert lightnings == [1] and ours == [1, 2]
+
+
+def test_a_module_that_logs_nothing_still_gets_the_metrics(tmp_path):
+    import lightning.pytorch as pl
+
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    torch = pytest.importorskip("torch")
+    torch._dynamo.reset()
+
+    class Silent(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.compile(torch.nn.Linear(FEATURES, 2), backend="aot_eager", dynamic=False)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return torch.nn.functional.cross_entropy(self.net(x), y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+    trainer = pl.Trainer(
+        max_epochs=1,
+        accelerator="cpu",
+        logger=pl.loggers.CSVLogger(str(tmp_path), name="run"),
+        log_every_n_steps=1,
+        callbacks=[GuardscopeCallback(warn=False)],
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+    )
+    trainer.fit(Silent(), train_dataloaders=loader())
+    rows = metrics_rows(trainer)
+    assert [int(r["step"]) for r in rows if r.get("compile/recompiles")] == [0, 1, 2, 3, 4]
+    assert float(rows[-1]["compile/recompiles_total"]) == 1

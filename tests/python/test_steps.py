@@ -382,3 +382,24 @@ def test_steps_without_compiles_write_exactly_the_line_json_dumps_writes(tmp_pat
         assert 2.0 <= r["wall_ms"] < 1000 * (after - before) + 1e-3 and r["wall_ms"] == round(r["wall_ms"], 3)
         assert (r["compile_s"], r["recompiles"], r["graph_breaks"]) == (0, 0, 0)
         assert r["counters"] == {"frames_total": 0, "frames_ok": 0, "unique_graphs": 0, "graph_breaks": 0}
+
+
+def test_waiting_records_are_written_as_json_dumps_writes_their_dicts(tmp_path, torch):
+    # Records of steps without compiles are formatted when written, their
+    # floats from integers (not repr): the same text at the edges, too.
+    log = guardscope.StepLogger(tmp_path / "steps.jsonl", warn=False)
+    now = 1_764_000_000_123_456_789
+    times = [
+        (now, 0),  # wall 0.0
+        (now - now % 1_000_000_000, 499),  # start x.0, wall rounds to 0.0
+        (now + 500, 500),  # rounds up: 0.001
+        (1_700_000_000_100_000_000, 1_000_000),  # start x.1, wall 1.0
+        (now, 12_345_678_912_345),  # wall over three hours
+        (5_000_000_000, 999_499),  # a clock far off (1970): repr's route
+        (3_999_999_999_999_999_499, 10_000),  # the last start written from integers
+    ]
+    for step, (start_ns, wall_ns) in enumerate(times):
+        log._pending.append((step, start_ns, wall_ns))
+    expected = [json.dumps(log._quiet_record(step, *t)) for step, t in enumerate(times)]
+    log.close()
+    assert (tmp_path / "steps.jsonl").read_text().splitlines() == expected

@@ -105,15 +105,19 @@ def test_two_loggers_on_one_path_never_truncate_each_other(tmp_path, torch, capl
 
 
 def test_a_step_file_deleted_mid_run_is_created_again_with_one_warning(tmp_path, torch, caplog):
+    # Noticed at the next write (flush() here, after each step): what is
+    # written from then on goes to the new file.
     path = tmp_path / "steps.jsonl"
     log = guardscope.StepLogger(path, warn=False)
     with log.step(0):
         pass
+    log.flush()
     with caplog.at_level(logging.WARNING, logger="guardscope"):
         for step in (1, 2):
             path.unlink()
             with log.step(step):
                 pass
+            log.flush()
     with log.step(3):
         pass
     log.close()
@@ -121,6 +125,138 @@ def test_a_step_file_deleted_mid_run_is_created_again_with_one_warning(tmp_path,
     warnings = [r.getMessage() for r in caplog.records if "was deleted" in r.getMessage()]
     assert len(warnings) == 1, warnings
     assert str(path) in warnings[0]
+
+
+def test_records_waiting_when_the_step_file_is_deleted_go_to_the_new_file(tmp_path, torch):
+    path = tmp_path / "steps.jsonl"
+    log = guardscope.StepLogger(path, warn=False)
+    with log.step(0):
+        pass
+    log.flush()
+    with log.step(1):
+        pass
+    path.unlink()
+    with log.step(2):
+        pass
+    log.close()
+    assert [r["step"] for r in read_jsonl(path)] == [1, 2]
+
+
+# A run killed (SIGKILL) right after the end of step KILL_AFTER: steps 0 and
+# 70 compile (70 recompiles: a new shape), every other step compiles nothing.
+KILLED = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    import torch
+    import guardscope
+
+    path, kill_after, slow_step = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    f = torch.compile(lambda x: x * 2, backend="eager", dynamic=False)
+    log = guardscope.StepLogger(path, warn=False)
+    for step in range(1000):
+        with log.step(step):
+            f(torch.ones(3 if step >= 70 else 2))
+            if step == slow_step:
+                time.sleep(1.1)  # over WAIT_NS since the last write
+        if step == kill_after:
+            os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+def run_killed(tmp_path, kill_after, slow_step=-1):
+    script = tmp_path / "killed.py"
+    script.write_text(KILLED)
+    path = tmp_path / "steps.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(script), str(path), str(kill_after), str(slow_step)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == -9, done.stderr
+    text = path.read_text()
+    assert text == "" or text.endswith("\n"), "whole lines only"
+    return [r["step"] for r in read_jsonl(path)], read_jsonl(path)
+
+
+def test_a_killed_run_loses_at_most_the_steps_without_compiles_still_waiting(tmp_path):
+    from guardscope._steps import WAIT_RECORDS
+
+    # Killed after step 100: step 70 compiled, so 0..70 are in the file (it
+    # wrote the records waiting before it), and of 71..100 (30 records, fewer
+    # than WAIT_RECORDS) none needed to be.
+    steps, records = run_killed(tmp_path, kill_after=100)
+    assert steps == list(range(len(steps))), "a prefix of the run, in order"
+    assert len(steps) >= 71 and [r["step"] for r in records if r["compiles"]] == [0, 70]
+    assert 101 - len(steps) < WAIT_RECORDS
+    # Killed after step 200: at most WAIT_RECORDS - 1 steps were waiting.
+    steps, _ = run_killed(tmp_path, kill_after=200)
+    assert steps == list(range(len(steps)))
+    assert 201 - len(steps) < WAIT_RECORDS
+
+
+def test_a_step_ending_a_second_after_the_last_write_is_written_at_its_end(tmp_path):
+    steps, _ = run_killed(tmp_path, kill_after=30, slow_step=30)
+    assert steps == list(range(31))
+
+
+WITHOUT_CLOSE = textwrap.dedent(
+    """
+    import os, sys
+    import multiprocessing as mp
+    import guardscope
+
+    def steps(path, n):
+        log = guardscope.StepLogger(path, warn=False)  # never closed
+        for step in range(n):
+            with log.step(step):
+                pass
+        return log
+
+    def child(path):
+        steps(path, 5)  # a multiprocessing child ends with os._exit
+
+    if __name__ == "__main__":
+        out = sys.argv[1]
+        log = steps(os.path.join(out, "exit.jsonl"), 7)
+        # A forked child holds the parent's waiting records: it never writes them.
+        forked = steps(os.path.join(out, "forked.jsonl"), 3)
+        pid = os.fork()
+        if pid == 0:
+            sys.exit(0)  # runs atexit in the child
+        os.waitpid(pid, 0)
+        process = mp.get_context("spawn").Process(target=child, args=(os.path.join(out, "child.jsonl"),))
+        process.start()
+        process.join()
+        assert process.exitcode == 0
+    """
+)
+
+
+def test_waiting_records_are_written_at_exit_once_even_without_close(tmp_path):
+    script = tmp_path / "without_close.py"
+    script.write_text(WITHOUT_CLOSE)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [r["step"] for r in read_jsonl(tmp_path / "exit.jsonl")] == list(range(7))
+    assert [r["step"] for r in read_jsonl(tmp_path / "forked.jsonl")] == [0, 1, 2], "written once, by the parent"
+    assert [r["step"] for r in read_jsonl(tmp_path / "child.jsonl")] == list(range(5))
+
+
+def test_flush_writes_the_waiting_records_now_and_a_collected_logger_writes_them(tmp_path, torch):
+    import gc
+
+    path = tmp_path / "steps.jsonl"
+    log = guardscope.StepLogger(path, warn=False)
+    for step in range(3):
+        with log.step(step):
+            pass
+    assert path.read_text() == "" and log.records == 3, "they wait"
+    log.flush()
+    assert [r["step"] for r in read_jsonl(path)] == [0, 1, 2]
+    with log.step(3):
+        pass
+    del log
+    gc.collect()
+    assert [r["step"] for r in read_jsonl(path)] == [0, 1, 2, 3]
 
 
 def scale_by(x, k):

@@ -38,7 +38,7 @@ class Budget:
 class Session:
     """One training run: its step file, metrics and budget.
 
-    Only the deliberate ``RecompileError`` leaves ``end``; anything else that
+    Only the deliberate ``RecompileError`` leaves ``compiled``; anything else that
     goes wrong here logs one warning and turns the session off, so that the
     user's training goes on as if there were no callback.
     """
@@ -46,9 +46,11 @@ class Session:
     def __init__(self, path: str, budget: Budget, warn: bool) -> None:
         self.log = StepLogger(path, warn=warn)
         self.budget = budget
-        self.window = [0, 0, 0.0, 0]
-        self.total = [0, 0, 0.0, 0]
-        self.steps = 0
+        # compiles, recompiles, compile microseconds, graph breaks: integers,
+        # so that windows add up to the totals exactly and no round() runs
+        # at a log.
+        self.window = [0, 0, 0, 0]
+        self.total = [0, 0, 0, 0]
         self.counted: list[CompileEvent] = []
         self.closed = False
 
@@ -56,58 +58,57 @@ class Session:
     def path(self) -> str:
         return self.log.path
 
-    def begin(self, step: int) -> None:
-        if not self.closed:
-            self.log.begin(step)
+    def compiled(self, record: StepRecord) -> None:
+        """Takes the record of a step in which something compiled (or a
+        counter moved): metrics, and ``RecompileError`` past the budget.
 
-    def end(self) -> Optional[StepRecord]:
-        """Ends the open step; raises ``RecompileError`` past the budget."""
-        if self.closed:
-            return None
-        record = self.log.end()
-        if record is None:
-            return None
-        self.steps += 1
+        The callbacks call ``self.log.begin`` and ``self.log._end``
+        themselves and this only when ``_end`` gives a dict (not the tuple of
+        a step in which nothing happened): no call of their own per step,
+        each a couple of microseconds after a small model's step."""
         compiles = record["compiles"]
         if compiles or record["graph_breaks"]:
-            # Most steps compile nothing: they only pay for the test above.
-            self._add(len(compiles), record["recompiles"], record["compile_s"], record["graph_breaks"])
-        if record["recompiles"] and self.budget.max_recompiles is not None and self.steps > self.budget.warmup_steps:
+            self._add(len(compiles), record["recompiles"], round(record["compile_s"] * 1_000_000), record["graph_breaks"])
+        # log.records: the steps ended so far, this one included.
+        if record["recompiles"] and self.budget.max_recompiles is not None and self.log.records > self.budget.warmup_steps:
             self.counted.extend(e for e in compiles if e.get("recompile") and not allowed(e, self.budget.allow))
             if len(self.counted) > self.budget.max_recompiles:
                 self.close()
                 raise RecompileError(self._message(), list(self.counted))
-        return record
 
-    def _add(self, compiles: int, recompiles: int, seconds: float, breaks: int) -> None:
+    def _add(self, compiles: int, recompiles: int, microseconds: int, breaks: int) -> None:
         for values in (self.window, self.total):
             values[0] += compiles
             values[1] += recompiles
-            values[2] += seconds
+            values[2] += microseconds
             values[3] += breaks
 
     def metrics(self, window: bool = True) -> dict[str, Union[int, float]]:
         """The metrics to log now (``window=False``: the totals only); the window restarts."""
-        # One dict literal: this runs at every log, right after a step has
-        # evicted the caches, where each extra call shows.
-        c, r, s, b = self.total
-        found: dict[str, Union[int, float]] = {
+        # One dict literal, seconds divided once (the float of the 6-decimal
+        # value, as round() gives): this runs at every log, right after a
+        # step has evicted the caches, where each extra call shows.
+        c, r, us, b = self.total
+        if not window:
+            return {
+                "compile/compiles_total": c,
+                "compile/recompiles_total": r,
+                "compile/seconds_total": us / 1_000_000,
+                "compile/graph_breaks_total": b,
+            }
+        wc, wr, wus, wb = self.window
+        if wc or wr or wus or wb:
+            self.window = [0, 0, 0, 0]
+        return {
+            "compile/compiles": wc,
+            "compile/recompiles": wr,
+            "compile/seconds": wus / 1_000_000,
+            "compile/graph_breaks": wb,
             "compile/compiles_total": c,
             "compile/recompiles_total": r,
-            "compile/seconds_total": round(s, 6),
+            "compile/seconds_total": us / 1_000_000,
             "compile/graph_breaks_total": b,
         }
-        if window:
-            c, r, s, b = self.window
-            self.window = [0, 0, 0.0, 0]
-            found = {
-                "compile/compiles": c,
-                "compile/recompiles": r,
-                "compile/seconds": round(s, 6),
-                "compile/graph_breaks": b,
-                **found,
-            }
-        return found
 
     def _message(self) -> str:
         budget = self.budget

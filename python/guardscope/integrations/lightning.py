@@ -59,6 +59,42 @@ def _should_log(trainer: Any) -> bool:
     return True if flag is None else bool(flag)
 
 
+def _log_rule(trainer: Any) -> tuple[Any, int]:
+    """What ``_should_log`` answers at a training batch's end, at a fraction
+    of its cost (its flag goes through properties and enum comparisons, about
+    10 us after a small model's step): Lightning (1.6 and later) writes its
+    logs in the fit loop when ``(_batches_that_stepped + 1) %
+    log_every_n_steps == 0`` (the count not yet raised for this batch) or
+    once ``should_stop`` is set, and at every step of ``fast_dev_run``.
+    Returns that loop and the interval (1 under ``fast_dev_run``); raises
+    AttributeError where those attributes are not (the callback then asks
+    the flag)."""
+    loop = trainer.fit_loop.epoch_loop
+    every = trainer.log_every_n_steps
+    if not isinstance(loop._batches_that_stepped, int) or not isinstance(every, int):
+        raise AttributeError("no int log_every_n_steps or fit_loop.epoch_loop._batches_that_stepped")
+    return loop, 1 if getattr(trainer, "fast_dev_run", False) else every
+
+
+def _steps_tracker(trainer: Any) -> Any:
+    """The progress tracker whose ``completed`` is ``trainer.global_step``
+    (whose property chain costs about 3 us a read after a small model's
+    step): the optimizer's step count in automatic optimization,
+    ``optim_step_progress`` in manual (Lightning 1.6 and later); None where
+    that is not the layout or the counts disagree."""
+    try:
+        loop = trainer.fit_loop.epoch_loop
+        module = trainer.lightning_module
+        if module is None or module.automatic_optimization:
+            tracker = loop.automatic_optimization.optim_progress.optimizer.step.total
+        else:
+            tracker = loop.manual_optimization.optim_step_progress.total
+        done = tracker.completed
+    except AttributeError:
+        return None
+    return tracker if type(done) is int and done == trainer.global_step else None
+
+
 class GuardscopeCallback(_Base):  # type: ignore[misc]
     """Records each optimizer step's compiles and logs compile metrics.
 
@@ -96,6 +132,13 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         self._guard = Guarded("GuardscopeCallback")
         # The optimizer steps done when the open record began (None: none open).
         self._began_at: Optional[int] = None
+        # trainer.global_step as the last step ended: the next one's number
+        # (None: read it from the trainer).
+        self._next_step: Optional[int] = None
+        # Lightning's own counts, read directly (see _steps_tracker, _log_rule).
+        self._tracker: Any = None
+        self._log_loop: Any = None
+        self._log_every: Optional[int] = None
         # Steps ended since the metrics were last sent, and the last one's number.
         self._unlogged = 0
         self._last_step = 0
@@ -115,7 +158,14 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
             directory = self.output_dir or trainer.log_dir or trainer.default_root_dir
             self.session = Session(step_file(directory, int(trainer.global_rank)), self.budget, self.warn)
             self._began_at = None
+            # Read at the first batch: a checkpoint's loops are restored after this hook.
+            self._next_step = None
+            self._tracker = None
             self._unlogged = 0
+            try:
+                self._log_loop, self._log_every = _log_rule(trainer)
+            except AttributeError:
+                self._log_loop, self._log_every = None, None
         except Exception as exc:
             self.session = None
             self._guard.fail("open its step file", exc)
@@ -126,22 +176,41 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         # until a batch ends with the optimizer stepped.
         if session is not None and self._began_at is None:
             try:
-                self._began_at = int(trainer.global_step)
-                session.begin(self._began_at)
+                step = self._next_step
+                if step is None:
+                    step = int(trainer.global_step)
+                    self._tracker = _steps_tracker(trainer)
+                self._began_at = step
+                session.log.begin(step)
             except Exception as exc:
                 self._off("start a step", exc)
 
     def on_train_batch_end(self, trainer: Any, pl_module: Any, outputs: Any, batch: Any, batch_idx: int) -> None:
         session = self.session
-        if session is None or self._began_at is None:
+        began = self._began_at
+        if session is None or began is None:
             return
         try:
-            if int(trainer.global_step) == self._began_at:
-                return
-            self._last_step, self._began_at = self._began_at, None
-            session.end()
+            tracker = self._tracker
+            done = began if tracker is None else tracker.completed
+            if done == began:
+                # No optimizer step by the tracker (gradient accumulation),
+                # or no tracker: the trainer says.
+                done = int(trainer.global_step)
+                if done == began:
+                    return
+                self._tracker = None  # it did not follow: read the trainer from now on
+            self._last_step, self._began_at, self._next_step = began, None, done
+            record = session.log._end()
+            if record is not None and not isinstance(record, tuple):
+                session.compiled(record)  # may raise RecompileError
             self._unlogged += 1
-            if _should_log(trainer):
+            every = self._log_every
+            if every is None:
+                send = _should_log(trainer)
+            else:
+                send = every > 0 and ((self._log_loop._batches_that_stepped + 1) % every == 0 or bool(trainer.should_stop))
+            if send:
                 self._send(trainer, session)
         except RecompileError:
             raise
@@ -176,6 +245,8 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
 
     def _close(self) -> None:
         self._began_at = None
+        self._next_step = None
+        self._tracker = None
         if self.session is not None:
             try:
                 self.session.close()
@@ -186,6 +257,7 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         self._guard.fail(what, exc)
         session, self.session = self.session, None
         self._began_at = None
+        self._next_step = None
         if session is not None:
             try:
                 session.close()

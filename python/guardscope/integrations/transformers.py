@@ -124,7 +124,7 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
         session = self.session
         if session is not None:
             try:
-                session.begin(state.global_step + 1)
+                session.log.begin(state.global_step + 1)
             except Exception as exc:
                 self._off("start a step", exc)
 
@@ -132,7 +132,9 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
         session = self.session
         if session is not None:
             try:
-                session.end()
+                record = session.log._end()
+                if record is not None and not isinstance(record, tuple):
+                    session.compiled(record)  # may raise RecompileError
             except RecompileError:
                 raise
             except Exception as exc:
