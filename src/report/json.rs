@@ -95,12 +95,12 @@ pub struct CompileView<'a> {
     #[serde(flatten)]
     pub record: CompileRecord<'a>,
     pub compiled_autograd_id: Option<u32>,
-    pub breakdown: &'a Breakdown,
+    pub breakdown: Breakdown,
     pub guard_count: Option<u64>,
     pub graph_op_count: Option<u64>,
     pub graph_breaks: usize,
     pub guard_latency_us: Option<f64>,
-    pub caches: &'a CacheCounts,
+    pub caches: CacheCounts,
 }
 
 #[derive(Serialize)]
@@ -349,12 +349,12 @@ fn compile(c: &crate::model::Compile) -> CompileView<'_> {
     CompileView {
         record: CompileRecord::new(c),
         compiled_autograd_id: c.compiled_autograd_id,
-        breakdown: &c.breakdown,
+        breakdown: c.breakdown(),
         guard_count: c.guard_count,
         graph_op_count: c.graph_op_count,
         graph_breaks: c.graph_breaks.len(),
         guard_latency_us: c.guard_latency_us,
-        caches: &c.caches,
+        caches: c.caches(),
     }
 }
 
