@@ -264,3 +264,24 @@ impl Run {
         self.inputs.iter().map(|i| i.stats.envelopes).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fleet's logs hold 10^5-10^6 frames, nearly all compiled once: what
+    /// a frame and its compile cost is most of the model's memory
+    /// (docs/performance.md, `bench/frames_memory.sh`).
+    #[test]
+    fn a_frame_and_its_compile_stay_small() {
+        eprintln!(
+            "Frame {} Compile {} Attempt {} StackFrame {}",
+            size_of::<Frame>(),
+            size_of::<Compile>(),
+            size_of::<Attempt>(),
+            size_of::<StackFrame>()
+        );
+        assert!(size_of::<Frame>() <= 112, "{}", size_of::<Frame>());
+        assert!(size_of::<Compile>() <= 384, "{}", size_of::<Compile>());
+    }
+}
