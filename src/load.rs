@@ -366,6 +366,11 @@ impl GrowingLog {
         &self.source
     }
 
+    #[cfg(test)]
+    pub(crate) fn builder(&self) -> &RunBuilder {
+        &self.builder
+    }
+
     /// Parses the complete events at the start of `bytes` (all of them at
     /// the `end` of the log, when its writer is gone) and returns how many
     /// bytes that was: the rest, an unfinished line or an event whose

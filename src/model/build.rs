@@ -12,10 +12,7 @@ use foldhash::fast::RandomState;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Guard trees `take_finished` keeps per frame: a recompile's failed entry
-/// is one of the frame's cached compiles, at most Dynamo's recompile limit
-/// (8 by default) of the latest.
-const KEPT_GUARD_TREES: u32 = 64;
+mod growing;
 
 /// Builds the part of a `Run` that one log file contributes. Files are
 /// independent (each process writes its own), so builders can run in
@@ -56,18 +53,22 @@ pub struct RunBuilder {
 
 struct FrameState {
     frame: Frame,
-    /// Only for frames whose log has guard trees: a fleet's log can hold
-    /// 10^6 frames without any, and two empty maps are most of a state.
-    guards: Option<Box<FrameGuards>>,
+    /// Only for frames whose log has guard trees, or whose compiles `watch`
+    /// took: a fleet's log can hold 10^6 frames without either, and two
+    /// empty maps are most of a state.
+    extra: Option<Box<FrameExtra>>,
 }
 
 #[derive(Default)]
-struct FrameGuards {
+struct FrameExtra {
     /// Per compile id: what its guards assumed. Compared at the end with the
     /// compiles whose reasons name it as the failed entry, then dropped.
     sets: HashMap<String, Arc<GuardSet>>,
     /// Per compile id: its guard tree's lines, for the report.
     trees: HashMap<String, String>,
+    /// The compiles `take_finished` handed out (see there): most frames
+    /// compile once.
+    taken: smallvec::SmallVec<[growing::Taken; 1]>,
 }
 
 /// Where the compile `r` names sits among its frame's, searched from the
@@ -187,7 +188,7 @@ impl RunBuilder {
         let index = self.frame_index.entry((ev.pid, generation)).or_default();
         let at = *index.entry(frame_id).or_insert_with(|| {
             frames.push(FrameState {
-                guards: None,
+                extra: None,
                 frame: Frame {
                     rank,
                     pid: ev.pid,
@@ -205,15 +206,20 @@ impl RunBuilder {
         });
         let state = &mut self.frames[at as usize];
         let compiles = &mut state.frame.compiles;
-        let i = find_compile(compiles, r).unwrap_or_else(|| {
-            // Most frames compile once: room for one, not Vec's
-            // first four (a fleet's log holds 10^5-10^6 frames).
-            if compiles.is_empty() {
-                compiles.reserve_exact(1);
+        let i = match find_compile(compiles, r) {
+            Some(i) => i,
+            // Handed out already (`watch`): nothing later is reported of it.
+            None if growing::was_taken(state.extra.as_deref(), r) => return,
+            None => {
+                // Most frames compile once: room for one, not Vec's first
+                // four (a fleet's log holds 10^5-10^6 frames).
+                if compiles.is_empty() {
+                    compiles.reserve_exact(1);
+                }
+                compiles.push(new_compile(r, ev.line));
+                compiles.len() - 1
             }
-            compiles.push(new_compile(r, ev.line));
-            compiles.len() - 1
-        });
+        };
         if let EventData::CompilationMetrics(m) = &ev.data {
             fill_frame(&mut state.frame, m, &mut self.shared);
         }
@@ -227,7 +233,7 @@ impl RunBuilder {
                     .map(|ty| self.shared.text(ty));
             }
             let id = state.frame.compiles[i].compile_id.clone();
-            let guards = state.guards.get_or_insert_default();
+            let guards = state.extra.get_or_insert_default();
             guards.sets.insert(id.clone(), set);
             if self.guard_trees {
                 // Nothing after this reads the event's tree: keep it, uncopied.
@@ -253,18 +259,22 @@ impl RunBuilder {
     fn note_start(&mut self, pid: u64, r: CompileRef) {
         let generation = self.generation.get(&pid).copied().unwrap_or(0);
         let attempt = r.attempt.unwrap_or(0);
-        let compile = match (r.frame_id, r.compiled_autograd_id) {
-            (Some(frame_id), _) => self.frame_at(pid, generation, frame_id).and_then(|state| {
+        let started = |attempts: &[super::Attempt]| attempts.iter().any(|a| a.attempt == attempt && a.dynamo_start);
+        let again = match (r.frame_id, r.compiled_autograd_id) {
+            (Some(frame_id), _) => self.frame_at(pid, generation, frame_id).is_some_and(|state| {
                 let compiles = &state.frame.compiles;
-                find_compile(compiles, r).map(|i| &compiles[i])
+                match find_compile(compiles, r) {
+                    Some(i) => started(&compiles[i].attempts),
+                    None => growing::taken_attempts(state.extra.as_deref(), r).is_some_and(started),
+                }
             }),
             (None, Some(ca)) => self
                 .ca_index
                 .get(&(pid, generation, ca))
-                .map(|&i| &self.compiled_autograd[i]),
-            (None, None) => None,
+                .is_some_and(|&i| started(&self.compiled_autograd[i].attempts)),
+            (None, None) => false,
         };
-        if compile.is_some_and(|c| c.attempts.iter().any(|a| a.attempt == attempt && a.dynamo_start)) {
+        if again {
             *self.generation.entry(pid).or_insert(0) += 1;
         }
     }
@@ -274,56 +284,6 @@ impl RunBuilder {
         self.frames.get(at as usize)
     }
 
-    /// The compile whose `compilation_metrics` event was just added, on its
-    /// own (a `Run` of one frame holding only it, finished as `finish`
-    /// finishes it), for a log read while it grows (`guardscope watch`).
-    /// What it held is then dropped: the builder keeps a stub (its ids) and
-    /// the guard trees of its frame's latest `KEPT_GUARD_TREES` compiles,
-    /// the ones a later recompile's failed entry can name.
-    pub fn take_finished(&mut self, pid: u64, r: CompileRef) -> Option<Run> {
-        let generation = self.generation.get(&pid).copied().unwrap_or(0);
-        let at = *self.frame_index.get(&(pid, generation))?.get(&r.frame_id?)?;
-        let rank = self.rank.or(self.envelope_rank);
-        let state = &mut self.frames[at as usize];
-        let stub = |c: &Compile| Compile {
-            compile_id: c.compile_id.clone(),
-            frame_compile_id: c.frame_compile_id,
-            compiled_autograd_id: c.compiled_autograd_id,
-            // Which attempts Dynamo started: `note_start` reads them.
-            attempts: c.attempts.clone(),
-            finished: true,
-            log_line: c.log_line,
-            last_log_line: c.last_log_line,
-            ..Compile::default()
-        };
-        let at = find_compile(&state.frame.compiles, r)?;
-        let slot = &mut state.frame.compiles[at];
-        let fresh = stub(slot);
-        let mut compile = std::mem::replace(slot, fresh);
-        let no_paths = PathResolver::default();
-        locate_reasons(
-            &mut compile,
-            state.guards.as_deref(),
-            self.paths.get(&pid).unwrap_or(&no_paths),
-        );
-        if let (Some(n), Some(guards)) = (compile.frame_compile_id, state.guards.as_deref_mut()) {
-            let number = |id: &str| id.rsplit('/').next().and_then(|n| n.parse::<u32>().ok());
-            let kept = |id: &String| number(id).is_none_or(|m| m + KEPT_GUARD_TREES > n);
-            guards.sets.retain(|id, _| kept(id));
-            // `watch` reports no guard trees; they are kept only until then.
-            guards.trees.clear();
-        }
-        let compiles = std::mem::take(&mut state.frame.compiles);
-        let mut frame = state.frame.clone();
-        state.frame.compiles = compiles;
-        frame.compiles = vec![compile];
-        frame.rank = frame.rank.or(rank);
-        Some(Run {
-            frames: vec![frame],
-            ..Run::default()
-        })
-    }
-
     /// A frame as the model keeps it: its reasons located, its guard trees
     /// attached, its compiles in order and without spare room.
     fn finish_frame(&self, state: FrameState, rank: Option<u32>) -> Frame {
@@ -331,9 +291,9 @@ impl RunBuilder {
         let no_paths = PathResolver::default();
         let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
         for c in f.compiles.iter_mut() {
-            locate_reasons(c, state.guards.as_deref(), paths);
+            locate_reasons(c, state.extra.as_deref(), paths);
         }
-        if let Some(guards) = &state.guards {
+        if let Some(guards) = &state.extra {
             super::guard_tree::attach(&mut f.compiles, &guards.trees);
         }
         f.rank = f.rank.or(rank);
@@ -377,7 +337,7 @@ impl RunBuilder {
 /// Points each failed entry's guard at its source line, gives torch's
 /// shortened paths back in full and diffs the entry's guards with the new
 /// compile's, from the frame's guard trees.
-fn locate_reasons(c: &mut Compile, guards: Option<&FrameGuards>, paths: &PathResolver) {
+fn locate_reasons(c: &mut Compile, guards: Option<&FrameExtra>, paths: &PathResolver) {
     let set = |id: &str| guards.and_then(|g| g.sets.get(id));
     let new = set(&c.compile_id);
     for g in c.recompile_reasons.iter_mut() {

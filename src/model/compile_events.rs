@@ -58,9 +58,23 @@ pub(super) fn fill_frame(frame: &mut Frame, m: &CompilationMetrics, interned: &m
 pub(super) struct Interned {
     texts: ArcSet<str>,
     stacks: ArcSet<[StackFrame]>,
+    /// Values held after the last `release_unused`.
+    held: usize,
 }
 
 impl Interned {
+    /// Lets go of the values no compile holds any more (`watch` drops each
+    /// compile once it is reported), whenever the sets have doubled since
+    /// the last time: a constant share of the work of adding them.
+    pub(super) fn release_unused(&mut self) {
+        let now = self.texts.len() + self.stacks.len();
+        if now > 2 * self.held.max(1024) {
+            self.texts.release_unused();
+            self.stacks.release_unused();
+            self.held = self.texts.len() + self.stacks.len();
+        }
+    }
+
     pub(super) fn text(&mut self, text: &str) -> Arc<str> {
         self.texts.share(text)
     }
