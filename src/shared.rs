@@ -27,6 +27,20 @@ impl<T: ?Sized + Eq + Hash> ArcSet<T> {
         self.0.insert(Arc::clone(&value));
         value
     }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Drops the values nothing but the set holds any more.
+    pub fn release_unused(&mut self) {
+        self.0.retain(|v| Arc::strong_count(v) > 1);
+        self.0.shrink_to_fit();
+    }
 }
 
 #[cfg(test)]
@@ -43,5 +57,15 @@ mod tests {
         let mut stacks = ArcSet::<[u32]>::default();
         let s = stacks.share(vec![1, 2]);
         assert!(Arc::ptr_eq(&s, &stacks.share(vec![1, 2])));
+    }
+
+    #[test]
+    fn values_only_the_set_holds_are_let_go() {
+        let mut texts = ArcSet::<str>::default();
+        let kept = texts.share("kept");
+        drop(texts.share("dropped"));
+        texts.release_unused();
+        assert_eq!(texts.len(), 1);
+        assert!(Arc::ptr_eq(&kept, &texts.share("kept")));
     }
 }

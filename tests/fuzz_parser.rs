@@ -134,7 +134,7 @@ fn run_everything(text: &[u8]) {
         line_cap: 1 << 20,
         verify_all_payloads: true,
     };
-    let stats = Parser::new(source.display.clone(), opts, &mut problems).run(text, &mut |ev| builder.add(ev));
+    let stats = Parser::new(source.display.clone(), opts, &mut problems).run(text, &mut |mut ev| builder.add(&mut ev));
     let run = model::merge(vec![(builder.finish(&source, stats), problems)]);
     let findings = guardscope::analysis::analyse(&run);
     serde_json::to_string(&json::summary(&findings)).expect("JSON renders");

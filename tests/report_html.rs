@@ -306,7 +306,7 @@ fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
         pid: 1000 + u64::from(rank),
         generation: 0,
         frame_id,
-        function: Some(format!("fn_{frame_id}")),
+        function: Some(format!("fn_{frame_id}").into()),
         file: Some("model.py".into()),
         line: Some(frame_id + 1),
         module_class: None,

@@ -67,8 +67,8 @@ fn user_frame(f: &StackFrame) -> Option<CallSite> {
     (owner(file) == Owner::User).then(|| CallSite {
         file: file.to_string(),
         line,
-        function: f.function.clone(),
-        code: f.code.clone(),
+        function: f.function.as_deref().map(String::from),
+        code: f.code.as_deref().map(String::from),
     })
 }
 

@@ -7,6 +7,7 @@ use crate::model::Frame;
 use crate::reasons::{Category, RecompileReason};
 use crate::words::plural;
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
@@ -37,8 +38,8 @@ pub struct NewGraphBreak {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct FrameKey {
     pub rank: Option<u32>,
-    pub function: Option<String>,
-    pub file: Option<String>,
+    pub function: Option<Arc<str>>,
+    pub file: Option<Arc<str>>,
     pub line: Option<u32>,
 }
 

@@ -33,7 +33,7 @@ pub struct EagerFallback {
     /// `compile_failed`: the compile raised (see `suppress_errors`).
     pub why: &'static str,
     /// torch's `fail_type` for a failed compile.
-    pub fail_type: Option<String>,
+    pub fail_type: Option<std::sync::Arc<str>>,
     /// Dynamo's `suppress_errors` then: on, a failed compile's call ran
     /// eagerly; off, the error reached the caller unless Dynamo skipped
     /// the frame for it.
@@ -55,7 +55,7 @@ pub fn cost(run: &Run) -> Cost {
     let mut c = Cost::default();
     let mut latencies: Vec<(f64, &str)> = Vec::new();
     for (frame, compile) in run.compiles() {
-        c.caches.add(&compile.caches);
+        c.caches.add(&compile.caches());
         if let Some(us) = compile.guard_latency_us {
             latencies.push((us, &compile.compile_id));
         }

@@ -10,6 +10,7 @@ use crate::reasons::Category;
 use crate::words::plural;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 
 /// One compiled function of a run, with each rank's (process's) copy.
 #[derive(Debug)]
@@ -94,27 +95,46 @@ impl FrameGroup<'_> {
 /// reaches them, which ranks of one job share. Frames of a log without a
 /// rank are never merged with another process's.
 pub fn group_frames(run: &Run) -> Vec<Vec<&Frame>> {
-    type Key<'a> = (usize, u32, u32, Option<&'a str>, Option<u64>);
-    let mut index: BTreeMap<Key<'_>, usize> = BTreeMap::new();
-    let mut groups: Vec<Vec<&Frame>> = Vec::new();
-    for f in &run.frames {
-        let key = (
+    let key = |i: usize| {
+        let f = &run.frames[i];
+        (
             f.run,
             f.generation,
             f.frame_id,
             f.function.as_deref(),
             f.rank.is_none().then_some(f.pid),
-        );
-        let i = *index.entry(key).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[i].push(f);
+        )
+    };
+    // Frames sorted by their key's hash (then position), not gathered in a
+    // map of keys: a fleet's run has 10^5-10^6 frames, and a map of them
+    // was the analysis's largest part.
+    let hashes = foldhash::fast::RandomState::default();
+    let mut order: Vec<(u64, usize)> = (0..run.frames.len()).map(|i| (hashes.hash_one(key(i)), i)).collect();
+    order.sort_unstable();
+    let mut groups: Vec<(usize, Vec<&Frame>)> = Vec::new();
+    for same_hash in order.chunk_by(|a, b| a.0 == b.0) {
+        if let [(_, i)] = same_hash {
+            groups.push((*i, vec![&run.frames[*i]]));
+            continue;
+        }
+        let mut rest: Vec<usize> = same_hash.iter().map(|&(_, i)| i).collect();
+        // Keys that only share a hash are told apart here, each group in
+        // frame order.
+        while let Some(&first) = rest.first() {
+            let (same, other): (Vec<usize>, Vec<usize>) = rest.iter().partition(|&&i| key(i) == key(first));
+            groups.push((first, same.iter().map(|&i| &run.frames[i]).collect()));
+            rest = other;
+        }
     }
-    for g in &mut groups {
-        g.sort_by_key(|f| f.rank);
-    }
+    drop(order);
+    groups.sort_unstable_by_key(|&(first, _)| first);
     groups
+        .into_iter()
+        .map(|(_, mut g)| {
+            g.sort_by_key(|f| f.rank);
+            g
+        })
+        .collect()
 }
 
 /// Each group with the copies that differ from most ranks, given each

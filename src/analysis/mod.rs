@@ -25,6 +25,7 @@ pub use ranks::{lone_ranks, mode as rank_mode, LoneRank};
 
 use crate::model::{Frame, Run};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A frame as reports name it: where it runs and which user code it is.
 #[derive(Clone, Debug, Serialize)]
@@ -36,8 +37,8 @@ pub struct FrameRef {
     pub frame_id: u32,
     /// What was compiled, as a user names it (see `frame_name`).
     pub name: String,
-    pub function: Option<String>,
-    pub file: Option<String>,
+    pub function: Option<Arc<str>>,
+    pub file: Option<Arc<str>>,
     pub line: Option<u32>,
 }
 

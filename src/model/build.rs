@@ -8,26 +8,11 @@ use crate::input::Problems;
 use crate::reasons::paths::PathResolver;
 use crate::reasons::{self, GuardCache, GuardSet};
 use crate::trace::{CompileRef, Event, EventData, ParseStats};
+use foldhash::fast::RandomState;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Guard trees `take_finished` keeps per frame: a recompile's failed entry
-/// is one of the frame's cached compiles, at most Dynamo's recompile limit
-/// (8 by default) of the latest.
-const KEPT_GUARD_TREES: u32 = 64;
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct FrameKey {
-    pid: u64,
-    generation: u32,
-    frame_id: u32,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct CompileKey {
-    frame_compile_id: Option<u32>,
-    compiled_autograd_id: Option<u32>,
-}
+mod growing;
 
 /// Builds the part of a `Run` that one log file contributes. Files are
 /// independent (each process writes its own), so builders can run in
@@ -35,17 +20,17 @@ struct CompileKey {
 pub struct RunBuilder {
     rank: Option<u32>,
     year: i32,
-    /// Frames in the order they first appear, found by key through
-    /// `frame_index`: a map of small entries, not of whole frame states
-    /// (a fleet's log holds 10^5-10^6 frames, and a map keeps spare room).
+    /// Frames in the order they first appear, found through `frame_index`
+    /// (per process and generation, frame id -> index): maps of small
+    /// entries, not of whole frame states (a fleet's log holds 10^5-10^6
+    /// frames, and a map keeps spare room).
     frames: Vec<FrameState>,
-    frame_index: HashMap<FrameKey, usize>,
+    frame_index: HashMap<(u64, u32), HashMap<u32, u32, RandomState>, RandomState>,
     compiled_autograd: Vec<Compile>,
     ca_index: HashMap<(u64, u32, u32), usize>,
+    /// Per process, how many times `torch._dynamo.reset()` restarted its
+    /// compile ids (see `note_start`).
     generation: HashMap<u64, u32>,
-    /// Attempts already started per process and generation, to spot
-    /// `torch._dynamo.reset()` restarting compile ids at 0/0.
-    started: HashMap<(u64, u32), std::collections::HashSet<CompileRef>>,
     envelope_rank: Option<u32>,
     /// Full paths each process's log mentions, to undo torch's shortening.
     paths: HashMap<u64, PathResolver>,
@@ -68,12 +53,31 @@ pub struct RunBuilder {
 
 struct FrameState {
     frame: Frame,
-    index: HashMap<CompileKey, usize>,
+    /// Only for frames whose log has guard trees, or whose compiles `watch`
+    /// took: a fleet's log can hold 10^6 frames without either, and two
+    /// empty maps are most of a state.
+    extra: Option<Box<FrameExtra>>,
+}
+
+#[derive(Default)]
+struct FrameExtra {
     /// Per compile id: what its guards assumed. Compared at the end with the
     /// compiles whose reasons name it as the failed entry, then dropped.
-    guards: HashMap<String, Arc<GuardSet>>,
+    sets: HashMap<String, Arc<GuardSet>>,
     /// Per compile id: its guard tree's lines, for the report.
     trees: HashMap<String, String>,
+    /// The compiles `take_finished` handed out (see there): most frames
+    /// compile once.
+    taken: smallvec::SmallVec<[growing::Taken; 1]>,
+}
+
+/// Where the compile `r` names sits among its frame's, searched from the
+/// newest: a compile's events come together, and a frame has few compiles
+/// (a map per frame cost more than the compile itself).
+fn find_compile(compiles: &[Compile], r: CompileRef) -> Option<usize> {
+    compiles
+        .iter()
+        .rposition(|c| c.frame_compile_id == r.frame_compile_id && c.compiled_autograd_id == r.compiled_autograd_id)
 }
 
 impl RunBuilder {
@@ -82,11 +86,10 @@ impl RunBuilder {
             rank: source.rank,
             year: source.year,
             frames: Vec::new(),
-            frame_index: HashMap::new(),
+            frame_index: HashMap::default(),
             compiled_autograd: Vec::new(),
             ca_index: HashMap::new(),
             generation: HashMap::new(),
-            started: HashMap::new(),
             envelope_rank: None,
             paths: HashMap::new(),
             interned: HashMap::new(),
@@ -106,7 +109,9 @@ impl RunBuilder {
         self.guard_trees = false;
     }
 
-    pub fn add(&mut self, mut ev: Event) {
+    /// Folds one event in. What the model keeps of it is copied: the event
+    /// itself is left to its owner to drop (see `load::parse_beside_building`).
+    pub fn add(&mut self, ev: &mut Event) {
         if self.first.is_none() {
             self.first = Some((ev.pid, ev.time.to_unix(self.year)));
         }
@@ -154,152 +159,129 @@ impl RunBuilder {
             _ => {}
         }
         let generation = self.generation.get(&ev.pid).copied().unwrap_or(0);
-        let glog_unix = unix;
-        let compile = match (r.frame_id, r.compiled_autograd_id) {
-            (Some(frame_id), _) => {
-                let key = FrameKey {
-                    pid: ev.pid,
-                    generation,
-                    frame_id,
-                };
-                let rank = self.rank.or(ev.rank);
-                let frames = &mut self.frames;
-                let at = *self.frame_index.entry(key).or_insert_with(|| {
-                    frames.push(FrameState {
-                        frame: Frame {
-                            rank,
-                            pid: ev.pid,
-                            generation,
-                            frame_id,
-                            function: None,
-                            file: None,
-                            line: None,
-                            module_class: None,
-                            run: 0,
-                            compiles: Vec::new(),
-                        },
-                        index: HashMap::new(),
-                        guards: HashMap::new(),
-                        trees: HashMap::new(),
-                    });
-                    frames.len() - 1
-                });
-                let state = &mut self.frames[at];
-                let ckey = CompileKey {
-                    frame_compile_id: r.frame_compile_id,
-                    compiled_autograd_id: r.compiled_autograd_id,
-                };
-                let i = *state.index.entry(ckey).or_insert_with(|| {
-                    let compiles = &mut state.frame.compiles;
-                    // Most frames compile once: room for one, not Vec's
-                    // first four (a Compile is ~600 bytes; a fleet's log
-                    // holds 10^5-10^6 frames).
-                    if compiles.is_empty() {
-                        compiles.reserve_exact(1);
-                    }
-                    compiles.push(new_compile(r, ev.line));
-                    compiles.len() - 1
-                });
-                if let EventData::CompilationMetrics(m) = &ev.data {
-                    fill_frame(&mut state.frame, m);
-                }
-                if let EventData::GuardTree(lines) = &mut ev.data {
-                    let set = self.sets.share(lines, self.guard_cache.parse(lines));
-                    if state.frame.module_class.is_none() {
-                        state.frame.module_class = ["self", "fn", "args[0]"]
-                            .iter()
-                            .find_map(|root| set.root_types.get(*root))
-                            .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
-                            .cloned();
-                    }
-                    let id = state.frame.compiles[i].compile_id.clone();
-                    state.guards.insert(id.clone(), set);
-                    if self.guard_trees {
-                        // Nothing after this reads the event's tree: keep it, uncopied.
-                        state.trees.insert(id, std::mem::take(lines));
-                    }
-                }
-                if let EventData::DynamoStart { stack, .. } = &ev.data {
-                    // The stack names the frame being compiled; metrics, when
-                    // they arrive, give the authoritative name and first line.
-                    if let Some(sf) = stack.last().filter(|_| state.frame.function.is_none()) {
-                        state.frame.function = sf.function.clone();
-                        state.frame.file = sf.file.clone();
-                    }
-                }
-                &mut state.frame.compiles[i]
-            }
+        match (r.frame_id, r.compiled_autograd_id) {
+            (Some(frame_id), _) => self.add_to_frame(ev, frame_id, generation, unix),
             (None, Some(ca)) => {
                 let key = (ev.pid, generation, ca);
                 let i = *self.ca_index.entry(key).or_insert_with(|| {
                     self.compiled_autograd.push(new_compile(r, ev.line));
                     self.compiled_autograd.len() - 1
                 });
-                &mut self.compiled_autograd[i]
+                apply(
+                    &mut self.compiled_autograd[i],
+                    r,
+                    &ev.data,
+                    ev.line,
+                    unix,
+                    &mut self.shared,
+                );
             }
             // Events outside any compile (interned strings, runtime events).
-            (None, None) => return,
-        };
-        apply(compile, r, ev.data, ev.line, glog_unix, &mut self.shared);
+            (None, None) => {}
+        }
     }
 
+    fn add_to_frame(&mut self, ev: &mut Event, frame_id: u32, generation: u32, glog_unix: f64) {
+        let r = ev.compile;
+        let rank = self.rank.or(ev.rank);
+        let frames = &mut self.frames;
+        let index = self.frame_index.entry((ev.pid, generation)).or_default();
+        let at = *index.entry(frame_id).or_insert_with(|| {
+            frames.push(FrameState {
+                extra: None,
+                frame: Frame {
+                    rank,
+                    pid: ev.pid,
+                    generation,
+                    frame_id,
+                    function: None,
+                    file: None,
+                    line: None,
+                    module_class: None,
+                    run: 0,
+                    compiles: Vec::new(),
+                },
+            });
+            (frames.len() - 1) as u32
+        });
+        let state = &mut self.frames[at as usize];
+        let compiles = &mut state.frame.compiles;
+        let i = match find_compile(compiles, r) {
+            Some(i) => i,
+            // Handed out already (`watch`): nothing later is reported of it.
+            None if growing::was_taken(state.extra.as_deref(), r) => return,
+            None => {
+                // Most frames compile once: room for one, not Vec's first
+                // four (a fleet's log holds 10^5-10^6 frames).
+                if compiles.is_empty() {
+                    compiles.reserve_exact(1);
+                }
+                compiles.push(new_compile(r, ev.line));
+                compiles.len() - 1
+            }
+        };
+        if let EventData::CompilationMetrics(m) = &ev.data {
+            fill_frame(&mut state.frame, m, &mut self.shared);
+        }
+        if let EventData::GuardTree(lines) = &mut ev.data {
+            let set = self.sets.share(lines, self.guard_cache.parse(lines));
+            if state.frame.module_class.is_none() {
+                state.frame.module_class = ["self", "fn", "args[0]"]
+                    .iter()
+                    .find_map(|root| set.root_types.get(*root))
+                    .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
+                    .map(|ty| self.shared.text(ty));
+            }
+            let id = state.frame.compiles[i].compile_id.clone();
+            let guards = state.extra.get_or_insert_default();
+            guards.sets.insert(id.clone(), set);
+            if self.guard_trees {
+                // Nothing after this reads the event's tree: keep it, uncopied.
+                guards.trees.insert(id, std::mem::take(lines));
+            }
+        }
+        let named = state.frame.function.is_some();
+        let compile = &mut state.frame.compiles[i];
+        apply(compile, r, &ev.data, ev.line, glog_unix, &mut self.shared);
+        if !named {
+            // The stack names the frame being compiled; metrics, when
+            // they arrive, give the authoritative name and first line.
+            if let Some(sf) = compile.stack.last() {
+                state.frame.function = sf.function.clone();
+                state.frame.file = sf.file.clone();
+            }
+        }
+    }
+
+    /// Spots `torch._dynamo.reset()`: it restarts compile ids at 0/0, so a
+    /// compile id and attempt that Dynamo starts a second time begin a new
+    /// generation of the process's frames.
     fn note_start(&mut self, pid: u64, r: CompileRef) {
-        let generation = self.generation.entry(pid).or_insert(0);
-        if !self.started.entry((pid, *generation)).or_default().insert(r) {
-            // The same compile id and attempt started twice: ids restarted.
-            *generation += 1;
-            self.started.entry((pid, *generation)).or_default().insert(r);
+        let generation = self.generation.get(&pid).copied().unwrap_or(0);
+        let attempt = r.attempt.unwrap_or(0);
+        let started = |attempts: &[super::Attempt]| attempts.iter().any(|a| a.attempt == attempt && a.dynamo_start);
+        let again = match (r.frame_id, r.compiled_autograd_id) {
+            (Some(frame_id), _) => self.frame_at(pid, generation, frame_id).is_some_and(|state| {
+                let compiles = &state.frame.compiles;
+                match find_compile(compiles, r) {
+                    Some(i) => started(&compiles[i].attempts),
+                    None => growing::taken_attempts(state.extra.as_deref(), r).is_some_and(started),
+                }
+            }),
+            (None, Some(ca)) => self
+                .ca_index
+                .get(&(pid, generation, ca))
+                .is_some_and(|&i| started(&self.compiled_autograd[i].attempts)),
+            (None, None) => false,
+        };
+        if again {
+            *self.generation.entry(pid).or_insert(0) += 1;
         }
     }
 
-    /// The compile whose `compilation_metrics` event was just added, on its
-    /// own (a `Run` of one frame holding only it, finished as `finish`
-    /// finishes it), for a log read while it grows (`guardscope watch`).
-    /// What it held is then dropped: the builder keeps a stub (its ids) and
-    /// the guard trees of its frame's latest `KEPT_GUARD_TREES` compiles,
-    /// the ones a later recompile's failed entry can name.
-    pub fn take_finished(&mut self, pid: u64, r: CompileRef) -> Option<Run> {
-        let key = FrameKey {
-            pid,
-            generation: self.generation.get(&pid).copied().unwrap_or(0),
-            frame_id: r.frame_id?,
-        };
-        let rank = self.rank.or(self.envelope_rank);
-        let state = &mut self.frames[*self.frame_index.get(&key)?];
-        let ckey = CompileKey {
-            frame_compile_id: r.frame_compile_id,
-            compiled_autograd_id: r.compiled_autograd_id,
-        };
-        let stub = |c: &Compile| Compile {
-            compile_id: c.compile_id.clone(),
-            frame_compile_id: c.frame_compile_id,
-            compiled_autograd_id: c.compiled_autograd_id,
-            finished: true,
-            log_line: c.log_line,
-            last_log_line: c.last_log_line,
-            ..Compile::default()
-        };
-        let slot = state.frame.compiles.get_mut(*state.index.get(&ckey)?)?;
-        let fresh = stub(slot);
-        let mut compile = std::mem::replace(slot, fresh);
-        let no_paths = PathResolver::default();
-        locate_reasons(&mut compile, &state.guards, self.paths.get(&pid).unwrap_or(&no_paths));
-        if let Some(n) = compile.frame_compile_id {
-            let number = |id: &str| id.rsplit('/').next().and_then(|n| n.parse::<u32>().ok());
-            let kept = |id: &String| number(id).is_none_or(|m| m + KEPT_GUARD_TREES > n);
-            state.guards.retain(|id, _| kept(id));
-            // `watch` reports no guard trees; they are kept only until then.
-            state.trees.clear();
-        }
-        let compiles = std::mem::take(&mut state.frame.compiles);
-        let mut frame = state.frame.clone();
-        state.frame.compiles = compiles;
-        frame.compiles = vec![compile];
-        frame.rank = frame.rank.or(rank);
-        Some(Run {
-            frames: vec![frame],
-            ..Run::default()
-        })
+    fn frame_at(&self, pid: u64, generation: u32, frame_id: u32) -> Option<&FrameState> {
+        let at = *self.frame_index.get(&(pid, generation))?.get(&frame_id)?;
+        self.frames.get(at as usize)
     }
 
     /// A frame as the model keeps it: its reasons located, its guard trees
@@ -309,26 +291,30 @@ impl RunBuilder {
         let no_paths = PathResolver::default();
         let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
         for c in f.compiles.iter_mut() {
-            locate_reasons(c, &state.guards, paths);
+            locate_reasons(c, state.extra.as_deref(), paths);
         }
-        super::guard_tree::attach(&mut f.compiles, &state.trees);
+        if let Some(guards) = &state.extra {
+            super::guard_tree::attach(&mut f.compiles, &guards.trees);
+        }
         f.rank = f.rank.or(rank);
         f.compiles.sort_by_key(|c| (c.compiled_autograd_id, c.frame_compile_id));
-        // A compile is ~600 bytes; the room a growing vector keeps is most
-        // of a frame's memory when the analysis runs.
+        // The room a growing vector keeps would be most of a frame's memory
+        // when the analysis runs.
         f.compiles.shrink_to_fit();
         f
     }
 
     pub fn finish(mut self, source: &LogSource, stats: ParseStats) -> Run {
         let rank = self.rank.or(self.envelope_rank);
-        self.frame_index = HashMap::new();
+        self.frame_index = HashMap::default();
         let states = std::mem::take(&mut self.frames);
         // Collected in place (a Frame is smaller than its state): the frames
         // reuse the states' memory rather than a second allocation beside it.
         let mut frames: Vec<Frame> = states.into_iter().map(|state| self.finish_frame(state, rank)).collect();
         frames.shrink_to_fit();
-        frames.sort_by_key(|f| (f.pid, f.generation, f.frame_id));
+        // Keys are unique, so an unstable sort gives the same order, in
+        // place: a stable one would borrow half the frames' size again.
+        frames.sort_unstable_by_key(|f| (f.pid, f.generation, f.frame_id));
 
         Run {
             inputs: vec![InputFile {
@@ -351,10 +337,11 @@ impl RunBuilder {
 /// Points each failed entry's guard at its source line, gives torch's
 /// shortened paths back in full and diffs the entry's guards with the new
 /// compile's, from the frame's guard trees.
-fn locate_reasons(c: &mut Compile, guards: &HashMap<String, Arc<GuardSet>>, paths: &PathResolver) {
-    let new = guards.get(&c.compile_id);
+fn locate_reasons(c: &mut Compile, guards: Option<&FrameExtra>, paths: &PathResolver) {
+    let set = |id: &str| guards.and_then(|g| g.sets.get(id));
+    let new = set(&c.compile_id);
     for g in c.recompile_reasons.iter_mut() {
-        let old = g.entry.as_ref().and_then(|e| guards.get(e));
+        let old = g.entry.as_deref().and_then(set);
         if let Some(old) = old {
             reasons::locate(g, &old.tensor_sites);
         }
@@ -382,10 +369,20 @@ fn is_plain_python_type(ty: &str) -> bool {
 pub fn merge(parts: Vec<(Run, Problems)>) -> Run {
     let mut run = Run::default();
     for (part, problems) in parts {
+        append(&mut run.frames, part.frames);
+        append(&mut run.compiled_autograd, part.compiled_autograd);
         run.inputs.extend(part.inputs);
-        run.frames.extend(part.frames);
-        run.compiled_autograd.extend(part.compiled_autograd);
         run.problems.merge(problems);
     }
     run
+}
+
+/// `to.extend(from)`, but into an empty `to` the vector itself is moved: with
+/// one log (or one big one) a copy would hold every frame twice for a moment.
+fn append<T>(to: &mut Vec<T>, from: Vec<T>) {
+    if to.is_empty() {
+        *to = from;
+    } else {
+        to.extend(from);
+    }
 }

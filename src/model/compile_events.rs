@@ -1,11 +1,12 @@
 //! What each event says about the compile it names: its attempts, stack,
 //! metrics, reasons, graph breaks and cache lookups.
 
-use super::{Attempt, BackwardCompile, Breakdown, CacheCounts, Compile, Frame};
+use super::{Attempt, BackwardCompile, CacheCounts, Compile, Frame, Phases, StackFrame};
 use crate::reasons;
 use crate::shared::ArcSet;
-use crate::trace::event::{CacheKind, CacheLookup, CacheOutcome, CompilationMetrics, StackFrame};
+use crate::trace::event::{self, CacheKind, CacheLookup, CacheOutcome, CompilationMetrics};
 use crate::trace::{CompileRef, EventData};
+use std::sync::Arc;
 
 pub(super) fn new_compile(r: CompileRef, line: u64) -> Compile {
     Compile {
@@ -33,31 +34,70 @@ pub fn compile_id_string(r: CompileRef) -> String {
     }
 }
 
-pub(super) fn fill_frame(frame: &mut Frame, m: &CompilationMetrics) {
-    if m.co_name.is_some() {
-        frame.function = m.co_name.clone();
+pub(super) fn fill_frame(frame: &mut Frame, m: &CompilationMetrics, interned: &mut Interned) {
+    if let Some(name) = &m.co_name {
+        frame.function = Some(interned.text(name));
     }
-    if m.co_filename.is_some() {
-        frame.file = m.co_filename.clone();
+    if let Some(file) = &m.co_filename {
+        frame.file = Some(interned.text(file));
     }
     if m.co_firstlineno.is_some() {
         frame.line = m.co_firstlineno;
     }
 }
 
-/// One copy of each graph-break text and each stack of a file: the
-/// processes and ranks of one job break the graph at the same lines, with
-/// the same message, and compile their frames from the same call stacks.
+/// One copy of each text and each stack of a file: the processes and ranks
+/// of one job compile the same functions from the same call stacks, and
+/// break the graph at the same lines with the same message.
+///
+/// What the model keeps is copied here, on the builder's thread, rather
+/// than kept as the parser made it: a string the parser's thread allocated
+/// and the model holds pins that thread's heap pages, most of them full
+/// of events long freed (1M frames: 0.3 GB of RSS).
 #[derive(Default)]
 pub(super) struct Interned {
     texts: ArcSet<str>,
     stacks: ArcSet<[StackFrame]>,
+    /// Values held after the last `release_unused`.
+    held: usize,
+}
+
+impl Interned {
+    /// Lets go of the values no compile holds any more (`watch` drops each
+    /// compile once it is reported), whenever the sets have doubled since
+    /// the last time: a constant share of the work of adding them.
+    pub(super) fn release_unused(&mut self) {
+        let now = self.texts.len() + self.stacks.len();
+        if now > 2 * self.held.max(1024) {
+            self.texts.release_unused();
+            self.stacks.release_unused();
+            self.held = self.texts.len() + self.stacks.len();
+        }
+    }
+
+    pub(super) fn text(&mut self, text: &str) -> Arc<str> {
+        self.texts.share(text)
+    }
+
+    fn stack(&mut self, stack: &[event::StackFrame]) -> Arc<[StackFrame]> {
+        let mut text = |t: &Option<String>| t.as_deref().map(|t| self.texts.share(t));
+        let frames: Vec<StackFrame> = stack
+            .iter()
+            .map(|f| StackFrame {
+                file: text(&f.file),
+                line: f.line,
+                function: text(&f.function),
+                code: text(&f.code),
+            })
+            .collect();
+        self.stacks.share(frames)
+    }
 }
 
 pub(super) fn apply(
     c: &mut Compile,
     r: CompileRef,
-    data: EventData,
+    data: &EventData,
     line: u64,
     glog_unix: f64,
     interned: &mut Interned,
@@ -68,45 +108,49 @@ pub(super) fn apply(
         EventData::DynamoStart { stack, .. } => {
             let attempt = r.attempt.unwrap_or(0);
             if c.stack.is_empty() {
-                c.stack = interned.stacks.share(stack);
+                c.stack = interned.stack(stack);
             }
-            if !c.attempts.iter().any(|a| a.attempt == attempt) {
-                // Nearly every compile has one attempt: room for one.
-                if c.attempts.is_empty() {
-                    c.attempts.reserve_exact(1);
+            match c.attempts.iter_mut().find(|a| a.attempt == attempt) {
+                Some(a) => a.dynamo_start = true,
+                None => {
+                    c.attempts.push(Attempt {
+                        attempt,
+                        start: Some(glog_unix),
+                        log_line: line,
+                        dynamo_start: true,
+                    });
+                    c.attempts.sort_by_key(|a| a.attempt);
                 }
-                c.attempts.push(Attempt {
-                    attempt,
-                    start: Some(glog_unix),
-                    log_line: line,
-                });
-                c.attempts.sort_by_key(|a| a.attempt);
             }
             if c.start.is_none() {
                 c.start = Some(glog_unix);
             }
         }
-        EventData::CompilationMetrics(m) => apply_metrics(c, &m),
+        EventData::CompilationMetrics(m) => apply_metrics(c, m, interned),
         EventData::BwdCompilationMetrics(m) => {
             let us = |v: Option<u64>| v.map(|x| x as f64 / 1e6);
-            c.backward = Some(BackwardCompile {
+            c.backward = Some(Box::new(BackwardCompile {
                 duration_s: us(m.backward_cumulative_compile_time_us).or(us(m.duration_us)),
                 inductor_s: m.inductor_compile_time_s.or(us(m.inductor_cumulative_compile_time_us)),
                 code_gen_s: m.code_gen_time_s.or(us(m.inductor_code_gen_cumulative_compile_time_us)),
                 failed: m.fail_type.is_some(),
-                fail_reason: m.fail_reason.clone().or(m.fail_type.clone()),
-            });
+                fail_reason: m
+                    .fail_reason
+                    .as_ref()
+                    .or(m.fail_type.as_ref())
+                    .map(|t| interned.text(t)),
+            }));
         }
         EventData::RecompileReasons(list) => {
             c.recompile_reasons = list.iter().map(|r| reasons::split(r)).collect();
         }
-        EventData::GraphBreak(text) => c.graph_breaks.push(interned.texts.share(text)),
+        EventData::GraphBreak(text) => c.graph_breaks.push(interned.text(text)),
         EventData::GuardAdded => c.guards_added += 1,
         EventData::DeclaredRange { source, range } => {
             c.declared_ranges
-                .push((crate::reasons::culprit::canonical(&source), range));
+                .push((crate::reasons::culprit::canonical(source), range.clone()));
         }
-        EventData::CacheLookup(lookup) => count_lookup(&mut c.caches, lookup),
+        EventData::CacheLookup(lookup) => count_lookup(c.cache_lookups.get_or_insert_default(), *lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
@@ -119,13 +163,14 @@ pub(super) fn apply(
                 attempt: a,
                 start: (a > 0).then_some(glog_unix),
                 log_line: line,
+                dynamo_start: false,
             });
             c.attempts.sort_by_key(|x| x.attempt);
         }
     }
 }
 
-fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
+fn apply_metrics(c: &mut Compile, m: &CompilationMetrics, interned: &mut Interned) {
     let us = |v: Option<u64>| v.map(|x| x as f64 / 1e6);
     c.finished = true;
     // compilation_metrics.start_time is real unix time; the glog time has no
@@ -137,25 +182,30 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics) {
         .entire_frame_compile_time_s
         .or(us(m.duration_us))
         .or(us(m.dynamo_cumulative_compile_time_us));
-    c.breakdown = Breakdown {
-        entire_frame_s: c.duration_s,
+    let phases = Phases {
         backend_s: m
             .backend_compile_time_s
             .or(us(m.aot_autograd_cumulative_compile_time_us)),
         inductor_s: m.inductor_compile_time_s.or(us(m.inductor_cumulative_compile_time_us)),
         code_gen_s: m.code_gen_time_s.or(us(m.inductor_code_gen_cumulative_compile_time_us)),
     };
+    c.phases = (phases != Phases::default()).then(|| Box::new(phases));
     c.guard_count = m.guard_count;
     c.guard_latency_us = m.guard_latency_us;
     c.suppress_errors = m.config_suppress_errors;
-    c.caches.remote_hits =
+    let remote_hits =
         m.inductor_fx_remote_cache_hit_count.unwrap_or(0) + m.aotautograd_remote_cache_hit_count.unwrap_or(0);
-    c.caches.remote_misses =
+    let remote_misses =
         m.inductor_fx_remote_cache_miss_count.unwrap_or(0) + m.aotautograd_remote_cache_miss_count.unwrap_or(0);
+    if remote_hits + remote_misses > 0 || c.cache_lookups.is_some() {
+        let caches = c.cache_lookups.get_or_insert_default();
+        caches.remote_hits = remote_hits;
+        caches.remote_misses = remote_misses;
+    }
     c.automatic_dynamic = m.dynamo_flag("automatic_dynamic_shapes");
     c.graph_op_count = m.graph_op_count;
-    c.fail_type = m.fail_type.clone();
-    c.fail_reason = m.fail_reason.clone();
+    c.fail_type = m.fail_type.as_deref().map(|t| interned.text(t));
+    c.fail_reason = m.fail_reason.as_deref().map(|t| interned.text(t));
     c.failed = m.fail_type.is_some();
     // `fullgraph=True` at the limit raises with a reason that names only
     // fullgraph ("Hard failure due to fullgraph=True"): the type says limit.

@@ -74,6 +74,6 @@ pub(super) fn attach(compiles: &mut [super::Compile], trees: &std::collections::
             .filter(|(entry, _, _)| *entry == c.compile_id)
             .map(|(_, id, g)| (id.as_str(), g))
             .collect();
-        c.guard_tree = Some(GuardTree::keep(tree, &named));
+        c.guard_tree = Some(Box::new(GuardTree::keep(tree, &named)));
     }
 }

@@ -18,9 +18,10 @@ pub use steps::{median_wall_ms, steady_median_wall_ms, Step, StepCause, StepComp
 
 use crate::input::Problems;
 use crate::reasons::GuardFailure;
-pub use crate::trace::event::StackFrame;
 use crate::trace::ParseStats;
 use serde::Serialize;
+use smallvec::SmallVec;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Run {
@@ -56,14 +57,16 @@ pub struct Frame {
     /// Increments each time `torch._dynamo.reset()` restarts compile ids.
     pub generation: u32,
     pub frame_id: u32,
-    pub function: Option<String>,
-    pub file: Option<String>,
+    /// Names are held once per log (see `compile_events::Interned`): the
+    /// processes and ranks of a job compile the same functions.
+    pub function: Option<Arc<str>>,
+    pub file: Option<Arc<str>>,
     /// First line of the compiled function (`co_firstlineno`).
     pub line: Option<u32>,
     /// The class of the module the frame was compiled for (`L['self']` or
     /// `L['fn']` in its guards), when it is one: names a frame that is only
     /// a library wrapper (`wrapper`, `inner`) by what was compiled.
-    pub module_class: Option<String>,
+    pub module_class: Option<Arc<str>>,
     /// Index into `Run::runs` of the run (launch) the frame's log belongs to.
     pub run: usize,
     pub compiles: Vec<Compile>,
@@ -85,47 +88,52 @@ pub struct Compile {
     pub compile_id: String,
     pub frame_compile_id: Option<u32>,
     pub compiled_autograd_id: Option<u32>,
-    pub attempts: Vec<Attempt>,
+    /// Room for one inline: nearly every compile has one attempt.
+    pub attempts: SmallVec<[Attempt; 1]>,
     /// Unix seconds at which the compile started.
     pub start: Option<f64>,
     /// Forward (Dynamo frame) compile time in seconds.
     pub duration_s: Option<f64>,
-    pub breakdown: Breakdown,
+    /// The backend's share of the compile time, when the log gives one
+    /// (`breakdown()` reads it): boxed, as most compiles of a fleet's
+    /// frames lack it.
+    pub phases: Option<Box<Phases>>,
     pub guard_count: Option<u64>,
     pub guards_added: u64,
     pub graph_op_count: Option<u64>,
     pub failed: bool,
-    pub fail_type: Option<String>,
-    pub fail_reason: Option<String>,
+    pub fail_type: Option<Arc<str>>,
+    pub fail_reason: Option<Arc<str>>,
     /// Dynamo refused this compile because the frame hit the recompile limit.
     pub cache_limit: bool,
     /// `compilation_metrics` was seen: false for a log cut off mid-compile.
     pub finished: bool,
     pub restart_reasons: Vec<String>,
-    pub graph_breaks: Vec<std::sync::Arc<str>>,
+    pub graph_breaks: Vec<Arc<str>>,
     /// One per cache entry whose guards failed, as logged (cache order).
     pub recompile_reasons: Vec<GuardFailure>,
     /// The Python stack when Dynamo started, outermost first, full paths;
     /// the last entry is the compiled frame, the ones before it its callers.
     /// Shared with the compiles whose stack is the same (see `compile_events::Interned`).
-    pub stack: std::sync::Arc<[StackFrame]>,
+    pub stack: Arc<[StackFrame]>,
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
     pub guard_latency_us: Option<f64>,
     /// Dynamo's `suppress_errors` for this compile: with it on, a compile
     /// that fails runs its call eagerly instead of raising.
     pub suppress_errors: Option<bool>,
-    /// Compile cache lookups made for this compile (forward and backward).
-    pub caches: CacheCounts,
+    /// Compile cache lookups made for this compile (forward and backward),
+    /// when it made any (`caches()` reads them).
+    pub cache_lookups: Option<Box<CacheCounts>>,
     /// The compile's guard tree as the report shows it; None when the log
     /// has no `dynamo_cpp_guards_str` for it.
-    pub guard_tree: Option<GuardTree>,
+    pub guard_tree: Option<Box<GuardTree>>,
     /// `automatic_dynamic_shapes` in the compile's Dynamo config.
     pub automatic_dynamic: Option<bool>,
     /// Dims created with a range the user declared (`mark_dynamic(x, d,
     /// min=, max=)`), as (source `x.size()[d]`, range `[2, 16]`).
     pub declared_ranges: Vec<(String, String)>,
-    pub backward: Option<BackwardCompile>,
+    pub backward: Option<Box<BackwardCompile>>,
     /// Line of the compile's first event in its log.
     pub log_line: u64,
     /// Line of its latest event: with `log_line`, which stretch of the log
@@ -136,6 +144,34 @@ pub struct Compile {
     pub last_log_time: Option<f64>,
 }
 
+impl Compile {
+    /// Where the compile time went: `phases` beside the whole compile's.
+    pub fn breakdown(&self) -> Breakdown {
+        let p = self.phases.as_deref().copied().unwrap_or_default();
+        Breakdown {
+            entire_frame_s: self.duration_s,
+            backend_s: p.backend_s,
+            inductor_s: p.inductor_s,
+            code_gen_s: p.code_gen_s,
+        }
+    }
+
+    pub fn caches(&self) -> CacheCounts {
+        self.cache_lookups.as_deref().copied().unwrap_or_default()
+    }
+}
+
+/// One frame of a compile's stack. Its texts are held once per log: a
+/// job's compiles share most of their callers' files and functions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct StackFrame {
+    pub file: Option<Arc<str>>,
+    pub line: Option<u32>,
+    pub function: Option<Arc<str>>,
+    /// The source line as Dynamo quotes it (`loc`).
+    pub code: Option<Arc<str>>,
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Attempt {
     pub attempt: u32,
@@ -143,6 +179,9 @@ pub struct Attempt {
     /// of a restarted one (torch logs no start for it).
     pub start: Option<f64>,
     pub log_line: u64,
+    /// Dynamo logged `dynamo_start` for it (a restarted attempt need not).
+    #[serde(skip)]
+    pub(crate) dynamo_start: bool,
 }
 
 /// Hits and misses of the compile caches: the FX graph (inductor) and
@@ -179,9 +218,17 @@ impl CacheCounts {
 }
 
 /// Where the compile time went, as far as the log says.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Breakdown {
     pub entire_frame_s: Option<f64>,
+    pub backend_s: Option<f64>,
+    pub inductor_s: Option<f64>,
+    pub code_gen_s: Option<f64>,
+}
+
+/// The parts of a compile's time that a backend reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Phases {
     pub backend_s: Option<f64>,
     pub inductor_s: Option<f64>,
     pub code_gen_s: Option<f64>,
@@ -194,7 +241,7 @@ pub struct BackwardCompile {
     pub inductor_s: Option<f64>,
     pub code_gen_s: Option<f64>,
     pub failed: bool,
-    pub fail_reason: Option<String>,
+    pub fail_reason: Option<Arc<str>>,
 }
 
 impl Run {
@@ -215,5 +262,26 @@ impl Run {
     /// Events found in all inputs together.
     pub fn envelope_count(&self) -> u64 {
         self.inputs.iter().map(|i| i.stats.envelopes).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fleet's logs hold 10^5-10^6 frames, nearly all compiled once: what
+    /// a frame and its compile cost is most of the model's memory
+    /// (docs/performance.md, `bench/frames_memory.sh`).
+    #[test]
+    fn a_frame_and_its_compile_stay_small() {
+        eprintln!(
+            "Frame {} Compile {} Attempt {} StackFrame {}",
+            size_of::<Frame>(),
+            size_of::<Compile>(),
+            size_of::<Attempt>(),
+            size_of::<StackFrame>()
+        );
+        assert!(size_of::<Frame>() <= 112, "{}", size_of::<Frame>());
+        assert!(size_of::<Compile>() <= 384, "{}", size_of::<Compile>());
     }
 }

@@ -23,8 +23,8 @@ pub struct CompileEvent<'a> {
     pub pid: u64,
     /// Increments when `torch._dynamo.reset()` restarts compile ids.
     pub generation: u32,
-    pub function: Option<String>,
-    pub file: Option<String>,
+    pub function: Option<std::sync::Arc<str>>,
+    pub file: Option<std::sync::Arc<str>>,
     pub line: Option<u32>,
     /// A compile of a frame after its first (`frame_compile_id > 0`).
     pub recompile: bool,

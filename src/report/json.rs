@@ -7,19 +7,18 @@ use crate::analysis::{
     frame_name, Cost, CulpritGroup, Findings, FrameRef, RankDifference, Severity, Totals, ValueOwner,
 };
 use crate::input::ProblemKind;
-use crate::model::{Breakdown, CacheCounts, RunInfo};
+use crate::model::{Breakdown, CacheCounts, Compile, Frame, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
-use std::collections::HashMap;
 
 #[derive(Serialize)]
 pub struct SummaryDocument<'a> {
     pub version: &'static str,
     pub totals: Totals,
-    pub frames: Vec<FrameView<'a>>,
+    pub frames: Frames<'a>,
     /// The frames matched across ranks: one per compiled function.
-    pub frame_groups: Vec<FrameGroupView<'a>>,
+    pub frame_groups: FrameGroups<'a>,
     pub recompiles: Vec<RecompileView<'a>>,
     /// Recompiles grouped by culprit, most expensive first.
     pub culprits: Vec<CulpritGroup>,
@@ -64,7 +63,45 @@ pub struct FrameView<'a> {
     pub pid: u64,
     pub generation: u32,
     pub run: usize,
-    pub compiles: Vec<CompileView<'a>>,
+    pub compiles: Compiles<'a>,
+}
+
+/// The run's frames, each made into its view as it is written: a fleet's
+/// run has 10^5-10^6 frames, and their views held at once cost more than
+/// the frames.
+pub struct Frames<'a>(&'a [Frame]);
+
+impl Serialize for Frames<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|f| FrameView {
+            rank: f.rank,
+            frame_id: f.frame_id,
+            function: f.function.as_deref(),
+            file: f.file.as_deref(),
+            line: f.line,
+            pid: f.pid,
+            generation: f.generation,
+            run: f.run,
+            compiles: Compiles(&f.compiles),
+        }))
+    }
+}
+
+pub struct Compiles<'a>(&'a [Compile]);
+
+impl Serialize for Compiles<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(compile))
+    }
+}
+
+/// The frame groups, each made into its view as it is written (see `Frames`).
+pub struct FrameGroups<'a>(&'a Findings<'a>);
+
+impl Serialize for FrameGroups<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(frame_groups(self.0))
+    }
 }
 
 /// One compiled function with every rank's copy of it.
@@ -95,12 +132,12 @@ pub struct CompileView<'a> {
     #[serde(flatten)]
     pub record: CompileRecord<'a>,
     pub compiled_autograd_id: Option<u32>,
-    pub breakdown: &'a Breakdown,
+    pub breakdown: Breakdown,
     pub guard_count: Option<u64>,
     pub graph_op_count: Option<u64>,
     pub graph_breaks: usize,
     pub guard_latency_us: Option<f64>,
-    pub caches: &'a CacheCounts,
+    pub caches: CacheCounts,
 }
 
 #[derive(Serialize)]
@@ -206,22 +243,8 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
     SummaryDocument {
         version: env!("CARGO_PKG_VERSION"),
         totals: findings.totals.clone(),
-        frames: run
-            .frames
-            .iter()
-            .map(|f| FrameView {
-                rank: f.rank,
-                frame_id: f.frame_id,
-                function: f.function.as_deref(),
-                file: f.file.as_deref(),
-                line: f.line,
-                pid: f.pid,
-                generation: f.generation,
-                run: f.run,
-                compiles: f.compiles.iter().map(compile).collect(),
-            })
-            .collect(),
-        frame_groups: frame_groups(findings),
+        frames: Frames(&run.frames),
+        frame_groups: FrameGroups(findings),
         recompiles: findings
             .recompiles
             .iter()
@@ -309,52 +332,44 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
     }
 }
 
-fn frame_groups<'a>(findings: &'a Findings<'a>) -> Vec<FrameGroupView<'a>> {
-    let index: HashMap<*const crate::model::Frame, usize> = findings
-        .run
-        .frames
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f as *const _, i))
-        .collect();
-    findings
-        .frames
-        .iter()
-        .map(|g| {
-            let f = g.first();
-            FrameGroupView {
-                frame_id: f.frame_id,
-                generation: f.generation,
-                run: f.run,
-                name: frame_name(f),
-                function: f.function.as_deref(),
-                file: f.file.as_deref(),
-                line: f.line,
-                ranks: g.ranks().collect(),
-                frames: g
-                    .copies
-                    .iter()
-                    .filter_map(|c| index.get(&(*c as *const _)).copied())
-                    .collect(),
-                typical_compiles: g.typical_compiles,
-                slowest_seconds: g.slowest_seconds(),
-                summed_seconds: g.summed_seconds(),
-                differing: &g.differing,
-            }
-        })
-        .collect()
+fn frame_groups<'a>(findings: &'a Findings<'a>) -> impl Iterator<Item = FrameGroupView<'a>> + 'a {
+    let frames = &findings.run.frames;
+    // Where a copy sits in `frames`, from its address: copies are borrowed
+    // from there (a map of 10^6 addresses would be its own memory peak).
+    let index = move |f: &Frame| {
+        let i = (std::ptr::from_ref(f).addr().wrapping_sub(frames.as_ptr().addr())) / size_of::<Frame>().max(1);
+        frames.get(i).filter(|g| std::ptr::eq(*g, f)).map(|_| i)
+    };
+    findings.frames.iter().map(move |g| {
+        let f = g.first();
+        FrameGroupView {
+            frame_id: f.frame_id,
+            generation: f.generation,
+            run: f.run,
+            name: frame_name(f),
+            function: f.function.as_deref(),
+            file: f.file.as_deref(),
+            line: f.line,
+            ranks: g.ranks().collect(),
+            frames: g.copies.iter().filter_map(|c| index(c)).collect(),
+            typical_compiles: g.typical_compiles,
+            slowest_seconds: g.slowest_seconds(),
+            summed_seconds: g.summed_seconds(),
+            differing: &g.differing,
+        }
+    })
 }
 
-fn compile(c: &crate::model::Compile) -> CompileView<'_> {
+fn compile(c: &Compile) -> CompileView<'_> {
     CompileView {
         record: CompileRecord::new(c),
         compiled_autograd_id: c.compiled_autograd_id,
-        breakdown: &c.breakdown,
+        breakdown: c.breakdown(),
         guard_count: c.guard_count,
         graph_op_count: c.graph_op_count,
         graph_breaks: c.graph_breaks.len(),
         guard_latency_us: c.guard_latency_us,
-        caches: &c.caches,
+        caches: c.caches(),
     }
 }
 

@@ -87,15 +87,18 @@ fn detail(run: &Run, frame: &Frame, compile: &Compile, matched_by: &'static str)
         restart_reasons: compile.restart_reasons.clone(),
         graph_op_count: compile.graph_op_count,
         guard_count: compile.guard_count,
-        backend_s: compile.breakdown.backend_s,
+        backend_s: compile.breakdown().backend_s,
     }
 }
 
 /// The trace knows more than a step record: keep what the record says,
 /// fill in what it lacks.
 fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
-    sc.function = sc.function.take().or_else(|| frame.function.clone());
-    sc.file = sc.file.take().or_else(|| frame.file.clone());
+    sc.function = sc
+        .function
+        .take()
+        .or_else(|| frame.function.as_deref().map(String::from));
+    sc.file = sc.file.take().or_else(|| frame.file.as_deref().map(String::from));
     sc.line = sc.line.or(frame.line);
     sc.recompile = sc.recompile.or(Some(compile.frame_compile_id.is_some_and(|n| n > 0)));
     sc.seconds = sc.seconds.or(compile.duration_s);

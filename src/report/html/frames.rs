@@ -206,7 +206,7 @@ fn frame_section(
         label: format!("frame {}", frame_label(f, multi_rank && !across_ranks)),
         location: match (&f.file, f.line) {
             (Some(file), Some(line)) => format!("{file}:{line}"),
-            (Some(file), None) => file.clone(),
+            (Some(file), None) => file.to_string(),
             _ => "location unknown".to_string(),
         },
         location_link: f.file.as_deref().and_then(|file| links.file(file, f.line)),
@@ -251,7 +251,7 @@ fn compile_row(finding: Option<&Finding<'_>>, c: &Compile, origin: Option<f64>) 
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
     let cause = finding.map(|f| &f.cause);
     let opt_secs = |v: Option<f64>| v.map_or_else(|| "–".to_string(), secs);
-    let b = &c.breakdown;
+    let b = c.breakdown();
     let breakdown: Vec<String> = [
         ("backend", b.backend_s),
         ("inductor", b.inductor_s),

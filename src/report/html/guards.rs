@@ -67,7 +67,7 @@ pub fn section(findings: &Findings<'_>) -> Option<Section> {
     let multi_rank = run.has_several_ranks();
     let mut candidates: Vec<(&Frame, &Compile, &GuardTree)> = run
         .compiles()
-        .filter_map(|(f, c)| c.guard_tree.as_ref().map(|t| (f, c, t)))
+        .filter_map(|(f, c)| c.guard_tree.as_deref().map(|t| (f, c, t)))
         .collect();
     if candidates.is_empty() {
         return None;

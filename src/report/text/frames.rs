@@ -44,39 +44,45 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
         id
     };
     let mut header = vec!["frame", "compiled", "location"];
-    let mut rows: Vec<Vec<String>> = Vec::new();
+    let with_rank = run.has_several_ranks();
+    // The rows are made twice, to measure the columns and then to write
+    // them, rather than held: a fleet's table has 10^5-10^6 rows.
+    let rows = || -> Box<dyn Iterator<Item = Vec<String>> + '_> {
+        if across_ranks {
+            Box::new(findings.frames.iter().map(|g| {
+                let f = g.first();
+                vec![
+                    id(f, false),
+                    analysis::frame_name(f),
+                    location(f),
+                    g.copies.len().to_string(),
+                    g.typical_compiles.to_string(),
+                    g.typical_attempts().to_string(),
+                    format!("{:.2}", g.slowest_seconds()),
+                    differs(g),
+                ]
+            }))
+        } else {
+            Box::new(findings.frames.iter().flat_map(|g| &g.copies).map(|f| {
+                vec![
+                    id(f, with_rank),
+                    analysis::frame_name(f),
+                    location(f),
+                    f.compiles.len().to_string(),
+                    f.attempts().to_string(),
+                    format!("{:.2}", f.compile_seconds()),
+                ]
+            }))
+        }
+    };
     if across_ranks {
         header.extend(["ranks", "compiles", "attempts", "seconds", "differs"]);
-        for g in &findings.frames {
-            let f = g.first();
-            rows.push(vec![
-                id(f, false),
-                analysis::frame_name(f),
-                location(f),
-                g.copies.len().to_string(),
-                g.typical_compiles.to_string(),
-                g.typical_attempts().to_string(),
-                format!("{:.2}", g.slowest_seconds()),
-                differs(g),
-            ]);
-        }
     } else {
         header.extend(["compiles", "attempts", "seconds"]);
-        let with_rank = run.has_several_ranks();
-        for f in findings.frames.iter().flat_map(|g| &g.copies) {
-            rows.push(vec![
-                id(f, with_rank),
-                analysis::frame_name(f),
-                location(f),
-                f.compiles.len().to_string(),
-                f.attempts().to_string(),
-                format!("{:.2}", f.compile_seconds()),
-            ]);
-        }
     }
     let mut widths: Vec<usize> = header.iter().map(|h| width(h)).collect();
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+    for row in rows() {
+        for (w, cell) in widths.iter_mut().zip(&row) {
             *w = (*w).max(width(cell));
         }
     }
@@ -107,7 +113,7 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
         line.trim_end().to_string()
     };
     writeln!(out, "{}", fmt_row(&header))?;
-    for row in &rows {
+    for row in rows() {
         let cells: Vec<&str> = row.iter().map(String::as_str).collect();
         writeln!(out, "{}", fmt_row(&cells))?;
     }
