@@ -152,7 +152,7 @@ fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
         &html[step12..step12 + 60]
     );
     assert!(html[step12..step12 + 80].contains("compiles: 0&#x2F;2"));
-    // The record without numbers is a parse problem with file:line.
+    // The record without numbers is an input error with file:line.
     assert!(html.contains(&format!("{}:17: not a step record", steps.display()).replace('/', "&#x2F;")));
 }
 
@@ -160,7 +160,7 @@ fn steps_are_drawn_on_the_timeline_and_bad_records_reported() {
 /// every bar into a pixel, `wall_ms` 1e308 printed 309 digits, and a step
 /// recorded twice was drawn twice.
 #[test]
-fn step_records_out_of_range_are_problems_and_kept_off_the_time_axis() {
+fn step_records_out_of_range_are_input_errors_and_kept_off_the_time_axis() {
     let dir = tempfile::tempdir().unwrap();
     let steps = dir.path().join("steps.jsonl");
     let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();

@@ -126,7 +126,7 @@ fn terminal_summary_lists_both_raw_reasons() {
         r2.contains("samples/scripts/_collision_model.py:180]") && r2.contains("(+1 older)"),
         "{r2}"
     );
-    assert!(!out.stdout.contains("parse problem"));
+    assert!(!out.stdout.contains("input error"));
 }
 
 #[test]

@@ -72,7 +72,7 @@ pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result
 /// `guardscope summary` (and the terminal part of `report`).
 pub struct SummaryView<'a> {
     pub findings: &'a Findings<'a>,
-    /// Every parse problem with file:line, not only the first few.
+    /// Every input error with file:line, not only the first few.
     pub verbose: bool,
 }
 

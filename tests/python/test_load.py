@@ -80,9 +80,9 @@ def assert_agrees(run, doc):
         )
         for f in doc["frames"]
     ]
-    assert run.problems.count == doc["problems"]["count"]
-    assert list(run.problems.first) == doc["problems"]["first"]
-    assert dict(run.problems.by_kind) == doc["problems"]["by_kind"]
+    assert run.input_errors.count == doc["problems"]["count"]
+    assert list(run.input_errors.first) == doc["problems"]["first"]
+    assert dict(run.input_errors.by_kind) == doc["problems"]["by_kind"]
     # And the rest of the document, field for field.
     assert run.data == doc
 
@@ -305,10 +305,22 @@ def test_load_does_not_import_torch():
 
 def test_reprs_say_what_a_run_holds():
     run = guardscope.load(COLLISION)
-    assert repr(run) == "<guardscope.Run: 1 frames, 3 compiles, 2 recompiles, 0 graph breaks, 0 problems>"
+    # "problem" is a recompile that matters, as everywhere; lines the
+    # reader could not take are input errors.
+    assert repr(run) == "<guardscope.Run: 1 frame, 3 compiles, 2 recompiles (2 problems), 0 graph breaks, 0 input errors>"
     assert repr(run.frames[0]) == f"<Frame 0 forward at {run.frames[0].file}:117: 3 compiles>"
     assert "shape_lazy_buffer" in repr(run.recompiles[0])
     assert repr(run.check()).startswith("<Verdict failed: FAIL: 2 recompiles")
+
+
+def test_damaged_lines_are_input_errors_and_problems_is_their_old_name():
+    run = guardscope.load(ROOT / "tests/hostile/real_md5_mismatch.log")
+    assert run.input_errors.count == 1 and run.input_errors.by_kind == {"md5_mismatch": 1}
+    assert repr(run).endswith(", 1 input error>"), repr(run)
+    assert "problem" not in repr(run).split("), ", 1)[1]
+    with pytest.warns(DeprecationWarning, match="Run.input_errors"):
+        assert run.problems is run.input_errors
+    assert guardscope.Problems is guardscope.InputErrors
 
 
 @pytest.mark.parametrize("path", [COLLISION, ROOT / "samples/traces/reasons", FIXED], ids=lambda p: p.name)

@@ -391,13 +391,13 @@ fn write_problems(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io:
     if !opts.verbose {
         writeln!(
             out,
-            "{} parse problem(s): {}; run with --verbose to list them",
+            "{} input error(s): {}; run with --verbose to list them",
             p.count,
             kinds.join(", ")
         )?;
         return Ok(());
     }
-    writeln!(out, "{} parse problem(s): {}", p.count, kinds.join(", "))?;
+    writeln!(out, "{} input error(s): {}", p.count, kinds.join(", "))?;
     for problem in &p.first {
         writeln!(out, "  {problem}")?;
     }
