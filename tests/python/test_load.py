@@ -5,9 +5,11 @@ views are compared with what the CLI prints and writes."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -233,7 +235,7 @@ def test_report_refuses_a_directory_with_files_unless_overwrite(tmp_path):
 def test_repr_html_shows_the_verdict_and_the_fix_cards_of_the_report():
     run = guardscope.load(COLLISION)
     page = run._repr_html_()
-    assert 'id="verdict"' in page and 'id="fixes"' in page
+    assert re.search('id="guardscope-[0-9]+-verdict"', page) and re.search('id="guardscope-[0-9]+-fixes"', page)
     assert page.count('class="card fix"') == len(run.data["culprits"]) == 2
     for r in run.recompiles:
         assert r.cause is not None
@@ -329,4 +331,35 @@ def test_repr_html_is_the_report_pages_own_verdict_and_fix_cards(path, tmp_path)
     page = run.report(tmp_path / "out").read_text()
     shown = page[page.index('<section id="verdict"') : page.index('<section id="timeline">')]
     fragment = run._repr_html_()
+    # The same cards, but for ids of its own and frame names without the
+    # page's links to its Frames section (see the test below).
+    fragment = re.sub(r'id="guardscope-\d+-', 'id="', fragment)
+    shown = re.sub(r'<a href="#frame-[^"]*">([^<]*)</a>', r"\1", shown)
+    shown = shown.replace("see Frames", "see Frames on the page run.report(DIR) writes")
     assert fragment[fragment.index('<section id="verdict"') :].removesuffix("</div>\n").strip() == shown.strip()
+
+
+class _Anchors(HTMLParser):
+    """Every id, and every link within the document (``href="#..."``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links = [], []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name == "id":
+                self.ids.append(value)
+            elif name == "href" and value.startswith("#"):
+                self.links.append(value[1:])
+
+
+def test_runs_shown_in_one_notebook_have_their_own_ids_and_no_dangling_links():
+    # A notebook puts every displayed Run into one document; the reasons
+    # sample has several frames, which the page's cards link to.
+    runs = [guardscope.load(COLLISION), guardscope.load(ROOT / "samples/traces/reasons"), guardscope.load(COLLISION)]
+    anchors = _Anchors()
+    anchors.feed("".join(r._repr_html_() for r in runs) + runs[0]._repr_html_())
+    assert len(anchors.ids) == 8, anchors.ids
+    assert len(set(anchors.ids)) == len(anchors.ids), anchors.ids
+    assert [link for link in anchors.links if link not in anchors.ids] == []
