@@ -114,7 +114,7 @@ fn terminal_summary_lists_both_raw_reasons() {
         .find(|l| l.trim_start_matches(['!', ' ']).starts_with("0/1 "))
         .expect("0/1 row");
     assert!(
-        r1.contains("0.56 s") && r1.contains("pos_enc_cache']' size mismatch at index 0. expected 0, actual 32"),
+        r1.contains("0.56 s") && r1.contains("size mismatch at index 0. expected 0, actual 32"),
         "{r1}"
     );
     let r2 = lines
