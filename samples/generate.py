@@ -8,6 +8,10 @@ runs in its own process with TORCH_TRACE pointing at a fresh directory; the
 logs it writes are gzipped (deterministically, mtime 0) into
 samples/traces/NAME/, replacing what was there, together with a meta.json
 that records the torch and Python versions that produced them.
+
+The scripts run from a copy of samples/scripts/ at CHECKOUT, removed
+afterwards, so the logs name that path rather than the checkout of whoever
+regenerated them.
 """
 
 import gzip
@@ -19,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -30,12 +35,36 @@ TRACES = HERE / "traces"
 # not churn file names in git.
 RANDOM_SUFFIX = re.compile(r"_[a-z0-9_]{8}\.log$")
 
+# Torch logs every user file by its full path. A path that exists in nobody's
+# checkout lets guardscope show each file from the clone it runs in
+# (samples/scripts/... from the clone's root); a path that exists on the
+# reader's machine is taken as the file meant.
+CHECKOUT = Path("/tmp/guardscope-checkout")
+
+
+@contextmanager
+def neutral_scripts():
+    """samples/scripts/ copied to CHECKOUT/samples/scripts/ while the block runs."""
+    if CHECKOUT.exists():
+        shutil.rmtree(CHECKOUT)
+    scripts = CHECKOUT / "samples" / "scripts"
+    shutil.copytree(SCRIPTS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    try:
+        yield scripts
+    finally:
+        shutil.rmtree(CHECKOUT)
+
+
+# Scripts that samples/steps/generate.py runs for their StepLogger records;
+# their traces are not samples.
+STEPS_ONLY = {"mostly_compiling"}
+
 
 def all_names():
     return sorted(
-        str(p.relative_to(SCRIPTS).with_suffix(""))
-        for p in SCRIPTS.rglob("*.py")
-        if not p.name.startswith("_")
+        name
+        for name in (str(p.relative_to(SCRIPTS).with_suffix("")) for p in SCRIPTS.rglob("*.py"))
+        if not Path(name).name.startswith("_") and name not in STEPS_ONLY
     )
 
 
@@ -49,7 +78,7 @@ def torch_version():
     return out.stdout.strip()
 
 
-def generate(name, version):
+def generate(name, version, scripts):
     script = SCRIPTS / f"{name}.py"
     if not script.is_file():
         raise SystemExit(f"generate.py: no script {script}")
@@ -57,7 +86,7 @@ def generate(name, version):
     with tempfile.TemporaryDirectory(prefix="guardscope-sample-") as tmp:
         env = dict(os.environ, TORCH_TRACE=tmp, PYTHONHASHSEED="0")
         print(f"[{name}] running {script.relative_to(HERE.parent)}", flush=True)
-        subprocess.run([sys.executable, str(script)], env=env, check=True, cwd=SCRIPTS)
+        subprocess.run([sys.executable, str(scripts / f"{name}.py")], env=env, check=True, cwd=scripts)
         logs = sorted(Path(tmp).rglob("*.log"))
         if not logs:
             raise SystemExit(f"generate.py: {name} wrote no TORCH_TRACE log")
@@ -74,6 +103,7 @@ def generate(name, version):
         "script": str(script.relative_to(HERE.parent)),
         "torch": version,
         "python": platform.python_version(),
+        "recorded_in": str(CHECKOUT),
     }
     (out_dir / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
 
@@ -81,8 +111,9 @@ def generate(name, version):
 def main(argv):
     names = argv or all_names()
     version = torch_version()
-    for name in names:
-        generate(name, version)
+    with neutral_scripts() as scripts:
+        for name in names:
+            generate(name, version, scripts)
 
 
 if __name__ == "__main__":

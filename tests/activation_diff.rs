@@ -336,7 +336,11 @@ fn unreadable_or_empty_inputs_exit_2_with_one_line() {
             junk.display().to_string(),
             "no activation records in 2 lines (first problem: line 1: bad JSON",
         ),
-        (BASE.to_string(), dir.path().display().to_string(), "Is a directory"),
+        (
+            BASE.to_string(),
+            dir.path().display().to_string(),
+            "a directory: diff compares two activation trace files",
+        ),
     ] {
         let out = guardscope(["diff", &a, &b]);
         assert_clean_failure(&out);

@@ -271,9 +271,9 @@ fn every_category_from_a_real_log() {
         let at = format!("{} {}", c.sample, c.compile_id);
         assert_eq!(cause["category"], c.category, "{at}");
         assert_eq!(cause["culprit"], c.culprit, "{at}");
-        // The JSON keeps the full path the log holds (the samples were
-        // made in /work/main), never torch's shortened one.
-        let full = c.source.map(|s| format!("/work/main/{s}"));
+        // The JSON keeps the full path the log holds (where the samples
+        // were recorded), never torch's shortened one.
+        let full = c.source.map(|s| format!("{}/{s}", common::RECORDED_IN));
         assert_eq!(cause["source"].as_str(), full.as_deref(), "{at}");
         let detail = cause["detail"].as_str().unwrap_or("");
         assert!(

@@ -284,7 +284,7 @@ fn run_steps(dir: &Path, which: usize, text: &[u8], with_other_rank: bool, with_
     let steps = screen(steps, trace, &mut problems);
     let analysis = analyse(&steps, trace, 10);
     serde_json::to_string(&analysis).expect("JSON renders");
-    let text = steps_report::render(&analysis);
+    let text = steps_report::render(&analysis, 80);
     assert!(steps.is_empty() || !text.is_empty(), "a post-mortem of steps renders");
     for p in &problems.first {
         let _ = p.to_string();

@@ -36,13 +36,13 @@ fn summary_names_each_break_with_its_line_registry_id_and_fix() {
         lines[4],
         "  Unsupported Tensor.item() call with capture_scalar_outputs=False [GB0124], logged 1 time (0/0)"
     );
+    // The site, then its code below it when the two do not fit one line.
+    assert!(lines[5].contains("samples/scripts/graph_breaks.py:36:"), "{}", lines[5]);
+    let code_lines = if lines[5].ends_with(':') { 1 } else { 0 };
+    let code = lines[5..=5 + code_lines].join(" ");
+    assert!(code.contains("if h.abs().mean().item() > 0.5:"), "{code}");
     assert!(
-        lines[5].contains("samples/scripts/graph_breaks.py:36: "),
-        "{}",
-        lines[5]
-    );
-    assert!(
-        lines[6].starts_with("      fix: Set `torch._dynamo.config.capture_scalar_outputs = True`"),
+        lines[6 + code_lines].starts_with("      fix: Set `torch._dynamo.config.capture_scalar_outputs = True`"),
         "{}",
         lines[6]
     );

@@ -123,6 +123,33 @@ fn a_trace_given_to_steps_says_to_pass_it_with_trace() {
     );
 }
 
+#[test]
+fn a_trace_or_step_records_given_to_diff_name_their_command() {
+    const USE_SUMMARY: &str = "use `guardscope summary`, `check` or `report`";
+    // Either side, file or directory.
+    fails_with(
+        &guardscope(["diff", TRACE_DIR, ACTIVATIONS]),
+        &format!("{TRACE_DIR}: a TORCH_TRACE directory, not an activation trace: {USE_SUMMARY}"),
+    );
+    fails_with(
+        &guardscope(["diff", ACTIVATIONS, TRACE_LOG]),
+        &format!("{TRACE_LOG}: a TORCH_TRACE log, not an activation trace: {USE_SUMMARY}"),
+    );
+    fails_with(
+        &guardscope(["diff", ACTIVATIONS, STEPS]),
+        &format!("{STEPS}: StepLogger records, not an activation trace: {USE_STEPS}"),
+    );
+    fails_with(
+        &guardscope(["diff", "samples/steps/ranks", ACTIVATIONS]),
+        &format!("samples/steps/ranks: a directory of StepLogger records, not an activation trace: {USE_STEPS}"),
+    );
+    fails_with(
+        &guardscope(["diff", "samples/activations", ACTIVATIONS]),
+        "samples/activations: a directory: diff compares two activation trace files \
+         (JSONL of guardscope.trace_activations)",
+    );
+}
+
 /// The layout `tlparse LOG -o tl_out` (tlparse 0.4.3) writes: raw.log, a
 /// byte-for-byte copy of the log, beside index.html,
 /// compile_directory.json, raw.jsonl and one folder per compile. raw.log

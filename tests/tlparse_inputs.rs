@@ -143,7 +143,7 @@ fn corrupted_payload_is_reported_with_its_line_and_the_rest_survives() {
     assert_eq!(text.code, 0);
     assert!(
         text.stdout
-            .contains("1 parse problem(s): md5 mismatch 1; run with --verbose to list them"),
+            .contains("1 input error(s): md5 mismatch 1; run with --verbose to list them"),
         "{}",
         text.stdout
     );

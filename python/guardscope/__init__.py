@@ -4,7 +4,7 @@ training without causing them.
 The command line (``guardscope summary TRACE_DIR``) reads TORCH_TRACE logs;
 ``guardscope.main`` runs the same command line from Python, and
 ``guardscope.load(TRACE_DIR)`` reads them in-process into a ``Run``
-(recompiles and their causes, frames, totals, problems; ``check()``,
+(recompiles and their causes, frames, totals, input errors; ``check()``,
 ``to_records()``, ``to_pandas()``, ``report()``). No torch needed.
 
 Activation traces (need torch, imported on first use):
@@ -30,7 +30,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any, Iterable
 
-from guardscope._load import Cause, Compile, Frame, LoadError, Offense, Problems, Recompile, Run, Totals, Verdict, load
+from guardscope._load import Cause, Compile, Frame, InputErrors, LoadError, Offense, Problems, Recompile, Run, Totals, Verdict, load
 from guardscope._native import __version__, run_cli
 from guardscope._types import Category, CompileEvent, StepRecord
 from guardscope._warnings import GuardscopeWarning
@@ -53,6 +53,7 @@ __all__ = [
     "Frame",
     "GuardscopeWarning",
     "HookHandles",
+    "InputErrors",
     "LoadError",
     "Offense",
     "Problems",

@@ -12,6 +12,7 @@ import html
 import importlib
 import json
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
@@ -21,7 +22,7 @@ from guardscope._types import Category
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-__all__ = ["Cause", "Compile", "Frame", "LoadError", "Offense", "Problems", "Recompile", "Run", "Totals", "Verdict", "load"]
+__all__ = ["Cause", "Compile", "Frame", "InputErrors", "LoadError", "Offense", "Problems", "Recompile", "Run", "Totals", "Verdict", "load"]
 
 LoadError = _native.LoadError
 
@@ -122,8 +123,9 @@ class Frame:
 
 
 @dataclass(frozen=True)
-class Problems:
-    """What could not be read: the count, the first few as ``file:line: why``, counts by kind."""
+class InputErrors:
+    """What could not be read: the count, the first few as ``file:line: why``, counts by kind
+    (``summary --json``'s ``problems``)."""
 
     count: int
     first: Tuple[str, ...]
@@ -131,6 +133,10 @@ class Problems:
 
     def __bool__(self) -> bool:
         return self.count > 0
+
+
+# The name before 0.2: "problem" now means only a recompile that matters.
+Problems = InputErrors
 
 
 @dataclass(frozen=True)
@@ -200,7 +206,7 @@ class Verdict:
 class Run:
     """A TORCH_TRACE run, loaded and analysed once (``guardscope.load``)."""
 
-    __slots__ = ("_native", "data", "totals", "frames", "recompiles", "problems")
+    __slots__ = ("_native", "data", "totals", "frames", "recompiles", "input_errors")
 
     def __init__(self, native: _native.LoadedRun) -> None:
         data: dict[str, Any] = json.loads(native.summary_json())
@@ -210,8 +216,16 @@ class Run:
         self.totals: Totals = Totals(**data["totals"])
         self.frames: Tuple[Frame, ...] = tuple(_frame(f) for f in data["frames"])
         self.recompiles: Tuple[Recompile, ...] = tuple(_recompile(r) for r in data["recompiles"])
+        # The JSON contract keeps its field name; in Python, "problem" is a
+        # recompile's severity only.
         p = data["problems"]
-        self.problems: Problems = Problems(count=p["count"], first=tuple(p["first"]), by_kind=dict(p["by_kind"]))
+        self.input_errors: InputErrors = InputErrors(count=p["count"], first=tuple(p["first"]), by_kind=dict(p["by_kind"]))
+
+    @property
+    def problems(self) -> InputErrors:
+        """The old name of ``input_errors`` (deprecated: a "problem" is a recompile's severity)."""
+        warnings.warn("Run.problems is now Run.input_errors", DeprecationWarning, stacklevel=2)
+        return self.input_errors
 
     def check(
         self,
@@ -274,10 +288,16 @@ class Run:
 
     def __repr__(self) -> str:
         t = self.totals
+        problems = sum(1 for r in self.recompiles if r.severity == "problem")
         return (
-            f"<guardscope.Run: {t.frames} frames, {t.compiles} compiles, {t.recompiles} recompiles, "
-            f"{t.graph_breaks} graph breaks, {self.problems.count} problems>"
+            f"<guardscope.Run: {_count(t.frames, 'frame')}, {_count(t.compiles, 'compile')}, "
+            f"{_count(t.recompiles, 'recompile')} ({_count(problems, 'problem')}), "
+            f"{_count(t.graph_breaks, 'graph break')}, {_count(self.input_errors.count, 'input error')}>"
         )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def load(

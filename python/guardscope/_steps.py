@@ -544,8 +544,9 @@ class StepLogger:
         return record
 
     def _warn(self, record: StepRecord) -> None:
-        # No "guardscope:" in the message: the logger's name says it, and a
-        # format showing %(name)s would print it twice.
+        # No "guardscope:" in the message: the logger's name says it (and,
+        # with no logging configured, _warnings' last resort), and a format
+        # showing %(name)s would print it twice.
         recompiles = [describe(e) for e in record["compiles"] if e.get("recompile")]
         logger.warning("step %s recompiled: %s", record["step"], "; ".join(recompiles))
 

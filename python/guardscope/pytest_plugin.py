@@ -17,10 +17,18 @@ other inputs recompiles). The check runs when the test body returns, and a recom
 the budget fails the test itself (not its teardown). Loaded in every pytest
 run where guardscope is installed, so this module imports nothing heavy:
 guardscope's compile helpers (and torch) load only for a test that asks.
+
+In every test, marked or not, pytest's log capture is kept off torch's
+structured trace logger (``torch.__trace``): pytest attaches its capture
+handlers to every logger that does not propagate, and that one carries
+each compile event as an empty DEBUG message, a hundred or more lines under
+each failing test (and in ``caplog``). guardscope's own handler there, and
+a TORCH_TRACE one, keep receiving every event.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
@@ -97,8 +105,34 @@ def _close(item: pytest.Item, exc: Optional[BaseException]) -> None:
         guard.__exit__(type(exc), exc, exc.__traceback__)
 
 
-@pytest.hookimpl(hookwrapper=True)
+def _capture_off_the_trace_logger() -> None:
+    """Takes pytest's capture handlers (those of the root logger, which pytest
+    also puts on every non-propagating logger) off ``torch.__trace``."""
+    trace_log = logging.Logger.manager.loggerDict.get("torch.__trace")
+    if not isinstance(trace_log, logging.Logger):
+        return
+    # torch's own rule: the trace logger never reaches the root's handlers.
+    for handler in logging.getLogger().handlers:
+        trace_log.removeHandler(handler)
+
+
+# trylast: inside pytest's logging wrapper, which attaches the capture
+# handlers when each phase starts.
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, Any, None]:
+    _capture_off_the_trace_logger()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, Any, None]:
+    _capture_off_the_trace_logger()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, None]:
+    _capture_off_the_trace_logger()
     if not item.stash.get(_OPEN, False):
         if item.get_closest_marker(MARKER) is None:
             yield

@@ -25,12 +25,15 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = HERE.parent / "scripts"
+sys.path.insert(0, str(HERE.parent))
+from generate import neutral_scripts  # noqa: E402  (samples/generate.py: the same neutral path)
 
 
-def run(env_extra, script="collision.py"):
-    env = dict(os.environ, PYTHONHASHSEED="0", **env_extra)
-    subprocess.run([sys.executable, script], env=env, check=True, cwd=SCRIPTS)
+def run(scripts, env_extra, script="collision.py"):
+    # One intra-op thread: on a busy machine a second thread's waits swamp
+    # the steps that compile nothing (milliseconds), which the records compare with.
+    env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", **env_extra)
+    subprocess.run([sys.executable, str(scripts / script)], env=env, check=True, cwd=scripts)
 
 
 def gzip_into(src, target):
@@ -40,8 +43,14 @@ def gzip_into(src, target):
 
 
 def main():
+    with neutral_scripts() as scripts:
+        record(scripts)
+    print(f"wrote {HERE.relative_to(HERE.parent.parent)}")
+
+
+def record(scripts):
     with tempfile.TemporaryDirectory(prefix="guardscope-steps-") as tmp:
-        run({"TORCH_TRACE": tmp, "GUARDSCOPE_STEPS": str(HERE / "collision.jsonl")})
+        run(scripts, {"TORCH_TRACE": tmp, "GUARDSCOPE_STEPS": str(HERE / "collision.jsonl")})
         out = HERE / "collision_trace"
         if out.exists():
             shutil.rmtree(out)
@@ -54,14 +63,14 @@ def main():
     ranks.mkdir(exist_ok=True)
     for rank in (0, 1):
         run(
+            scripts,
             {
                 "RANK": str(rank),
                 "COLLISION_METRICS_RANK": "0",
                 "GUARDSCOPE_STEPS": str(ranks / f"steps_rank_{rank}.jsonl"),
             }
         )
-    run({"GUARDSCOPE_STEPS": str(HERE / "mostly_compiling.jsonl")}, "mostly_compiling.py")
-    print(f"wrote {HERE.relative_to(HERE.parent.parent)}")
+    run(scripts, {"GUARDSCOPE_STEPS": str(HERE / "mostly_compiling.jsonl")}, "mostly_compiling.py")
 
 
 if __name__ == "__main__":

@@ -286,7 +286,7 @@ pub struct SummaryArgs {
     /// Same as --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
-    /// List every parse problem with file:line.
+    /// List every input error (a damaged line, an unreadable file) with file:line.
     #[arg(short, long)]
     pub verbose: bool,
     /// Also write the compile timeline to FILE as a Chrome trace (JSON), for

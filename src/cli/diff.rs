@@ -5,7 +5,33 @@ use super::args::DiffArgs;
 use super::error::{CliError, Status};
 use super::output::Output;
 use crate::activation_diff::{self as ad, DiffVerdict, NameMap, Tolerance};
+use crate::input::{self, Content};
 use std::path::Path;
+
+const USE_SUMMARY: &str = "use `guardscope summary`, `check` or `report`";
+const USE_STEPS: &str = "use `guardscope steps` or `report --steps`";
+
+/// An input that is another guardscope input, not an activation trace:
+/// the one line naming the command that reads it, as `summary` and `steps`
+/// give for theirs.
+fn wrong_kind(path: &Path) -> Option<CliError> {
+    let what = if path.is_dir() {
+        if input::discover(&[path.to_path_buf()]).is_ok_and(|found| !found.sources.is_empty()) {
+            format!("a TORCH_TRACE directory, not an activation trace: {USE_SUMMARY}")
+        } else if !super::steps::step_files_in(path).is_empty() {
+            format!("a directory of StepLogger records, not an activation trace: {USE_STEPS}")
+        } else {
+            "a directory: diff compares two activation trace files (JSONL of guardscope.trace_activations)".into()
+        }
+    } else {
+        match input::sniff::sniff(path)? {
+            Content::TorchTrace => format!("a TORCH_TRACE log, not an activation trace: {USE_SUMMARY}"),
+            Content::StepRecords => format!("StepLogger records, not an activation trace: {USE_STEPS}"),
+            _ => return None,
+        }
+    };
+    Some(CliError::BadInput(format!("{}: {what}", path.display())))
+}
 
 /// `A=x` -> (Some(A), x); `B=x` -> (Some(B), x); `x` -> (None, x): both sides.
 fn sided(arg: &str) -> (Option<usize>, &str) {
@@ -43,6 +69,9 @@ pub fn name_maps(strip: &[String], maps: &[String]) -> Result<[NameMap; 2], Stri
 }
 
 pub fn diff(args: DiffArgs, out: Output) -> Result<Status, CliError> {
+    if let Some(wrong) = [&args.a, &args.b].into_iter().find_map(|p| wrong_kind(p)) {
+        return Err(wrong);
+    }
     let [map_a, map_b] = name_maps(&args.strip_prefix, &args.map).map_err(CliError::BadInput)?;
     let opts = ad::Options {
         tolerance: Tolerance {

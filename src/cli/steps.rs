@@ -76,7 +76,7 @@ pub(crate) fn read_step_files(paths: &[PathBuf], cmd: StepsFor) -> Result<(Vec<S
 
 /// The files directly in `dir` that hold StepLogger records (told by their
 /// first line, a few KB read each), in name order with rank 2 before 10.
-fn step_files_in(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn step_files_in(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

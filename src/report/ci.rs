@@ -5,6 +5,7 @@
 //! of the pull request only by its path from the repository root, while the
 //! log holds the absolute path of the machine that ran the job.
 
+use super::paths::tail_under;
 use super::text::check::frame;
 use super::text::terminal_safe;
 use crate::analysis::check::Offense;
@@ -72,7 +73,12 @@ impl RepoRoot {
         }
         match path.strip_prefix(&self.root) {
             Ok(rel) if !rel.as_os_str().is_empty() => FileName::Relative(rel.to_string_lossy().replace('\\', "/")),
-            _ => FileName::Absolute(file.to_string()),
+            // Recorded in another checkout of the repository (a baseline
+            // made elsewhere, the bundled samples): the file the root holds.
+            _ => match tail_under(file, &self.root) {
+                Some(tail) => FileName::Relative(tail),
+                None => FileName::Absolute(file.to_string()),
+            },
         }
     }
 

@@ -5,6 +5,7 @@
 
 use super::json;
 use super::ndjson;
+use super::text::fit::write_wrapped;
 use super::text::Terminal;
 use super::text::{check, diff, steps, summary};
 use crate::activation_diff::Diff;
@@ -72,7 +73,7 @@ pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result
 /// `guardscope summary` (and the terminal part of `report`).
 pub struct SummaryView<'a> {
     pub findings: &'a Findings<'a>,
-    /// Every parse problem with file:line, not only the first few.
+    /// Every input error with file:line, not only the first few.
     pub verbose: bool,
 }
 
@@ -101,8 +102,8 @@ impl View for CheckVerdict {
         self
     }
 
-    fn write_text(&self, out: &mut Terminal, _width: usize) -> io::Result<()> {
-        check::write_verdict(out, self)
+    fn write_text(&self, out: &mut Terminal, width: usize) -> io::Result<()> {
+        check::write_verdict(out, self, width)
     }
 }
 
@@ -143,21 +144,25 @@ impl View for StepsView<'_> {
         }
     }
 
-    fn write_text(&self, out: &mut Terminal, _width: usize) -> io::Result<()> {
-        out.write_all(steps::render(self.analysis).as_bytes())?;
+    fn write_text(&self, out: &mut Terminal, width: usize) -> io::Result<()> {
+        out.write_all(steps::render(self.analysis, width).as_bytes())?;
         if self.problem_count > 0 {
             writeln!(out, "\n{} bad step record(s) skipped:", self.problem_count)?;
             for p in &self.problems {
-                writeln!(out, "  {p}")?;
+                write_wrapped(out, p, width, "  ", "    ")?;
             }
         }
         if !self.unread_inputs.is_empty() {
-            writeln!(
+            writeln!(out)?;
+            write_wrapped(
                 out,
-                "\nerror: input that could not be read (the above covers only what was read):"
+                "error: input that could not be read (the above covers only what was read):",
+                width,
+                "",
+                "  ",
             )?;
             for p in &self.unread_inputs {
-                writeln!(out, "  {p}")?;
+                write_wrapped(out, p, width, "  ", "    ")?;
             }
         }
         Ok(())

@@ -14,6 +14,11 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Where the sample scripts ran when their logs were recorded
+/// (samples/generate.py): the JSON keeps this full path, text shows each
+/// file from the checkout that reads it.
+pub const RECORDED_IN: &str = "/tmp/guardscope-checkout";
+
 /// Every TORCH_TRACE log the samples and tests hold (real, hostile and
 /// corpus logs; `.gz` included), in a fixed order.
 pub fn all_trace_logs() -> Vec<PathBuf> {

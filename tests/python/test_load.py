@@ -5,9 +5,11 @@ views are compared with what the CLI prints and writes."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -80,9 +82,9 @@ def assert_agrees(run, doc):
         )
         for f in doc["frames"]
     ]
-    assert run.problems.count == doc["problems"]["count"]
-    assert list(run.problems.first) == doc["problems"]["first"]
-    assert dict(run.problems.by_kind) == doc["problems"]["by_kind"]
+    assert run.input_errors.count == doc["problems"]["count"]
+    assert list(run.input_errors.first) == doc["problems"]["first"]
+    assert dict(run.input_errors.by_kind) == doc["problems"]["by_kind"]
     # And the rest of the document, field for field.
     assert run.data == doc
 
@@ -233,7 +235,7 @@ def test_report_refuses_a_directory_with_files_unless_overwrite(tmp_path):
 def test_repr_html_shows_the_verdict_and_the_fix_cards_of_the_report():
     run = guardscope.load(COLLISION)
     page = run._repr_html_()
-    assert 'id="verdict"' in page and 'id="fixes"' in page
+    assert re.search('id="guardscope-[0-9]+-verdict"', page) and re.search('id="guardscope-[0-9]+-fixes"', page)
     assert page.count('class="card fix"') == len(run.data["culprits"]) == 2
     for r in run.recompiles:
         assert r.cause is not None
@@ -305,10 +307,22 @@ def test_load_does_not_import_torch():
 
 def test_reprs_say_what_a_run_holds():
     run = guardscope.load(COLLISION)
-    assert repr(run) == "<guardscope.Run: 1 frames, 3 compiles, 2 recompiles, 0 graph breaks, 0 problems>"
+    # "problem" is a recompile that matters, as everywhere; lines the
+    # reader could not take are input errors.
+    assert repr(run) == "<guardscope.Run: 1 frame, 3 compiles, 2 recompiles (2 problems), 0 graph breaks, 0 input errors>"
     assert repr(run.frames[0]) == f"<Frame 0 forward at {run.frames[0].file}:117: 3 compiles>"
     assert "shape_lazy_buffer" in repr(run.recompiles[0])
     assert repr(run.check()).startswith("<Verdict failed: FAIL: 2 recompiles")
+
+
+def test_damaged_lines_are_input_errors_and_problems_is_their_old_name():
+    run = guardscope.load(ROOT / "tests/hostile/real_md5_mismatch.log")
+    assert run.input_errors.count == 1 and run.input_errors.by_kind == {"md5_mismatch": 1}
+    assert repr(run).endswith(", 1 input error>"), repr(run)
+    assert "problem" not in repr(run).split("), ", 1)[1]
+    with pytest.warns(DeprecationWarning, match="Run.input_errors"):
+        assert run.problems is run.input_errors
+    assert guardscope.Problems is guardscope.InputErrors
 
 
 @pytest.mark.parametrize("path", [COLLISION, ROOT / "samples/traces/reasons", FIXED], ids=lambda p: p.name)
@@ -317,4 +331,35 @@ def test_repr_html_is_the_report_pages_own_verdict_and_fix_cards(path, tmp_path)
     page = run.report(tmp_path / "out").read_text()
     shown = page[page.index('<section id="verdict"') : page.index('<section id="timeline">')]
     fragment = run._repr_html_()
+    # The same cards, but for ids of its own and frame names without the
+    # page's links to its Frames section (see the test below).
+    fragment = re.sub(r'id="guardscope-\d+-', 'id="', fragment)
+    shown = re.sub(r'<a href="#frame-[^"]*">([^<]*)</a>', r"\1", shown)
+    shown = shown.replace("see Frames", "see Frames on the page run.report(DIR) writes")
     assert fragment[fragment.index('<section id="verdict"') :].removesuffix("</div>\n").strip() == shown.strip()
+
+
+class _Anchors(HTMLParser):
+    """Every id, and every link within the document (``href="#..."``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links = [], []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name == "id":
+                self.ids.append(value)
+            elif name == "href" and value.startswith("#"):
+                self.links.append(value[1:])
+
+
+def test_runs_shown_in_one_notebook_have_their_own_ids_and_no_dangling_links():
+    # A notebook puts every displayed Run into one document; the reasons
+    # sample has several frames, which the page's cards link to.
+    runs = [guardscope.load(COLLISION), guardscope.load(ROOT / "samples/traces/reasons"), guardscope.load(COLLISION)]
+    anchors = _Anchors()
+    anchors.feed("".join(r._repr_html_() for r in runs) + runs[0]._repr_html_())
+    assert len(anchors.ids) == 8, anchors.ids
+    assert len(set(anchors.ids)) == len(anchors.ids), anchors.ids
+    assert [link for link in anchors.links if link not in anchors.ids] == []

@@ -15,6 +15,8 @@ pytest_plugins = ["pytester"]
 REPO = Path(__file__).resolve().parents[2]
 
 INNER = '''
+import logging
+
 import pytest
 import torch
 
@@ -65,6 +67,15 @@ def test_fixture_within_budget(compile_budget):
     assert compile_budget.recompiles == []
 
 
+def test_caplog_holds_no_trace_events(caplog):
+    caplog.set_level(logging.DEBUG)
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
+    assert [r.name for r in caplog.records if r.name.startswith("torch.__trace")] == []
+
+
 @pytest.mark.no_recompiles
 def test_marked_and_failing_otherwise():
     model, compiled = compiled_linear()
@@ -100,7 +111,9 @@ def outcome(run, name):
 
 
 def failure(run, name):
-    return run.split(f"_ {name} _", 1)[1].split("\n___", 1)[0]
+    """The failure section of test `name`: up to the next test's, or to the
+    section after the failures."""
+    return run.split(f"_ {name} _", 1)[1].split("\n___", 1)[0].split("\n===", 1)[0]
 
 
 def test_a_marked_test_that_recompiles_fails_with_the_cause(inner_run):
@@ -124,6 +137,16 @@ def test_the_fixture_counts_after_the_marker_warmup_and_fails_the_call(inner_run
     # The call failed, not the teardown, and with the one recompile after warm-up.
     assert "1 recompile(s) inside no_recompiles():" in text and "0/2" in text, text
     assert "ERROR test_inner.py::" + name not in inner_run
+
+
+def test_torch_trace_events_stay_out_of_the_captured_logs(inner_run):
+    # torch's trace logger carries each compile event as an empty DEBUG
+    # message; pytest would list them under every test (-rA shows the
+    # captured logs of passing tests too) while guardscope still reads them:
+    # the failure above names its cause.
+    assert "torch.__trace" not in inner_run, inner_run
+    assert outcome(inner_run, "test_caplog_holds_no_trace_events") == "PASSED", inner_run
+    assert "guardscope.RecompileError" in failure(inner_run, "test_marked_and_recompiles")
 
 
 def test_a_test_failing_on_its_own_keeps_its_failure(inner_run):

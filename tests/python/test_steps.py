@@ -157,6 +157,37 @@ def test_warn_false_is_silent(tmp_path, torch, caplog):
     assert [r["recompiles"] for r in records] == [0, 1, 1]
 
 
+RECOMPILING_STEPS = """
+import logging, sys
+import torch
+import guardscope
+
+if sys.argv[2] == "configured":
+    logging.basicConfig()
+log = guardscope.StepLogger(sys.argv[1])
+f = torch.compile(lambda x: x * 2, backend="eager", dynamic=False)
+for step, n in enumerate((2, 3)):
+    with log.step(step):
+        f(torch.ones(n))
+"""
+
+
+@pytest.mark.parametrize("logging_setup", ["none", "configured"])
+def test_a_steps_warning_names_guardscope_when_no_logging_is_configured(tmp_path, logging_setup):
+    # Python's last resort would print the bare message; a configured
+    # handler shows the logger's name itself, so it gets the record unchanged.
+    out = subprocess.run(
+        [sys.executable, "-c", RECOMPILING_STEPS, str(tmp_path / "s.jsonl"), logging_setup],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    warned = [line for line in out.stderr.splitlines() if "step 1 recompiled: 0/1 " in line]
+    expected = "guardscope: step 1 recompiled: " if logging_setup == "none" else "WARNING:guardscope:step 1 recompiled: "
+    assert len(warned) == 1 and warned[0].startswith(expected), out.stderr
+
+
 FULLGRAPH_SCALE = 1
 
 

@@ -76,7 +76,7 @@ def loaded(trace_dir: str, baseline_dir: str) -> guardscope.Verdict:
     called_from: str | None = first.called_from
     assert category and culprit and called_from
     assert run.totals.recompiles == len(run.recompiles)
-    assert not run.problems
+    assert not run.input_errors
     records: list[dict[str, object]] = run.to_records()
     assert len(records) == run.totals.compiles
     verdict = run.check(max_recompiles=0, allow=["dtype"], baseline=guardscope.load(baseline_dir))

@@ -147,7 +147,11 @@ fn requires_grad_fix(input: &FixInput<'_>) -> String {
 fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     let g = input.guard;
     let code = g.and_then(|g| g.code.as_deref());
-    let at = g.and_then(|g| g.source.as_deref());
+    // The file's name, not its path: advice is read where the log was not
+    // made (the JSON, another clone), and the views show the full site.
+    let at = g
+        .and_then(|g| g.source.as_deref())
+        .map(|s| s.rsplit(['/', '\\']).next().unwrap_or(s));
     let what = match (code, at) {
         (Some(code), Some(at)) => format!("the value of `{code}` ({at})"),
         (Some(code), None) => format!("the value of `{code}`"),

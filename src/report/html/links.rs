@@ -1,10 +1,12 @@
 //! Links from a source line on the page to the file: `file://` (the browser
 //! shows it) and `vscode://file/PATH:LINE` (the editor opens it at the line).
 //! Only the user's own files get one, and only by the absolute path the log
-//! holds: torch's shortened form (`ome/me/proj/train.py`) or a library's
-//! file would open the wrong file or one not worth opening.
+//! holds (or the current directory's copy of a file this machine lacks,
+//! `report::paths`): torch's shortened form (`ome/me/proj/train.py`) or a
+//! library's file would open the wrong file or one not worth opening.
 
 use crate::reasons::paths::{owner, Owner};
+use crate::report::paths::local_copy;
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 
@@ -68,6 +70,8 @@ impl Links {
         if !self.0 || owner(path) != Owner::User {
             return None;
         }
+        let copy = local_copy(path);
+        let path = copy.as_deref().and_then(|p| p.to_str()).unwrap_or(path);
         let unix = path.replace('\\', "/");
         // `/home/me/x.py`, or a Windows drive `C:/x.py` (which a file URL
         // writes with a leading slash).

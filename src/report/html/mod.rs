@@ -82,6 +82,8 @@ pub fn render(input: &PageInput<'_>) -> Result<String, tera::Error> {
     context.insert("dark_palette", &palette::dark_overrides());
     context.insert("dark_card", palette::DARK_CARD);
     context.insert("script_hash", &script_hash());
+    context.insert("fragment", &false);
+    context.insert("id_prefix", "");
     Ok(reveal_invisible(&tera.render("report.html.tera", &context)?))
 }
 
@@ -95,6 +97,12 @@ pub fn render_fragment(findings: &Findings<'_>) -> Result<String, tera::Error> {
     context.insert("slow_color_dark", palette::on_dark(palette::SLOW_STEP));
     context.insert("dark_palette", &palette::dark_overrides());
     context.insert("dark_card", palette::DARK_CARD);
+    // A notebook shows many runs in one document: each fragment's ids are
+    // its own, and it links to no section it does not hold (the frames).
+    static SHOWN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let shown = SHOWN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    context.insert("fragment", &true);
+    context.insert("id_prefix", &format!("guardscope-{shown}-"));
     let html = tera.render("notebook.html.tera", &context)?;
     // The page's styles sit nested under the fragment's class, so its
     // `body`, `section` and `h2` rules stay off the rest of the notebook;

@@ -11,7 +11,7 @@ use super::links::Links;
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, Timeline};
-use super::verdict::{fix, verdict, Fix, Headline};
+use super::verdict::{fix, verdict, Fix, Headline, Shown};
 use super::PageOptions;
 use crate::activation_diff::series::Activations;
 use crate::analysis::Findings;
@@ -99,7 +99,7 @@ pub struct Headlines {
 
 pub fn headline(findings: &Findings<'_>) -> Headlines {
     Headlines {
-        verdict: verdict(findings),
+        verdict: verdict(findings, Shown::Notebook),
         // A notebook runs where the files are: their lines link as on the page.
         fixes: fixes(findings, Links(true)),
         more_fixes: findings.culprits.len().saturating_sub(MAX_FIXES),
@@ -141,7 +141,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
                 events: i.stats.envelopes,
             })
             .collect(),
-        verdict: verdict(findings),
+        verdict: verdict(findings, Shown::Page),
         more_fixes: groups.len().saturating_sub(MAX_FIXES),
         fixes: fixes(findings, links),
         legend,

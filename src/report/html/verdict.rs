@@ -63,7 +63,25 @@ pub struct Fix {
     pub cost: String,
 }
 
-pub fn verdict(findings: &Findings<'_>) -> Headline {
+/// Where the verdict is shown: the page, whose sections its notes point
+/// to, or a notebook cell, which holds only the verdict and the fixes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    Page,
+    Notebook,
+}
+
+impl Shown {
+    /// Where a reader finds a section the verdict mentions.
+    fn see(self, section: &str) -> String {
+        match self {
+            Shown::Page => format!("see {section}"),
+            Shown::Notebook => format!("see {section} on the page run.report(DIR) writes"),
+        }
+    }
+}
+
+pub fn verdict(findings: &Findings<'_>, shown: Shown) -> Headline {
     let (run, t) = (findings.run, &findings.totals);
     let stats = vec![
         stat("frames", t.frames.to_string(), "plain"),
@@ -117,8 +135,9 @@ pub fn verdict(findings: &Findings<'_>) -> Headline {
     }
     if run.problems.count > 0 {
         notes.push(format!(
-            "{} in the input; see Parse problems.",
-            plural(run.problems.count as usize, "problem", "problems")
+            "{}; {}.",
+            plural(run.problems.count as usize, "input error", "input errors"),
+            shown.see("Input errors")
         ));
     }
     let (tone, sentence) = if t.compiles == 0 {
@@ -131,8 +150,9 @@ pub fn verdict(findings: &Findings<'_>) -> Headline {
         );
         if t.failed_compiles > 0 {
             s.push_str(&format!(
-                " {} failed (see Frames).",
-                plural(t.failed_compiles, "compile", "compiles")
+                " {} failed ({}).",
+                plural(t.failed_compiles, "compile", "compiles"),
+                shown.see("Frames")
             ));
         }
         ("ok", s)

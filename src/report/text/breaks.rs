@@ -3,9 +3,11 @@
 //! the user's code, what broke in one line, its registry id and torch's
 //! own fix when the log states one.
 
+use super::fit::{write_labelled, write_wrapped};
+use super::summary::write_site;
 use super::TerminalOptions;
 use crate::analysis::GraphBreak;
-use crate::report::format::{ellipsize_middle, id_list, plural, width, wrap_words};
+use crate::report::format::{id_list, plural};
 use crate::report::paths::display_site;
 use std::io::{self, Write};
 
@@ -16,12 +18,12 @@ pub fn write_graph_breaks(out: &mut dyn Write, breaks: &[GraphBreak<'_>], opts: 
     if breaks.is_empty() {
         return Ok(());
     }
-    writeln!(
-        out,
+    let w = opts.width;
+    let head = format!(
         "Graph breaks ({} distinct; each splits its frame into separately compiled parts; most logged first):",
         breaks.len()
-    )?;
-    let wrap = opts.width.saturating_sub(6).max(40);
+    );
+    write_wrapped(out, &head, w, "", "  ")?;
     for g in breaks.iter().take(SHOWN) {
         let id = g
             .registry_id
@@ -34,25 +36,22 @@ pub fn write_graph_breaks(out: &mut dyn Write, breaks: &[GraphBreak<'_>], opts: 
             plural(g.count, "time", "times"),
             id_list(&g.compile_ids)
         );
-        for (i, line) in wrap_words(&head, wrap + 4).iter().enumerate() {
-            writeln!(out, "{}{line}", if i == 0 { "  " } else { "      " })?;
-        }
-        match (&g.user_line, &g.user_code) {
-            (Some(site), code) => {
-                let site = display_site(site);
-                let code = code.as_deref().map(|c| format!(": {c}")).unwrap_or_default();
-                let room = wrap.saturating_sub(width(&site) + 3);
-                writeln!(out, "      at {site}{}", ellipsize_middle(&code, room))?;
-            }
-            (None, _) => writeln!(out, "      at no user line the log names")?,
+        write_wrapped(out, &head, w, "  ", "      ")?;
+        match &g.user_line {
+            Some(site) => write_site(out, "      at ", site, g.user_code.as_deref(), w)?,
+            None => writeln!(out, "      at no user line the log names")?,
         }
         if let Some(lib) = &g.library_line {
-            writeln!(out, "      broke in a library: {}", display_site(lib))?;
+            write_labelled(
+                out,
+                "      broke in a library: ",
+                &display_site(lib),
+                opts.width,
+                "        ",
+            )?;
         }
         if let Some(hint) = g.hints.first() {
-            for (i, line) in wrap_words(hint, wrap.saturating_sub(5)).iter().enumerate() {
-                writeln!(out, "      {}{line}", if i == 0 { "fix: " } else { "     " })?;
-            }
+            write_wrapped(out, hint, w, "      fix: ", "           ")?;
         }
     }
     if breaks.len() > SHOWN {

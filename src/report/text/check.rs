@@ -4,10 +4,13 @@ use crate::analysis::check::{CheckVerdict, Offense};
 use crate::analysis::Severity;
 use crate::report::format::{fold_ranks, plural, rank_list};
 use crate::report::paths::display_site;
+use crate::report::text::fit::{wrap, write_labelled, write_wrapped};
+use crate::report::text::summary::write_styled;
 use crate::report::text::{style, Terminal};
 use std::io::{self, Write};
 
-pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
+/// The verdict in lines of at most `w` columns.
+pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Result<()> {
     if !v.offending.is_empty() {
         let what = if v.mode == "baseline" {
             "Recompiles the baseline does not have"
@@ -15,12 +18,12 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
             "Recompiles"
         };
         let problems = v.offending.iter().filter(|o| o.severity == Severity::Problem).count();
-        writeln!(
-            out,
+        let head = format!(
             "{what} ({}, {}; each counts unless --allow excuses its category):",
             plural(problems, "problem", "problems"),
             plural(v.offending.len() - problems, "expected one-off", "expected one-offs")
-        )?;
+        );
+        write_wrapped(out, &head, w, "", "  ")?;
         // The same recompile on many ranks is one entry (the budget still
         // counts each, as the sentence above does).
         let folded = fold_ranks(
@@ -35,16 +38,20 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
             |a, b| a.duration_s > b.duration_s,
         );
         for (o, ranks) in folded {
-            write_offense(out, o, &ranks)?;
+            write_offense(out, o, &ranks, w)?;
         }
         writeln!(out)?;
     }
     if !v.allowed.is_empty() {
         writeln!(out, "Excused by --allow:")?;
         for o in &v.allowed {
-            write!(out, "  {} {} [", o.compile_id, frame(o))?;
-            out.styled(style::category(o.cause.category), o.cause.category.name())?;
-            writeln!(out, "] {}", o.cause.culprit)?;
+            let category = o.cause.category.name();
+            let line = format!("{} {} [{category}] {}", o.compile_id, frame(o), o.cause.culprit);
+            write_styled(
+                out,
+                &wrap(&line, w, "  ", "      "),
+                &[(category, style::category(o.cause.category))],
+            )?;
         }
         writeln!(out)?;
     }
@@ -61,7 +68,13 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
                 (Some(f), Some(l)) => format!("{f}:{l}"),
                 _ => "?".into(),
             };
-            writeln!(out, "  {} at {at}", k.function.as_deref().unwrap_or("?"))?;
+            write_wrapped(
+                out,
+                &format!("{} at {at}", k.function.as_deref().unwrap_or("?")),
+                w,
+                "  ",
+                "      ",
+            )?;
         }
         writeln!(out)?;
     }
@@ -80,9 +93,10 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
                 .map(|i| format!(" [{}]", i.to_uppercase()))
                 .unwrap_or_default();
             let at = g.user_line.as_deref().map_or_else(|| "?".to_string(), display_site);
-            writeln!(out, "  {}{id} at {at} ({})", g.reason, g.compile_ids.join(", "))?;
+            let line = format!("{}{id} at {at} ({})", g.reason, g.compile_ids.join(", "));
+            write_wrapped(out, &line, w, "  ", "      ")?;
             if let Some(hint) = g.hints.first() {
-                writeln!(out, "      fix: {hint}")?;
+                write_wrapped(out, hint, w, "      fix: ", "           ")?;
             }
         }
         writeln!(out)?;
@@ -91,13 +105,16 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict) -> io::Result<()> {
         out.styled(style::fail(), "error")?;
         writeln!(out, ": input that could not be read (the gate fails closed):")?;
         for p in &v.unread_inputs {
-            writeln!(out, "  {p}")?;
+            write_wrapped(out, p, w, "  ", "    ")?;
         }
         writeln!(out)?;
     }
     let verdict = if v.passed { style::pass() } else { style::fail() };
-    out.styled(verdict, &v.message)?;
-    writeln!(out)
+    for line in wrap(&v.message, w, "", "  ") {
+        out.styled(verdict, &line)?;
+        writeln!(out)?;
+    }
+    Ok(())
 }
 
 /// `run N rank R frame F (name)`: how the text and the JUnit document name
@@ -118,7 +135,7 @@ pub(crate) fn frame(o: &Offense) -> String {
     format!("{run}{rank}frame {} ({})", f.frame_id, f.name)
 }
 
-fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32]) -> io::Result<()> {
+fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io::Result<()> {
     let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
     let name = if ranks.len() > 1 {
         let f = &o.frame;
@@ -137,22 +154,26 @@ fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32]) -> io::Result<(
     } else {
         frame(o)
     };
-    write!(out, "  {} {name} [", o.compile_id)?;
-    out.styled(style::category(o.cause.category), o.cause.category.name())?;
-    write!(out, ", ")?;
-    out.styled(style::severity(o.severity), o.severity.name())?;
-    writeln!(out, "] {}{secs}", o.cause.culprit)?;
+    let category = o.cause.category.name();
+    let tag = format!("[{category}, {}]", o.severity.name());
+    let head = format!("{} {name} {tag} {}{secs}", o.compile_id, o.cause.culprit);
+    let styles = [
+        (category, style::category(o.cause.category)),
+        (o.severity.name(), style::severity(o.severity)),
+    ];
+    write_styled(out, &wrap(&head, w, "  ", "      "), &styles)?;
     if let Some(from) = &o.cause.called_from {
-        writeln!(out, "      called from {}", display_site(from))?;
+        write_labelled(out, "      called from ", &display_site(from), w, "        ")?;
     }
     if let Some(src) = &o.cause.source {
-        writeln!(out, "      at {}", display_site(src))?;
+        write_labelled(out, "      at ", &display_site(src), w, "        ")?;
     }
     if !o.evidence.text.is_empty() {
-        writeln!(out, "      why {}: {}", o.severity.name(), o.evidence.text)?;
+        let first = format!("      why {}: ", o.severity.name());
+        write_wrapped(out, &o.evidence.text, w, &first, "           ")?;
     }
     if !o.cause.advice.is_empty() {
-        writeln!(out, "      fix: {}", o.cause.advice)?;
+        write_wrapped(out, &o.cause.advice, w, "      fix: ", "           ")?;
     }
     Ok(())
 }

@@ -2,10 +2,11 @@
 //! compiled function once, with how many ranks compiled it and the ranks
 //! that did so differently, instead of a row per rank's copy.
 
+use super::fit::{tail_path, write_wrapped};
 use super::TerminalOptions;
 use crate::analysis::{self, Findings, FrameGroup};
 use crate::model::Frame;
-use crate::report::format::{ellipsize_start, pad, width};
+use crate::report::format::{pad, width};
 use crate::report::paths::display;
 use crate::report::runs::{colliding_frames, log_clock};
 use std::collections::HashSet;
@@ -86,14 +87,28 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
             *w = (*w).max(width(cell));
         }
     }
-    // Shrink the location column first when the table is too wide.
+    // Shrink the location column first when the table is too wide, by
+    // whole directories; when even file names do not fit, one frame a block.
     let fixed: usize = widths
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != 2)
         .map(|(_, w)| w + 2)
         .sum();
-    widths[2] = widths[2].min(opts.width.saturating_sub(fixed).max(20));
+    let room = opts.width.saturating_sub(fixed + 2);
+    let shortened: Option<Vec<String>> = rows.iter().map(|r| tail_path(&r[2], room)).collect();
+    let Some(shortened) = shortened.filter(|_| room >= width(header[2])) else {
+        return write_blocks(out, &header, &rows, across_ranks, opts.width);
+    };
+    for (row, short) in rows.iter_mut().zip(shortened) {
+        row[2] = short;
+    }
+    widths[2] = rows
+        .iter()
+        .map(|r| width(&r[2]))
+        .max()
+        .unwrap_or(0)
+        .max(width(header[2]));
     // Text columns are left-aligned, counts right-aligned; `differs` is text.
     let last_text = header.len() - 1;
     let fmt_row = |cells: &[&str]| {
@@ -101,9 +116,7 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
         for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
             line.push(' ');
             line.push(' ');
-            if i == 2 {
-                line.push_str(&pad(&ellipsize_start(cell, *w), *w));
-            } else if i < 2 || (across_ranks && i == last_text) {
+            if i < 3 || (across_ranks && i == last_text) {
                 line.push_str(&pad(cell, *w));
             } else {
                 line.push_str(&" ".repeat(w.saturating_sub(width(cell))));
@@ -118,10 +131,36 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
         writeln!(out, "{}", fmt_row(&cells))?;
     }
     if across_ranks {
-        writeln!(
-            out,
-            "  (compiles, attempts: what most ranks did; seconds: the slowest rank's; differs: ranks that compiled otherwise)"
-        )?;
+        write_wrapped(out, LEGEND, opts.width, "  ", "   ")?;
+    }
+    Ok(())
+}
+
+const LEGEND: &str =
+    "(compiles, attempts: what most ranks did; seconds: the slowest rank's; differs: ranks that compiled otherwise)";
+
+/// The table too wide for the terminal: each frame as a line of its name and
+/// counts, wrapped, then its location.
+fn write_blocks(
+    out: &mut dyn Write,
+    header: &[&str],
+    rows: &[Vec<String>],
+    across_ranks: bool,
+    columns: usize,
+) -> io::Result<()> {
+    for row in rows {
+        let counts: Vec<String> = header[3..]
+            .iter()
+            .zip(&row[3..])
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(h, v)| format!("{h} {v}"))
+            .collect();
+        let line = format!("frame {}  {}: {}", row[0], row[1], counts.join(", "));
+        write_wrapped(out, &line, columns, "  ", "      ")?;
+        writeln!(out, "      at {}", row[2])?;
+    }
+    if across_ranks {
+        write_wrapped(out, LEGEND, columns, "  ", "   ")?;
     }
     Ok(())
 }

@@ -21,7 +21,9 @@
 mod breaks;
 pub mod check;
 pub mod diff;
+pub mod fit;
 mod frames;
+mod recompiles;
 pub mod steps;
 pub mod style;
 pub mod summary;

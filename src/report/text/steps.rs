@@ -1,12 +1,23 @@
 //! `guardscope steps` as text: the slowest steps with the compiles inside
 //! them, the compile share of the run, and ranks that recompiled alone.
 
+use super::fit::{clip_code, wrap};
 use crate::analysis::steps::{SlowCompile, StepsAnalysis};
-use crate::report::format::{clip, plural};
+use crate::report::format::plural;
 use std::fmt::Write;
 
-pub fn render(a: &StepsAnalysis) -> String {
+/// Columns a step's compiles keep beside the table before they go below it.
+const DESCRIBED_AT_LEAST: usize = 50;
+
+/// The post-mortem in lines of at most `columns`.
+pub fn render(a: &StepsAnalysis, columns: usize) -> String {
     let mut out = String::new();
+    // Prose lines, wrapped; the table's rows are laid out below.
+    let para = |out: &mut String, text: &str, first: &str, rest: &str| {
+        for line in wrap(text, columns, first, rest) {
+            let _ = writeln!(out, "{line}");
+        }
+    };
     let several_ranks = a.ranks.len() > 1;
     // Slowness is measured against the steps that compiled nothing: when
     // most steps compile, the median of all steps is a compile step itself.
@@ -24,33 +35,38 @@ pub fn render(a: &StepsAnalysis) -> String {
             }
         })
         .collect();
-    let _ = writeln!(
-        out,
+    let head = format!(
         "{} steps · {} · median step without compiles {} · {:.2} s of steps",
         a.steps,
         plural(a.ranks.len(), "rank", "ranks"),
         steady.join(", "),
         a.total_wall_s
     );
+    para(&mut out, &head, "", "  ");
     if a.ranks.iter().any(|r| r.steady_median_wall_ms.is_none()) {
-        let _ = writeln!(
-            out,
+        let line = format!(
             "No step without compiles to compare with{}: 'x steady' is left blank there.",
             if several_ranks { " on some ranks" } else { "" }
         );
+        para(&mut out, &line, "", "  ");
     }
     let share = if a.total_wall_s > 0.0 {
         100.0 * a.compile_after_first_step_s / a.total_wall_s
     } else {
         0.0
     };
-    let _ = writeln!(
-        out,
+    let line = format!(
         "Compiling after the first step took {:.2} s of {:.2} s ({share:.0}%); the first step compiled for {:.2} s.",
         a.compile_after_first_step_s, a.total_wall_s, a.compile_in_first_step_s
     );
+    para(&mut out, &line, "", "  ");
     if a.joined_trace {
-        let _ = writeln!(out, "Joined with the TORCH_TRACE log by compile id and time.");
+        para(
+            &mut out,
+            "Joined with the TORCH_TRACE log by compile id and time.",
+            "",
+            "  ",
+        );
     }
 
     let _ = writeln!(out, "\nSlowest steps:");
@@ -71,40 +87,59 @@ pub fn render(a: &StepsAnalysis) -> String {
         } else {
             format!("{:.2}", s.compile_s)
         };
-        let first = s.compiles.first().map_or_else(|| "none".to_string(), describe);
         let ratio = s
             .ratio_to_steady
             .map_or_else(|| "-".to_string(), |r| format!("{r:.1}x"));
-        let _ = writeln!(
-            out,
-            "  {rank}{:>6}  {:>10.1}  {ratio:>8}  {compile_s:>9}  {first}",
+        let row = format!(
+            "  {rank}{:>6}  {:>10.1}  {ratio:>8}  {compile_s:>9}  ",
             s.step, s.wall_ms
         );
-        let indent = " ".repeat(2 + rank.len() + 6 + 2 + 10 + 2 + 8 + 2 + 9 + 2);
-        for (i, c) in s.compiles.iter().enumerate() {
-            if i > 0 {
-                let _ = writeln!(out, "{indent}{}", describe(c));
+        // Each compile's line beside the row (under the `compiles` column),
+        // or, on a narrow terminal, below it.
+        let column = if columns.saturating_sub(row.len()) >= DESCRIBED_AT_LEAST {
+            row.len()
+        } else {
+            6
+        };
+        let indent = " ".repeat(column);
+        let mut first = Some(row);
+        let mut lines = |out: &mut String, text: &str, more: &str| match first.take() {
+            Some(row) if column == row.len() => para(out, text, &row, &format!("{indent}{more}")),
+            Some(row) => {
+                let _ = writeln!(out, "{}", row.trim_end());
+                para(out, text, &indent, &format!("{indent}{more}"));
             }
+            None => para(out, text, &indent, &format!("{indent}{more}")),
+        };
+        if s.compiles.is_empty() {
+            lines(&mut out, "none", "");
+        }
+        for c in &s.compiles {
+            lines(&mut out, &describe(c), "  ");
             if let Some(t) = &c.trace {
-                let mut line = format!("{indent}  log {}", t.log);
-                if let Some(g) = &t.guard {
-                    let _ = write!(line, " · guard {}", clip(g, 100));
-                }
+                let mut line = format!("log {}", t.log);
                 if t.attempts > 1 {
                     let _ = write!(line, " · {} attempts", t.attempts);
                 }
                 if t.matched_by == "time" {
                     line.push_str(" · not in the step record: matched by time");
                 }
-                let _ = writeln!(out, "{line}");
+                para(&mut out, &line, &format!("{indent}  "), &format!("{indent}    "));
+                if let Some(g) = &t.guard {
+                    let room = columns.saturating_sub(column + 8).max(40);
+                    let _ = writeln!(out, "{indent}  guard {}", clip_code(g, room));
+                }
             }
         }
     }
 
     if !a.eager_fallbacks.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nFrames that hit the recompile limit (Dynamo stopped compiling them; they run eagerly from then on):"
+        out.push('\n');
+        para(
+            &mut out,
+            "Frames that hit the recompile limit (Dynamo stopped compiling them; they run eagerly from then on):",
+            "",
+            "  ",
         );
         for e in &a.eager_fallbacks {
             let rank = match (several_ranks, e.rank) {
@@ -120,20 +155,23 @@ pub fn render(a: &StepsAnalysis) -> String {
                     e.last_step
                 ),
             };
-            let _ = writeln!(
-                out,
-                "  {rank}step {}: {} {} hit the recompile limit; {after}",
+            let line = format!(
+                "{rank}step {}: {} {} hit the recompile limit; {after}",
                 e.step,
                 e.compile_id,
                 e.function.as_deref().unwrap_or("?")
             );
+            para(&mut out, &line, "  ", "    ");
         }
     }
 
     if !a.lone_recompiles.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nRanks that recompiled alone (the others wait for them at the next collective):"
+        out.push('\n');
+        para(
+            &mut out,
+            "Ranks that recompiled alone (the others wait for them at the next collective):",
+            "",
+            "  ",
         );
         for l in &a.lone_recompiles {
             let ranks: Vec<String> = l
@@ -141,15 +179,15 @@ pub fn render(a: &StepsAnalysis) -> String {
                 .iter()
                 .map(|r| r.map_or("?".into(), |r| r.to_string()))
                 .collect();
-            let _ = writeln!(
-                out,
-                "  step {}: rank {} recompiled ({}), {} of {} ranks did not",
+            let line = format!(
+                "step {}: rank {} recompiled ({}), {} of {} ranks did not",
                 l.step,
                 ranks.join(", "),
                 l.compiles.join(", "),
                 l.of_ranks - l.ranks.len(),
                 l.of_ranks
             );
+            para(&mut out, &line, "  ", "    ");
         }
     }
     out
@@ -240,7 +278,7 @@ mod tests {
                 last_step: 5,
             }]
         );
-        let text = render(&a);
+        let text = render(&a, 160);
         assert!(
             text.contains("step 3: 0/8 forward hit the recompile limit; it ran eagerly, uncompiled, for the 2 steps after it (4-5)"),
             "{text}"

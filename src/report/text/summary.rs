@@ -1,9 +1,11 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
+use super::fit::{wrap, wrap_code, write_labelled, write_wrapped};
 use super::frames::write_frames;
-use crate::analysis::{self, CulpritGroup, Finding, Findings, Severity};
+use super::recompiles::write_recompiles;
+use crate::analysis::{self, CulpritGroup, Findings, Severity};
 use crate::model::{Frame, Run};
-use crate::report::format::{ellipsize_middle, fold_ranks, plural, rank_list, width, wrap_words};
+use crate::report::format::{plural, rank_list, width};
 use crate::report::paths::{display_site, file_name};
 use crate::report::runs::runs_line;
 use crate::report::text::{style, Terminal};
@@ -23,9 +25,10 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     } else {
         "1 process".to_string()
     };
+    let w = opts.width;
     writeln!(out, "{} · {who}", plural(files, "log file", "log files"))?;
     if let Some(line) = runs_line(run) {
-        writeln!(out, "{line}")?;
+        write_wrapped(out, &line, w, "", "  ")?;
     }
     // Parallel processes compile side by side: the job waited the
     // wall-clock time, not the sum, so both are said.
@@ -62,29 +65,29 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     if !notes.is_empty() {
         line.push_str(&format!(" ({})", notes.join("; ")));
     }
-    writeln!(out, "{line}")?;
+    write_wrapped(out, &line, w, "", "  ")?;
     if let Some(line) = crate::report::cost::cost_line(&findings.cost) {
-        writeln!(out, "{line}")?;
+        write_wrapped(out, &line, w, "", "  ")?;
     }
     if t.unfinished_compiles > 0 {
-        writeln!(
-            out,
+        let line = format!(
             "{} compile(s) unfinished: the log ends before their compilation_metrics",
             t.unfinished_compiles
-        )?;
+        );
+        write_wrapped(out, &line, w, "", "  ")?;
     }
     for (f, c) in run.compiles().filter(|(_, c)| c.cache_limit) {
-        writeln!(
-            out,
+        let line = format!(
             "{}frame {} ({}) hit the recompile limit at {}: from then on it runs eagerly, uncompiled, for the rest of the run",
             rank_prefix(f),
             f.frame_id,
             analysis::frame_name(f),
             c.compile_id
-        )?;
+        );
+        write_wrapped(out, &line, w, "", "  ")?;
     }
     for lone in &findings.lone_ranks {
-        writeln!(out, "{}", lone.sentence())?;
+        write_wrapped(out, &lone.sentence(), w, "", "  ")?;
     }
 
     if !run.frames.is_empty() {
@@ -95,10 +98,11 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         findings.culprits.iter().partition(|g| g.severity == Severity::Problem);
     if !problems.is_empty() {
         writeln!(out)?;
-        out.styled(style::severity(Severity::Problem), "What to fix")?;
-        writeln!(
+        let head = "What to fix (problems: recompiles that repeat, hit the limit, break a declared range or come from state your code changes while it runs; most expensive first):";
+        write_styled(
             out,
-            " (problems: recompiles that repeat, hit the limit, break a declared range or come from state your code changes while it runs; most expensive first):"
+            &wrap(head, w, "", "  "),
+            &[("What to fix", style::severity(Severity::Problem))],
         )?;
         for g in &problems {
             write_culprit(out, g, opts)?;
@@ -108,17 +112,9 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
         writeln!(out)?;
         write_expected(out, &expected, opts)?;
     }
-    let recompiles = &findings.recompiles;
-    if !recompiles.is_empty() {
+    if !findings.recompiles.is_empty() {
         writeln!(out)?;
-        writeln!(
-            out,
-            "Recompiles (cause = the failed cache entry closest to the new call; ! = problem):"
-        )?;
-        let several_runs = run.runs.iter().filter(|r| r.selected).count() > 1;
-        for (r, ranks) in fold_across_ranks(recompiles) {
-            write_recompile(out, r, &ranks, several_runs, opts)?;
-        }
+        write_recompiles(out, findings, w)?;
     }
     if !findings.graph_breaks.is_empty() {
         writeln!(out)?;
@@ -126,11 +122,11 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     }
     if !run.compiled_autograd.is_empty() {
         writeln!(out)?;
-        writeln!(
-            out,
+        let line = format!(
             "{} compiled-autograd graph(s) outside any frame",
             run.compiled_autograd.len()
-        )?;
+        );
+        write_wrapped(out, &line, w, "", "  ")?;
     }
     write_problems(out, run, opts)
 }
@@ -159,42 +155,47 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
     } else {
         rank
     };
-    write!(
-        out,
-        "  {} of {rank}frame {} ({frame}){on_ranks} caused by {} [",
+    let head = format!(
+        "{} of {rank}frame {} ({frame}){on_ranks} caused by {} [{}], {:.2} s ({})",
         plural(n, "recompile", "recompiles"),
         f.frame_id,
         c.culprit,
+        c.category.name(),
+        g.seconds,
+        compile_ids(g)
+    );
+    let w = opts.width;
+    let tag = c.category.name();
+    write_styled(
+        out,
+        &wrap(&head, w, "  ", "      "),
+        &[(tag, style::category(c.category))],
     )?;
-    out.styled(style::category(c.category), c.category.name())?;
-    writeln!(out, "], {:.2} s ({})", g.seconds, compile_ids(g))?;
-    let wrap = opts.width.saturating_sub(6).max(40);
-    let with_code = |site: &str, code: Option<&str>| {
-        let site = display_site(site);
-        let code = code.map(|c| format!(": {c}")).unwrap_or_default();
-        format!(
-            "{site}{}",
-            ellipsize_middle(&code, wrap.saturating_sub(width(&site) + 16))
-        )
-    };
+    let wrap_at = w.saturating_sub(6).max(40);
     if let Some(from) = &c.called_from {
-        writeln!(
-            out,
-            "      called from {}",
-            with_code(from, c.called_from_code.as_deref())
-        )?;
+        write_site(out, "      called from ", from, c.called_from_code.as_deref(), w)?;
     }
     if let Some(src) = &c.source {
-        writeln!(out, "      at {}", with_code(src, c.code.as_deref()))?;
+        write_site(out, "      at ", src, c.code.as_deref(), w)?;
     }
     if let Some(lib) = &c.library_line {
-        writeln!(out, "      guard in a library: {}", display_site(lib))?;
+        write_labelled(out, "      guard in a library: ", &display_site(lib), w, "        ")?;
     }
-    for line in changed_lines(&c.changed) {
-        writeln!(out, "      {}", ellipsize_middle(&line, wrap))?;
+    for (i, change) in c.changed.iter().take(CHANGES_SHOWN).enumerate() {
+        let first = if i == 0 { "      changed: " } else { "               " };
+        for line in wrap_code(&change.describe(), w, first, "                 ") {
+            writeln!(out, "{line}")?;
+        }
+    }
+    if c.changed.len() > CHANGES_SHOWN {
+        writeln!(
+            out,
+            "               +{} more (--json lists all)",
+            c.changed.len() - CHANGES_SHOWN
+        )?;
     }
     if let Some(d) = &c.detail {
-        writeln!(out, "      {}", ellipsize_middle(d, wrap))?;
+        write_wrapped(out, d, w, "      ", "      ")?;
     }
     if !g.evidence.text.is_empty() {
         let why = format!(
@@ -203,13 +204,51 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
             g.evidence.kind.name(),
             g.evidence.text
         );
-        for (i, line) in wrap_words(&why, wrap.saturating_sub(5)).iter().enumerate() {
-            writeln!(out, "      {}{line}", if i == 0 { "why: " } else { "     " })?;
-        }
+        write_wrapped(out, &why, wrap_at + 6, "      why: ", "           ")?;
     }
-    writeln!(out, "      owner: {}", g.owner.words())?;
-    for (i, line) in wrap_words(&c.advice, wrap.saturating_sub(5)).iter().enumerate() {
-        writeln!(out, "      {}{line}", if i == 0 { "fix: " } else { "     " })?;
+    write_wrapped(out, g.owner.words(), wrap_at + 6, "      owner: ", "             ")?;
+    write_wrapped(out, &c.advice, wrap_at + 6, "      fix: ", "           ")?;
+    Ok(())
+}
+
+/// Changed values shown per cause; `--json` lists all.
+const CHANGES_SHOWN: usize = 3;
+
+/// `label` and a user's line, then the code there: on the same line when it
+/// fits, else below it, broken between tokens.
+pub(super) fn write_site(out: &mut dyn Write, label: &str, site: &str, code: Option<&str>, w: usize) -> io::Result<()> {
+    let site = display_site(site);
+    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+        return writeln!(out, "{label}{site}");
+    };
+    let code = code.trim();
+    let whole = format!("{label}{site}: {code}");
+    if width(&whole) <= w {
+        return writeln!(out, "{whole}");
+    }
+    writeln!(out, "{label}{site}:")?;
+    let indent = " ".repeat(width(label) - label.trim_start().len() + 4);
+    for line in wrap_code(code, w, &indent, &format!("{indent}  ")) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Wrapped lines, with each of `tokens` in its style where it first
+/// appears (after the one before it): a category's colour survives the
+/// line it lands on.
+pub(super) fn write_styled(out: &mut Terminal, lines: &[String], tokens: &[(&str, anstyle::Style)]) -> io::Result<()> {
+    let mut next = tokens.iter().peekable();
+    for line in lines {
+        let mut rest = line.as_str();
+        while let Some((token, style)) = next.peek() {
+            let Some(at) = rest.find(token) else { break };
+            write!(out, "{}", &rest[..at])?;
+            out.styled(*style, token)?;
+            rest = &rest[at + token.len()..];
+            next.next();
+        }
+        writeln!(out, "{rest}")?;
     }
     Ok(())
 }
@@ -217,11 +256,11 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
 /// Expected one-off recompiles, folded: one line each, no advice.
 fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &TerminalOptions) -> io::Result<()> {
     let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
-    writeln!(
-        out,
+    let head = format!(
         "Expected (made dynamic, one per variant, or set once; a problem only if it repeats): {}",
         plural(n, "recompile", "recompiles")
-    )?;
+    );
+    write_wrapped(out, &head, opts.width, "", "  ")?;
     for g in groups {
         let from = g
             .cause
@@ -243,30 +282,9 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             g.cause.category.name(),
             g.evidence.text
         );
-        for (i, part) in wrap_words(&line, opts.width.saturating_sub(6).max(40))
-            .iter()
-            .enumerate()
-        {
-            writeln!(out, "{}{part}", if i == 0 { "  " } else { "      " })?;
-        }
+        write_wrapped(out, &line, opts.width, "  ", "      ")?;
     }
     Ok(())
-}
-
-/// One line per changed value (the first few): "changed: a: 1 -> 2", then
-/// "         b: x -> y", then "         +N more (--json lists all)".
-fn changed_lines(changes: &[crate::reasons::GuardChange]) -> Vec<String> {
-    const SHOWN: usize = 3;
-    let mut lines: Vec<String> = changes
-        .iter()
-        .take(SHOWN)
-        .enumerate()
-        .map(|(i, c)| format!("{}{}", if i == 0 { "changed: " } else { "         " }, c.describe()))
-        .collect();
-    if changes.len() > SHOWN {
-        lines.push(format!("         +{} more (--json lists all)", changes.len() - SHOWN));
-    }
-    lines
 }
 
 /// A compile-id list, cut with a count when long.
@@ -292,110 +310,31 @@ fn rank_prefix(f: &Frame) -> String {
         .unwrap_or_default()
 }
 
-/// The recompiles, each once with the ranks it happened on: the same
-/// recompile (compile id, cause, guard) of 64 ranks' copies is one line,
-/// with the slowest rank's seconds.
-fn fold_across_ranks<'a, 'r>(recompiles: &'a [Finding<'r>]) -> Vec<(&'a Finding<'r>, Vec<u32>)> {
-    fold_ranks(
-        recompiles,
-        |r| r.frame.rank,
-        |r| {
-            let f = r.frame;
-            Some((
-                (f.run, f.generation, f.frame_id, f.function.as_deref()),
-                (&r.compile.compile_id, r.compile.failed, r.severity, r.cause.category),
-                r.guard().map(|g| &g.guard),
-            ))
-        },
-        |a, b| a.compile.duration_s > b.compile.duration_s,
-    )
-}
-
-fn write_recompile(
-    out: &mut Terminal,
-    r: &Finding<'_>,
-    ranks: &[u32],
-    several_runs: bool,
-    opts: &TerminalOptions,
-) -> io::Result<()> {
-    let c = r.compile;
-    let secs = c.duration_s.map_or("   ? s".to_string(), |d| format!("{d:>5.2} s"));
-    let rank = match ranks {
-        [] | [0] => String::new(),
-        [one] => format!("r{one} "),
-        many => format!("r{} ", rank_list(many)),
-    };
-    let rank = if several_runs {
-        format!("run{} {rank}", r.frame.run)
-    } else {
-        rank
-    };
-    let category = r.cause.category.name();
-    let mark = if r.severity == Severity::Problem { "!" } else { " " };
-    let after_mark = format!(" {rank}{:<6} {secs}  [", c.compile_id);
-    let head = format!("{mark}{after_mark}{category}] ");
-    let room = opts.width.saturating_sub(width(&head)).max(30);
-    let text = match r.guard() {
-        Some(g) => {
-            // Truncate only the guard: the source and the count must stay readable.
-            let mut suffix = String::new();
-            if let Some(src) = &g.source {
-                suffix.push_str(&format!("  [{}]", display_site(src)));
-            }
-            let older = c.recompile_reasons.len() - 1;
-            if older > 0 {
-                suffix.push_str(&format!("  (+{older} older)"));
-            }
-            let guard = match &g.entry {
-                Some(e) => format!("{e}: {}", g.guard),
-                None => g.guard.clone(),
-            };
-            let guard_room = room.saturating_sub(width(&suffix)).max(30);
-            format!("{}{suffix}", ellipsize_middle(&guard, guard_room))
-        }
-        None if c.cache_limit => "recompile limit hit: Dynamo refused to compile".to_string(),
-        None => "(no recompile_reasons logged)".to_string(),
-    };
-    // The head in pieces, for its colours; `head` measured it whole.
-    out.styled(style::severity(r.severity), mark)?;
-    write!(out, "{after_mark}")?;
-    out.styled(style::category(r.cause.category), category)?;
-    writeln!(out, "] {text}")?;
-    if c.cache_limit && c.recompile_reasons.is_empty() {
-        return Ok(());
-    }
-    if c.failed {
-        let why = c.fail_reason.as_deref().or(c.fail_type.as_deref()).unwrap_or("failed");
-        let first = why.lines().next().unwrap_or(why);
-        writeln!(
-            out,
-            "  {:<6}         failed: {}",
-            "",
-            ellipsize_middle(first, room.saturating_sub(8).max(20))
-        )?;
-    }
-    Ok(())
-}
-
 fn write_problems(out: &mut dyn Write, run: &Run, opts: &TerminalOptions) -> io::Result<()> {
     let p = &run.problems;
     if p.count == 0 {
         return Ok(());
     }
     writeln!(out)?;
+    let w = opts.width;
     let kinds: Vec<String> = p.by_kind.iter().map(|(k, n)| format!("{} {n}", k.label())).collect();
     if !opts.verbose {
-        writeln!(
-            out,
-            "{} parse problem(s): {}; run with --verbose to list them",
+        let line = format!(
+            "{} input error(s): {}; run with --verbose to list them",
             p.count,
             kinds.join(", ")
-        )?;
-        return Ok(());
+        );
+        return write_wrapped(out, &line, w, "", "  ");
     }
-    writeln!(out, "{} parse problem(s): {}", p.count, kinds.join(", "))?;
+    write_wrapped(
+        out,
+        &format!("{} input error(s): {}", p.count, kinds.join(", ")),
+        w,
+        "",
+        "  ",
+    )?;
     for problem in &p.first {
-        writeln!(out, "  {problem}")?;
+        write_wrapped(out, &problem.to_string(), w, "  ", "    ")?;
     }
     if p.count as usize > p.first.len() {
         writeln!(out, "  … {} more not shown", p.count as usize - p.first.len())?;
