@@ -96,15 +96,19 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
         .map(|(_, w)| w + 2)
         .sum();
     let room = opts.width.saturating_sub(fixed + 2);
-    let shortened: Option<Vec<String>> = rows.iter().map(|r| tail_path(&r[2], room)).collect();
-    let Some(shortened) = shortened.filter(|_| room >= width(header[2])) else {
-        return write_blocks(out, &header, &rows, across_ranks, opts.width);
-    };
-    for (row, short) in rows.iter_mut().zip(shortened) {
-        row[2] = short;
+    // Every location must fit once shortened, or the table becomes blocks.
+    if room < width(header[2]) || !rows().all(|r| tail_path(&r[2], room).is_some()) {
+        return write_blocks(out, &header, rows(), across_ranks, opts.width);
     }
-    widths[2] = rows
-        .iter()
+    let shortened = || {
+        rows().map(move |mut r| {
+            if let Some(short) = tail_path(&r[2], room) {
+                r[2] = short;
+            }
+            r
+        })
+    };
+    widths[2] = shortened()
         .map(|r| width(&r[2]))
         .max()
         .unwrap_or(0)
@@ -126,7 +130,7 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
         line.trim_end().to_string()
     };
     writeln!(out, "{}", fmt_row(&header))?;
-    for row in rows() {
+    for row in shortened() {
         let cells: Vec<&str> = row.iter().map(String::as_str).collect();
         writeln!(out, "{}", fmt_row(&cells))?;
     }
@@ -144,7 +148,7 @@ const LEGEND: &str =
 fn write_blocks(
     out: &mut dyn Write,
     header: &[&str],
-    rows: &[Vec<String>],
+    rows: impl Iterator<Item = Vec<String>>,
     across_ranks: bool,
     columns: usize,
 ) -> io::Result<()> {
