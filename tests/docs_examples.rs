@@ -135,6 +135,10 @@ const OTHER_COMMANDS: &[(&str, &str)] = &[
     ),
     ("python bench/", "a benchmark (minutes); its figures are measurements"),
     (
+        ".venv/bin/python bench/",
+        "a benchmark (minutes); its figures are measurements",
+    ),
+    (
         "bench/run.sh",
         "the benchmark: makes logs with torch and times tools (minutes); its figures are measurements",
     ),

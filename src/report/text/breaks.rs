@@ -3,8 +3,7 @@
 //! the user's code, what broke in one line, its registry id and torch's
 //! own fix when the log states one.
 
-use super::fit::{write_labelled, write_wrapped};
-use super::summary::write_site;
+use super::fit::{write_labelled, write_site, write_wrapped};
 use super::TerminalOptions;
 use crate::analysis::GraphBreak;
 use crate::report::format::{id_list, plural};

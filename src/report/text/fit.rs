@@ -5,6 +5,7 @@
 //! whole tokens. A single token wider than the line stays whole.
 
 use crate::report::format::{width, wrap_words};
+use crate::report::paths::display_site;
 use crate::report::text::terminal_safe;
 use std::io::{self, Write};
 
@@ -180,6 +181,26 @@ pub fn tail_path(path: &str, max: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// `label` and a user's line, then the code there: on the same line when it
+/// fits, else below it, broken between tokens.
+pub fn write_site(out: &mut dyn Write, label: &str, site: &str, code: Option<&str>, w: usize) -> io::Result<()> {
+    let site = display_site(site);
+    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+        return writeln!(out, "{label}{site}");
+    };
+    let code = code.trim();
+    let whole = format!("{label}{site}: {code}");
+    if width(&whole) <= w {
+        return writeln!(out, "{whole}");
+    }
+    writeln!(out, "{label}{site}:")?;
+    let indent = " ".repeat(width(label) - label.trim_start().len() + 4);
+    for line in wrap_code(code, w, &indent, &format!("{indent}  ")) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

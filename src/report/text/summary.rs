@@ -1,11 +1,11 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
-use super::fit::{wrap, wrap_code, write_labelled, write_wrapped};
+use super::fit::{wrap, wrap_code, write_labelled, write_site, write_wrapped};
 use super::frames::write_frames;
 use super::recompiles::write_recompiles;
 use crate::analysis::{self, CulpritGroup, Findings, Severity};
 use crate::model::{Frame, Run};
-use crate::report::format::{plural, rank_list, width};
+use crate::report::format::{plural, rank_list};
 use crate::report::paths::{display_site, file_name};
 use crate::report::runs::runs_line;
 use crate::report::text::{style, Terminal};
@@ -213,26 +213,6 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
 
 /// Changed values shown per cause; `--json` lists all.
 const CHANGES_SHOWN: usize = 3;
-
-/// `label` and a user's line, then the code there: on the same line when it
-/// fits, else below it, broken between tokens.
-pub(super) fn write_site(out: &mut dyn Write, label: &str, site: &str, code: Option<&str>, w: usize) -> io::Result<()> {
-    let site = display_site(site);
-    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
-        return writeln!(out, "{label}{site}");
-    };
-    let code = code.trim();
-    let whole = format!("{label}{site}: {code}");
-    if width(&whole) <= w {
-        return writeln!(out, "{whole}");
-    }
-    writeln!(out, "{label}{site}:")?;
-    let indent = " ".repeat(width(label) - label.trim_start().len() + 4);
-    for line in wrap_code(code, w, &indent, &format!("{indent}  ")) {
-        writeln!(out, "{line}")?;
-    }
-    Ok(())
-}
 
 /// Wrapped lines, with each of `tokens` in its style where it first
 /// appears (after the one before it): a category's colour survives the
