@@ -42,11 +42,6 @@ const LONG_FILES: &[Debt] = &[
         why: OTHERS,
     },
     Debt {
-        what: "src/analysis/judge/evidence.rs",
-        since: "2026-11-25",
-        why: OTHERS,
-    },
-    Debt {
         what: "src/reasons/guard_tree.rs",
         since: "2026-11-25",
         why: OTHERS,
@@ -54,11 +49,6 @@ const LONG_FILES: &[Debt] = &[
 ];
 
 const MUTUAL_IMPORTS: &[Debt] = &[
-    Debt {
-        what: "src/reasons/classify.rs <-> src/reasons/rules.rs",
-        since: "2026-11-25",
-        why: OTHERS,
-    },
     Debt {
         what: "src/reasons/split.rs <-> src/reasons/subject.rs",
         since: "2026-11-25",

@@ -16,7 +16,7 @@ use super::judge::{judge_frame, EvidenceKind, Judgement, Severity};
 use super::ranks::{lone_ranks, LoneRank};
 use super::{totals, Totals};
 use crate::model::{Compile, Frame, Run};
-use crate::reasons::classify::{self, classify_in};
+use crate::reasons::classify;
 use crate::reasons::{Category, RecompileReason};
 use std::collections::{BTreeMap, HashMap};
 
@@ -144,7 +144,7 @@ fn mark_recompiles_most_ranks_did_not_have(frames: &[FrameGroup<'_>], recompiles
 
 pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r> {
     let ctx = context(frame, compile);
-    let reasons: Vec<RecompileReason> = compile.recompile_reasons.iter().map(|g| classify_in(g, &ctx)).collect();
+    let reasons = classify::classify_all(&compile.recompile_reasons, &ctx);
     let cause_index = cause_index(compile);
     let chosen = cause_index.map(|i| reasons[i].clone());
     let mut cause = if compile.cache_limit {

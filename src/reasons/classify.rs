@@ -3,7 +3,8 @@
 
 use super::culprit::{self, from_guard_on_hint};
 use super::guard_tree::GuardChange;
-use super::rules::{rules, Culprit, Rule, When};
+use super::rule::{Culprit, Rule, When};
+use super::rules::rules;
 use super::split::GuardFailure;
 use regex::{Captures, Regex};
 use serde::Serialize;
@@ -140,6 +141,38 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
             .to_string(),
         ..located(g)
     }
+}
+
+/// Classifies every failure of one compile: each on its own, then what
+/// one failure tells of another's value. A length guard `len(X)` is on a
+/// dict when another failure tests a key of X (`___dict_contains(k, X)`):
+/// its keys changed, not a list's length.
+pub fn classify_all(guards: &[GuardFailure], ctx: &Context<'_>) -> Vec<RecompileReason> {
+    let mut reasons: Vec<RecompileReason> = guards.iter().map(|g| classify_in(g, ctx)).collect();
+    for (r, g) in reasons.iter_mut().zip(guards) {
+        if r.category != Category::ContainerLen {
+            continue;
+        }
+        let guard = culprit::canonical(&g.guard);
+        let Some(of) = guard
+            .strip_prefix("len(")
+            .and_then(|s| s.split_once(')'))
+            .map(|(x, _)| x)
+        else {
+            continue;
+        };
+        let keyed = guards.iter().any(|o| {
+            culprit::canonical(&o.guard).contains("___dict_contains(") && o.guard.contains(&format!(", {of})"))
+        });
+        if keyed {
+            r.category = Category::DictKeys;
+            r.detail = Some(format!(
+                "the dict {of} holds another number of keys (another failure tests its keys)"
+            ));
+            r.advice = super::rules::DICT_KEYS_ADVICE.into();
+        }
+    }
+    reasons
 }
 
 /// The parts of a reason that come from where the guard points.

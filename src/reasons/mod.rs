@@ -9,6 +9,7 @@ mod guard_cache;
 pub mod guard_line;
 pub mod guard_tree;
 pub mod paths;
+pub mod rule;
 pub mod rules;
 pub mod split;
 pub mod subject;

@@ -3,55 +3,18 @@
 //! detail, and the advice. Rows are tried in order; the first match wins.
 //! Adding a category is adding a row (and a test with a real log).
 
-use super::classify::Category;
+use super::category::Category;
 
-/// How a row names the culprit.
-#[derive(Clone, Copy)]
-pub enum Culprit {
-    /// Render the named capture as a guard source (`L['x']` -> `argument x`).
-    Source(&'static str),
-    /// A template over the captures (`{name}` expands a capture).
-    Template(&'static str),
-    /// The captured variable Dynamo names in `HINT: guard on "v".attr`,
-    /// else the template.
-    HintOr(&'static str),
-    /// The class of the object the frame was compiled for (`the optimizer
-    /// (AdamW)`), else the text alone.
-    CompiledObject(&'static str),
-}
-
-/// Where a row applies: some guard texts mean one thing only in a context
-/// the text does not show (an optimizer's step, a `generate()` loop).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum When {
-    Always,
-    /// The compiled frame is torch.optim code.
-    Optimizer,
-    /// A library's `generate()` called the compiled frame.
-    Generate,
-    /// The guard's stack trace runs through a module hook.
-    InHook,
-    /// Dynamo's hint says the value is an attribute of an `nn.Module`
-    /// (its `allow_unspec_int_on_nn_module` advice), whatever the name the
-    /// module is reached by (`m.var` of an argument, `mod.multiplier` of a
-    /// closure).
-    ModuleHint,
-}
-
-pub struct Rule {
-    pub category: Category,
-    pub when: When,
-    pub pattern: &'static str,
-    pub culprit: Culprit,
-    /// Template over the captures; `{culprit}` is the rendered culprit.
-    pub detail: Option<&'static str>,
-    pub advice: &'static str,
-}
+use super::rule::{Culprit, Rule, When};
 
 /// A plain module attribute, reached through `self` or through any name
 /// when Dynamo's hint says it is one.
 const MODULE_ATTR_DETAIL: &str = "a plain module attribute is baked into the graph";
 const MODULE_ATTR_ADVICE: &str = "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.";
+
+/// What to do about a dict whose keys changed, for every rule that finds one.
+pub const DICT_KEYS_ADVICE: &str =
+    "Call with the same dict keys every time (include optional keys with a None value), or pass the optional input as a separate argument.";
 
 const MODULE_ROOT: &str = r"(?:self|fn|args\[0\]|L\['self'\]|L\['fn'\])";
 
@@ -170,6 +133,16 @@ pub fn rules() -> Vec<Rule> {
             culprit: Culprit::Template("generate()'s keyword arguments"),
             detail: Some("generate() passes different keyword arguments in prefill and decode steps"),
             advice: "Expected once: generate() calls the model with other keyword arguments after the first (prefill) step. A static cache (cache_implementation=\"static\") keeps later steps from recompiling.",
+        },
+        Rule {
+            // `**kwargs` of the compiled function: their count is which
+            // keyword arguments the call passed, a dict's keys.
+            category: DictKeys,
+            when: When::Always,
+            pattern: r"^len\((?P<src>kwargs)\) [!=]= (?P<n>\d+)",
+            culprit: Culprit::Template("keyword arguments (**kwargs)"),
+            detail: Some("another set of keyword arguments (compiled for {n})"),
+            advice: "Pass the same keyword arguments every call (None for an unused optional one), or pass the optional input as a separate argument.",
         },
         Rule {
             category: ShapeInput,
@@ -357,10 +330,11 @@ pub fn rules() -> Vec<Rule> {
         Rule {
             category: DictKeys,
             when: When::Always,
-            pattern: r"___dict_contains\('(?P<key>[^']*)', (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
+            // A key is a string or a number (a cache keyed by a length).
+            pattern: r"___dict_contains\((?P<key>'[^']*'|-?\d+), (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
             culprit: Culprit::Source("src"),
-            detail: Some("the dict's key set changed (key '{key}')"),
-            advice: "Call with the same dict keys every time (include optional keys with a None value), or pass the optional input as a separate argument.",
+            detail: Some("the dict's key set changed (key {key})"),
+            advice: DICT_KEYS_ADVICE,
         },
         Rule {
             category: ContainerLen,

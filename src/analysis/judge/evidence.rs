@@ -7,10 +7,13 @@
 //! (train/eval, an adapter, prefill/decode, sizes 0 and 1) each compiled
 //! once.
 
+use super::guard_text::{
+    boolean, branch_bound, declared_range, dict_length, enum_member, numeric, size_keyed_dict, small_size,
+    specialisation_note, string_value, traced_bound,
+};
 use super::owner::{Ownership, ValueOwner};
 use super::verdict::Severity;
 use crate::model::Compile;
-use crate::reasons::subject::size_mismatch_dim;
 use crate::reasons::{Category, GuardFailure, GuardedNow};
 use serde::Serialize;
 
@@ -251,6 +254,11 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
             "sizes 0 and 1 are always specialised: each compiles once, larger sizes share the dynamic entry".into(),
         );
     }
+    if let Some(dict) = f.guard.and_then(|g| size_keyed_dict(g, &f.compile.recompile_reasons)) {
+        return Some(format!(
+            "the size is a key of {dict} (another failed guard of this compile tests that key): one compile per key, reused when it returns"
+        ));
+    }
     if let Some(g) = f.guard.filter(|g| traced_bound(g) && branch_bound(g).is_none()) {
         return Some(format!(
             "the compiled graph assumed {} (a bound from the traced code: a branch on the size, or an op that needs it), not a range you declared: one compile for each side of it",
@@ -336,22 +344,6 @@ fn few_objects(f: &Facts<'_>) -> Option<String> {
     None
 }
 
-/// A length guard on a dict (the guard trees name its keys): another set
-/// of entries, not a list growing.
-pub(super) fn dict_length(g: &GuardFailure) -> bool {
-    g.guard.trim_start().starts_with("len(") && g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys("))
-}
-
-/// The class of an identity-guarded value that the guarded line compares
-/// with one of that class's members (`if pooling is Pooling.MEAN:`).
-pub(super) fn enum_member(g: &GuardFailure) -> Option<&str> {
-    let class = crate::reasons::subject::guarded_class(&g.guard)?;
-    g.code
-        .as_deref()
-        .is_some_and(|code| code.contains(&format!("{class}.")))
-        .then_some(class)
-}
-
 /// A library's mode (an adapter, an attention implementation, a cache
 /// setting), `train()`/`eval()`, or a freeze: modes are few and return.
 fn mode_switch(f: &Facts<'_>) -> bool {
@@ -375,101 +367,6 @@ fn first_call_setting(f: &Facts<'_>) -> bool {
                     .flatten()
                     .any(|c| &*c.old == "None" && &*c.new != "None")
         })
-}
-
-/// A size mismatch to 0 or 1, or a symbolic guard whose bound is the 0/1
-/// specialisation (`2 <= x.size()[0]`) failed by such a size.
-fn specialisation_note(g: &GuardFailure) -> bool {
-    g.hint
-        .as_deref()
-        .is_some_and(|h| h.contains("0/1 specialization") || h.contains("0/1 specialisation"))
-}
-
-fn small_size(guard: &str) -> bool {
-    if size_mismatch_dim(guard).is_some() {
-        return guard
-            .rsplit(", actual ")
-            .next()
-            .is_some_and(|a| matches!(a.trim(), "0" | "1"));
-    }
-    guard.contains(".size()[") && guard.trim_start().starts_with("2 <= ") && upper_bound(guard).is_none()
-}
-
-/// A Python number compared by value (`lr == 0.001`, `___stack0 == 3`).
-pub(super) fn numeric(guard: &str) -> bool {
-    guard
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
-}
-
-/// `x == True`, `x is None`: a flag compared by value.
-pub(super) fn is_flag(guard: &str) -> bool {
-    let g = guard.trim();
-    [" == True", " == False", " is None", " is not None"]
-        .iter()
-        .any(|s| g.ends_with(s))
-}
-
-fn boolean(guard: &str) -> bool {
-    let g = guard.trim();
-    if is_flag(g) {
-        return true;
-    }
-    // `not x` / `x`: the truth of a value (a container empty or not).
-    let bare = g.strip_prefix("not ").unwrap_or(g);
-    !bare.is_empty() && !bare.contains(' ')
-}
-
-/// `mode == 'sum'`: an option spelled as a string.
-pub(super) fn string_value(guard: &str) -> bool {
-    guard
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.trim().starts_with('\'') || v.trim().starts_with('"'))
-}
-
-/// `a <= x.size()[d] <= b`: the upper bound, when the guard has one.
-fn upper_bound(guard: &str) -> Option<u64> {
-    let at = guard.find(".size()[")?;
-    let after = &guard[at..];
-    let (_, rest) = after.split_once(" <= ")?;
-    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
-}
-
-/// A symbolic bound a branch in the user's code put there: the guard
-/// comment quotes the test (`if x.shape[0] > 16:`).
-fn branch_bound(g: &GuardFailure) -> Option<&str> {
-    if !g.guard.contains(".size()[") && !g.guard.contains("shape[") {
-        return None;
-    }
-    let code = g.code.as_deref()?;
-    let test = code.trim_start();
-    (test.starts_with("if ") || test.starts_with("elif ") || test.starts_with("while ") || test.contains(" if "))
-        .then_some(code)
-}
-
-/// A symbolic guard that failed on a range the user declared with
-/// `mark_dynamic(x, d, min=, max=)`: the cause entry's compile created
-/// that dim with the declared range (its `create_symbol`).
-fn declared_range(g: &GuardFailure, declared: &[(String, String)]) -> Option<String> {
-    let guard = crate::reasons::culprit::canonical(&g.guard);
-    let at = guard.find(".size()[")?;
-    let head = &guard[..at];
-    let start = head.rfind([' ', '(']).map_or(0, |i| i + 1);
-    let dim = guard[at + ".size()[".len()..].split(']').next()?;
-    let source = format!("{}.size()[{dim}]", &head[start..]);
-    let (_, range) = declared.iter().find(|(s, _)| *s == source)?;
-    Some(format!(
-        "the call passed a size outside the range declared for dim {dim} of {} ({range}, from mark_dynamic(min=, max=)); the failed guard: {}",
-        crate::reasons::culprit::python_name(&head[start..]),
-        g.guard.trim()
-    ))
-}
-
-/// A symbolic guard with an upper bound the user did not declare: the
-/// traced code put it there (a branch on the size, or an op that needs
-/// it), and sizes on either side compile once each.
-fn traced_bound(g: &GuardFailure) -> bool {
-    g.guard.contains(".size()[") && upper_bound(&g.guard).is_some()
 }
 
 #[cfg(test)]
@@ -517,20 +414,6 @@ mod tests {
             evidence(&facts(&one, Category::ShapeInput, &arg, &c)).kind,
             EvidenceKind::OnePerVariant
         );
-    }
-
-    #[test]
-    fn a_declared_range_and_a_traced_bound_are_told_apart() {
-        let declared = [("args[0].size()[0]".to_string(), "[2, 16]".to_string())];
-        let guard = split("0/0: 2 <= args[0].size()[0] <= 16  # return F.linear(input, self.weight, self.bias)  # nn/modules/linear.py:134 in forward");
-        assert!(declared_range(&guard, &declared).is_some());
-        assert!(declared_range(&guard, &[]).is_none());
-        assert!(traced_bound(&guard));
-        let branch = split("0/1: x.size()[0] <= 16  # if x.shape[0] > 16:  # /home/me/train.py:7 in f");
-        assert!(branch_bound(&branch).is_some());
-        let specialised = split("0/1: 2 <= x.size()[0]");
-        assert!(!traced_bound(&specialised));
-        assert!(small_size(&specialised.guard));
     }
 
     #[test]

@@ -6,7 +6,11 @@
 //! compiles again" about a value torch made dynamic.
 
 use super::caller::CallerArg;
-use super::evidence::{is_flag as boolean, numeric, string_value, Evidence, EvidenceKind};
+use super::evidence::{Evidence, EvidenceKind};
+use super::guard_text::{
+    branch_bound, compiled_size, dict_length, enum_member, from_small_size, is_flag as boolean, numeric,
+    size_keyed_dict, string_value,
+};
 use super::owner::{is_inference_change, Ownership, ValueOwner};
 use crate::reasons::culprit::python_name;
 use crate::reasons::subject::size_mismatch_dim;
@@ -18,6 +22,9 @@ pub struct FixInput<'a> {
     /// the limit, the reason that filled the cache).
     pub reason: &'a RecompileReason,
     pub guard: Option<&'a GuardFailure>,
+    /// Every failure the compile logged, the cause's among them: one can
+    /// say what another's value is (a size that is also a dict key).
+    pub failures: &'a [GuardFailure],
     pub ownership: &'a Ownership,
     pub evidence: &'a Evidence,
     /// What the caller passed where the guarded argument is, when the
@@ -180,6 +187,15 @@ fn user_attribute_fix(input: &FixInput<'_>) -> String {
         Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
             r.advice.clone()
         }
+        Category::DictKeys => format!(
+            "{}{} is a dict your code fills while running (a cache keyed by a length or an id), and the compiled code reads which keys it holds: each new key compiles once, reused when it returns, so the cost is one compile per key you use. To compile nothing after warm-up, fill it before compiling (precompute every length up to the maximum in __init__), or keep one tensor of the maximum length (register_buffer) and slice it.",
+            expected(input),
+            r.culprit
+        ),
+        Category::ContainerLen => format!(
+            "{} is a list your code keeps on the object, and the compiled code reads its length (or whether it is empty): each new length compiles again, so a list appended to every step recompiles every step until the recompile limit. Keep the history in a fixed-size tensor buffer instead (self.register_buffer(\"history\", torch.zeros(maxlen, ...)) written at an index as a ring buffer, or a running mean), or append outside the compiled region.",
+            r.culprit
+        ),
         _ if g.contains(".training") => r.advice.clone(),
         _ if boolean(g) => format!(
             "{}Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
@@ -208,7 +224,7 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             g.trim()
         );
     }
-    let member_of = input.guard.and_then(super::evidence::enum_member);
+    let member_of = input.guard.and_then(enum_member);
     match r.category {
         Category::ObjectId if member_of.is_some() => format!(
             "Expected: {} is a member of {} and the compiled code branches on which one: one compile per member, reused when it returns (two variants for two members). Nothing to change; to have one graph for all members, pass the choice as data the graph computes with instead of branching on it.",
@@ -235,6 +251,10 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             r.culprit
         ),
         Category::ShapeInput if !g.contains("_dynamo_dynamic_indices") => shape_fix(input, dynamic),
+        Category::Dtype if input.evidence.kind == EvidenceKind::OnePerVariant => format!(
+            "Expected: {} arrives in more than one dtype (float32 and float16 requests, a half-precision copy of the model): one compile per dtype, reused when it returns. Cast it to one dtype before the compiled call if the second dtype is not intended; nothing to change if it is.",
+            r.culprit
+        ),
         Category::RequiresGrad => format!(
             "Expected: {} arrived with another requires_grad than the compiled call had: one compile per setting, reused when it returns. If the input should never need gradients, create it under torch.no_grad() the same way each call.",
             r.culprit
@@ -244,8 +264,10 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             r.culprit,
             g.trim()
         ),
-        Category::ContainerLen | Category::DictKeys
-            if g.contains("___dict_contains") || input.guard.is_some_and(super::evidence::dict_length) =>
+        Category::DictKeys | Category::ContainerLen
+            if r.category == Category::DictKeys
+                || g.contains("___dict_contains")
+                || input.guard.is_some_and(dict_length) =>
         {
             format!(
                 "Expected: {} has other keys than the compiled call had: one compile per set of keys, reused when it returns. Pass the same keys every call (the full dict, None for unused entries), or pass the optional entry as a separate argument.",
@@ -305,6 +327,24 @@ fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
         }
     };
+    if let Some(dict) = input.guard.and_then(|g| size_keyed_dict(g, input.failures)) {
+        return format!(
+            "Expected: the size of dim {dim} is used as a key of {} (a cache keyed by length), so each length compiles once, reused when it returns: one entry per bucket you use. To compile nothing after warm-up, precompute the cache for every length up to the maximum before compiling (or keep one tensor of the maximum length, register_buffer, and slice it).",
+            python_name(dict)
+        );
+    }
+    if let Some(test) = input.guard.and_then(branch_bound) {
+        return format!(
+            "Expected: a branch in your code tests the size (`{}`), so each side of it compiles once, reused when it returns (two variants, one per branch); dim {dim} stays dynamic within each. Nothing to fix; to have one graph for both, compute both sides and pick with torch.where instead of branching on the size.",
+            test.trim()
+        );
+    }
+    if dynamic && from_small_size(g) {
+        return format!(
+            "Expected once: torch specialises sizes 0 and 1, so the call with size {} kept its own entry; dim {dim} became dynamic at this recompile and later sizes compile nothing. Nothing to fix; to share one graph with that size too, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim}).",
+            compiled_size(g).unwrap_or("1")
+        );
+    }
     let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
     if small {
         return format!(
@@ -356,6 +396,15 @@ fn symbolic_dim(guard: &str) -> Option<String> {
 
 fn in_hook(input: &FixInput<'_>) -> bool {
     input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook)
+}
+
+/// "Expected: " when the evidence shows the value took a few values, each
+/// compiled once.
+fn expected(input: &FixInput<'_>) -> &'static str {
+    match input.evidence.kind {
+        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => "Expected: ",
+        _ => "",
+    }
 }
 
 /// Says a hidden-state change cost one compile in this run, when the

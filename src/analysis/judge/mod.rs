@@ -7,6 +7,7 @@
 pub mod caller;
 pub mod evidence;
 pub mod fix;
+mod guard_text;
 pub mod owner;
 pub mod verdict;
 
@@ -77,6 +78,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             fix::fix(&fix::FixInput {
                 reason: &inner,
                 guard,
+                failures: &f.compile.recompile_reasons,
                 ownership: &owners[i],
                 evidence: &e,
                 caller: caller.as_ref(),

@@ -1,0 +1,182 @@
+//! What a failed guard's own text says of the value: a flag, a number, a
+//! string option, a size of 0 or 1, a bound from a branch, a dict's length,
+//! an Enum member, a range the user declared. The evidence and the fix stages read the value's kind
+//! here; neither needs the rest of the log for it.
+
+use crate::reasons::subject::size_mismatch_dim;
+use crate::reasons::GuardFailure;
+
+/// A length guard on a dict (the guard trees name its keys): another set
+/// of entries, not a list growing.
+pub(super) fn dict_length(g: &GuardFailure) -> bool {
+    g.guard.trim_start().starts_with("len(") && g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys("))
+}
+
+/// The class of an identity-guarded value that the guarded line compares
+/// with one of that class's members (`if pooling is Pooling.MEAN:`).
+pub(super) fn enum_member(g: &GuardFailure) -> Option<&str> {
+    let class = crate::reasons::subject::guarded_class(&g.guard)?;
+    g.code
+        .as_deref()
+        .is_some_and(|code| code.contains(&format!("{class}.")))
+        .then_some(class)
+}
+
+/// A size mismatch to 0 or 1, or a symbolic guard whose bound is the 0/1
+/// specialisation (`2 <= x.size()[0]`) failed by such a size.
+pub(super) fn specialisation_note(g: &GuardFailure) -> bool {
+    g.hint
+        .as_deref()
+        .is_some_and(|h| h.contains("0/1 specialization") || h.contains("0/1 specialisation"))
+}
+
+pub(super) fn small_size(guard: &str) -> bool {
+    if size_mismatch_dim(guard).is_some() {
+        return guard
+            .rsplit(", actual ")
+            .next()
+            .is_some_and(|a| matches!(a.trim(), "0" | "1"));
+    }
+    guard.contains(".size()[") && guard.trim_start().starts_with("2 <= ") && upper_bound(guard).is_none()
+}
+
+/// A Python number compared by value (`lr == 0.001`, `___stack0 == 3`).
+pub(super) fn numeric(guard: &str) -> bool {
+    guard
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
+}
+
+/// `x == True`, `x is None`: a flag compared by value.
+pub(super) fn is_flag(guard: &str) -> bool {
+    let g = guard.trim();
+    [" == True", " == False", " is None", " is not None"]
+        .iter()
+        .any(|s| g.ends_with(s))
+}
+
+pub(super) fn boolean(guard: &str) -> bool {
+    let g = guard.trim();
+    if is_flag(g) {
+        return true;
+    }
+    // `not x` / `x`: the truth of a value (a container empty or not).
+    let bare = g.strip_prefix("not ").unwrap_or(g);
+    !bare.is_empty() && !bare.contains(' ')
+}
+
+/// `mode == 'sum'`: an option spelled as a string.
+pub(super) fn string_value(guard: &str) -> bool {
+    guard
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().starts_with('\'') || v.trim().starts_with('"'))
+}
+
+/// `a <= x.size()[d] <= b`: the upper bound, when the guard has one.
+pub(super) fn upper_bound(guard: &str) -> Option<u64> {
+    let at = guard.find(".size()[")?;
+    let after = &guard[at..];
+    let (_, rest) = after.split_once(" <= ")?;
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// A symbolic bound a branch in the user's code put there: the guard
+/// comment quotes the test (`if x.shape[0] > 16:`).
+pub(super) fn branch_bound(g: &GuardFailure) -> Option<&str> {
+    if !g.guard.contains(".size()[") && !g.guard.contains("shape[") {
+        return None;
+    }
+    let code = g.code.as_deref()?;
+    let test = code.trim_start();
+    (test.starts_with("if ") || test.starts_with("elif ") || test.starts_with("while ") || test.contains(" if "))
+        .then_some(code)
+}
+
+/// A symbolic guard with an upper bound the user did not declare: the
+/// traced code put it there (a branch on the size, or an op that needs
+/// it), and sizes on either side compile once each.
+pub(super) fn traced_bound(g: &GuardFailure) -> bool {
+    g.guard.contains(".size()[") && upper_bound(&g.guard).is_some()
+}
+
+/// `expected N` of a size mismatch: the size the failed entry was compiled for.
+pub(super) fn compiled_size(guard: &str) -> Option<&str> {
+    size_mismatch_dim(guard)?;
+    guard.split(". expected ").nth(1)?.split(',').next()
+}
+
+/// The failed entry had size 0 or 1 at the dim: specialised by torch,
+/// whatever the user marks.
+pub(super) fn from_small_size(guard: &str) -> bool {
+    matches!(compiled_size(guard), Some("0" | "1"))
+}
+
+/// The dict whose keys include the size the failed entry was compiled for,
+/// when another failure of the same compile tests that key
+/// (`___dict_contains(32, self.cache)` beside `size mismatch ... expected
+/// 32`): the size is a cache key, and each key compiles once.
+pub(super) fn size_keyed_dict<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> Option<&'a str> {
+    let key = format!("___dict_contains({}, ", compiled_size(&g.guard)?);
+    all.iter().find_map(|o| {
+        let rest = &o.guard[o.guard.find(&key)? + key.len()..];
+        rest.split(')').next()
+    })
+}
+
+/// A symbolic guard that failed on a range the user declared with
+/// `mark_dynamic(x, d, min=, max=)`: the cause entry's compile created
+/// that dim with the declared range (its `create_symbol`).
+pub(super) fn declared_range(g: &GuardFailure, declared: &[(String, String)]) -> Option<String> {
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    let at = guard.find(".size()[")?;
+    let head = &guard[..at];
+    let start = head.rfind([' ', '(']).map_or(0, |i| i + 1);
+    let dim = guard[at + ".size()[".len()..].split(']').next()?;
+    let source = format!("{}.size()[{dim}]", &head[start..]);
+    let (_, range) = declared.iter().find(|(s, _)| *s == source)?;
+    Some(format!(
+        "the call passed a size outside the range declared for dim {dim} of {} ({range}, from mark_dynamic(min=, max=)); the failed guard: {}",
+        crate::reasons::culprit::python_name(&head[start..]),
+        g.guard.trim()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reasons::split;
+
+    #[test]
+    fn a_size_that_is_also_a_dict_key_names_the_dict() {
+        // Hand-made from rope_cache_dict_seqlen's 0/2 (tests/scenarios):
+        // the size 32 the entry was compiled for is a key of self.cache.
+        let all = [
+            split::split("0/1: tensor 'x' size mismatch at index 1. expected 32, actual 64"),
+            split::split("0/0: not ___dict_contains(32, self.cache)"),
+        ];
+        assert_eq!(compiled_size(&all[0].guard), Some("32"));
+        assert_eq!(size_keyed_dict(&all[0], &all), Some("self.cache"));
+        let other = split::split("0/1: tensor 'x' size mismatch at index 1. expected 16, actual 64");
+        assert_eq!(size_keyed_dict(&other, &all), None);
+        assert!(from_small_size(
+            "tensor 'args[0]' size mismatch at index 0. expected 1, actual 2"
+        ));
+        assert!(!from_small_size(
+            "tensor 'args[0]' size mismatch at index 0. expected 2, actual 1"
+        ));
+    }
+
+    #[test]
+    fn a_declared_range_and_a_traced_bound_are_told_apart() {
+        let declared = [("args[0].size()[0]".to_string(), "[2, 16]".to_string())];
+        let guard = split::split("0/0: 2 <= args[0].size()[0] <= 16  # return F.linear(input, self.weight, self.bias)  # nn/modules/linear.py:134 in forward");
+        assert!(declared_range(&guard, &declared).is_some());
+        assert!(declared_range(&guard, &[]).is_none());
+        assert!(traced_bound(&guard));
+        let branch = split::split("0/1: x.size()[0] <= 16  # if x.shape[0] > 16:  # /home/me/train.py:7 in f");
+        assert!(branch_bound(&branch).is_some());
+        let specialised = split::split("0/1: 2 <= x.size()[0]");
+        assert!(!traced_bound(&specialised));
+        assert!(small_size(&specialised.guard));
+    }
+}
