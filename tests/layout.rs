@@ -68,11 +68,6 @@ const TWINS: &[(&str, &str)] = &[
 
 const PYTHON_COPIES: &[Debt] = &[
     Debt {
-        what: "python/guardscope/_steps.py: display_site",
-        since: "2026-11-25",
-        why: "_steps.py is being changed in another branch (issue 33); `from guardscope._native import display_site` there",
-    },
-    Debt {
         what: "python/guardscope/_compile_log.py: _kept_guard_line",
         since: "2026-11-25",
         why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import stat
 import weakref
 from threading import get_ident
 from time import perf_counter_ns, time_ns
@@ -13,25 +12,15 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tu
 
 from guardscope import _compile_log, _process
 from guardscope._paths import current_rank, distributed_initialized, substitute, substitute_pid
+from guardscope._locked_file import open_exclusive
+from guardscope._step_records import QUIET_TAIL, Snapshot, describe, dynamo_counters, quiet_record, record_head, step_record
 from guardscope._types import CompileEvent, StepRecord
 
 if TYPE_CHECKING:
     from guardscope._hooks import ActivationTrace
 
-#: Dynamo's counters at one moment: frames total and ok, unique graphs, graph breaks.
-Snapshot = Tuple[int, int, int, int]
-
 logger = logging.getLogger("guardscope")
 
-
-def _counters() -> Any:
-    import guardscope._torch_range  # noqa: F401  (the supported-torch check, first)
-    from torch._dynamo.utils import counters
-
-    return counters
-
-
-_COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
 
 #: The record of a step in which nothing compiled waits in memory until
 #: WAIT_RECORDS records wait or WAIT_NS have passed since the last write,
@@ -42,63 +31,6 @@ _COUNTER_NAMES = ("frames_total", "frames_ok", "unique_graphs", "graph_breaks")
 #: VM): 64 records share one.
 WAIT_RECORDS = 64
 WAIT_NS = 1_000_000_000
-
-#: What follows ``"compiles": 0, "recompiles": 0,`` in the line of a step in
-#: which nothing compiled and no Dynamo counter moved.
-_QUIET_TAIL = (
-    '"graph_breaks": 0, "counters": {"frames_total": 0, "frames_ok": 0, "unique_graphs": 0, '
-    '"graph_breaks": 0}, "compiles": []}\n'
-)
-
-
-def describe(event: CompileEvent) -> str:
-    """One line for a compile event: compile id, frame, seconds and cause."""
-    where = event.get("function") or "?"
-    file = event.get("file")
-    if file:
-        where += f" ({os.path.basename(file)}:{event.get('line')})"
-    seconds = event.get("seconds")
-    text = f"{event['compile_id']} {where}"
-    if seconds is not None:
-        text += f" took {seconds:.2f} s"
-    if event.get("failed"):
-        text += f", failed ({event.get('fail_type') or 'unknown'})"
-    cause = event.get("cause")
-    if cause:
-        text += f": {cause['label']}: {cause['culprit']}"
-        source, called_from = cause.get("source"), cause.get("called_from")
-        if source:
-            text += f" at {display_site(source)}"
-        if called_from and called_from != source:
-            text += f" (called from {display_site(called_from)})"
-        # Judged from the log so far, as `summary` judges it.
-        evidence = cause.get("evidence")
-        if cause.get("severity") and evidence:
-            text += f" [{cause['severity']}: {evidence['kind'].replace('_', ' ')}]"
-    return text
-
-
-def display_site(site: str) -> str:
-    """``file:line`` as guardscope's text shows it: the user's files relative
-    to the current directory when under it (else whole), installed packages
-    from the package on. Events keep the full path."""
-    path, sep, line = site.rpartition(":")
-    if not sep or not line.isdigit():
-        path, line = site, ""
-    unix = path.replace("\\", "/")
-    for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in unix:
-            path = unix.rsplit(marker, 1)[1]
-            break
-    else:
-        try:
-            rel = os.path.relpath(path)
-            if os.path.isabs(path) and not rel.startswith(".."):
-                path = rel
-        except ValueError:  # another drive on Windows
-            pass
-    return f"{path}:{line}" if line else path
-
 
 class _Step:
     # A plain class, not contextlib.contextmanager: this runs every step.
@@ -212,7 +144,7 @@ class StepLogger:
             if not os.access(parent or ".", os.W_OK):
                 raise PermissionError(f"cannot write into {parent or os.getcwd()!r} (StepLogger {self.path!r})")
         else:
-            self._file = self._open_exclusive(self.path)
+            self._file, self.path = open_exclusive(self.path, self._pid)
         self.warn = warn
         self.all_threads = all_threads
         self._traces: list[ActivationTrace] = (
@@ -222,8 +154,8 @@ class StepLogger:
         # be initialised after the logger was made. Found once, so that a
         # write pays for a call, not for importing and looking it up.
         self._dist_initialized = distributed_initialized()
-        self._head = self._record_head()
-        self._counters = _counters()
+        self._head = record_head(self._rank, self._pid)
+        self._counters = dynamo_counters()
         self._log = _compile_log.SHARED.acquire()
         handler = _compile_log.SHARED.handler
         assert handler is not None  # acquired
@@ -287,7 +219,7 @@ class StepLogger:
         """The last record made, as a dict."""
         last = self._last
         if isinstance(last, tuple):
-            last = self._last = self._quiet_record(*last)
+            last = self._last = quiet_record(*last, self._rank, self._pid)
         return last
 
     def flush(self) -> None:
@@ -367,7 +299,9 @@ class StepLogger:
                 # records are written as their dicts say, without a rank.
                 self._write_pending(now)
             self._snap = after = self._snapshot(self._log_handler.lines)
-            record = self._record(step, start_ns, now - t0, snap[:4], after[:4], snap[4], after[4], thread)
+            record = step_record(
+                step, start_ns, now - t0, snap[:4], after[:4], self._events(snap[4], after[4], thread), self._rank, self._pid
+            )
             self._write_pending(now, json.dumps(record) + "\n")
         except Exception as exc:
             self._fail("write a step record", exc)
@@ -399,7 +333,7 @@ class StepLogger:
                 wall = str((wall_ns + 500) // 1000).zfill(4)
                 lines.append(
                     f'{{"step": {step}, "start": {start}, "wall_ms": {wall[:-3]}.{wall[-3:].rstrip("0") or "0"}, '
-                    f"{head}{_QUIET_TAIL}"
+                    f"{head}{QUIET_TAIL}"
                 )
             text = "".join(lines)
             pending.clear()  # dropped, not retried, if the write fails: logging stops then
@@ -449,9 +383,9 @@ class StepLogger:
     def _set_rank(self, rank: Optional[int]) -> None:
         # A waiting step's dict is made first, so that it says what its line says.
         if isinstance(self._last, tuple):
-            self._last = self._quiet_record(*self._last)
+            self._last = quiet_record(*self._last, self._rank, self._pid)
         self._rank = rank
-        self._head = self._record_head()
+        self._head = record_head(self._rank, self._pid)
 
     def _open_deferred(self) -> None:
         """Resolves ``<rank>`` at the first record and opens the file."""
@@ -461,27 +395,9 @@ class StepLogger:
         resolved = substitute(self.path)
         self._deferred = False
         self.path = resolved
-        self._file = self._open_exclusive(resolved)
+        self._file, self.path = open_exclusive(resolved, self._pid)
         if rank is None:
             logger.info("StepLogger: no rank known (no process group, no $RANK) for '<rank>'; writing %s", self.path)
-
-    def _open_exclusive(self, path: str) -> Any:
-        """Opens ``path`` for this process alone, emptied. Another process
-        writing it (two ranks that resolved one name) keeps it: this one
-        writes beside it, its pid in the name."""
-        file = _open_locked(path)
-        if file is None:
-            root, ext = os.path.splitext(path)
-            other = f"{root}.pid{self._pid}{ext}"
-            logger.warning(
-                "StepLogger: %s is being written by another process; this one (pid %s) writes %s instead",
-                path,
-                self._pid,
-                other,
-            )
-            self.path = other
-            file = _open_locked(other) or open(other, "wb", buffering=0)
-        return file
 
     def _recreate(self) -> None:
         """The file was deleted while the run goes on (a cleanup job, a
@@ -493,55 +409,15 @@ class StepLogger:
             self._recreated = True
             logger.warning("StepLogger: %s was deleted during the run; created it again (earlier records are lost)", self.path)
 
-    def _record_head(self) -> str:
-        """The record's fields after ``wall_ms`` that are the same every step, as JSON."""
-        rank = "" if self._rank is None else f'"rank": {json.dumps(self._rank)}, '
-        return f'{rank}"pid": {self._pid}, "compile_s": 0, "recompiles": 0, '
-
-    def _quiet_record(self, step: int, start_ns: int, wall_ns: int) -> StepRecord:
-        """The dict of a step without compiles whose counters did not move."""
-        # Built key by key: the keys' order is the line's, rank in its place.
-        record: StepRecord = {  # type: ignore[typeddict-item]
-            "step": step,
-            "start": (start_ns + 500) // 1000 / 1_000_000,
-            "wall_ms": (wall_ns + 500) // 1000 / 1000,
-        }
-        if self._rank is not None:
-            record["rank"] = self._rank
-        record["pid"] = self._pid
-        record["compile_s"] = 0
-        record["recompiles"] = 0
-        record["graph_breaks"] = 0
-        record["counters"] = {"frames_total": 0, "frames_ok": 0, "unique_graphs": 0, "graph_breaks": 0}
-        record["compiles"] = []
-        return record
-
-    def _record(
-        self, step: int, start_ns: int, wall_ns: int, before: Snapshot, after: Snapshot, mark: int, upto: int, thread: int
-    ) -> StepRecord:
-        """The record of a step in which something compiled or a counter moved."""
+    def _events(self, mark: int, upto: int, thread: int) -> list[CompileEvent]:
+        """The compile events the log took between ``mark`` and ``upto``,
+        this thread's unless ``all_threads``, without their log lines."""
         compiles = [] if upto == mark else _compile_log.events_between(self._log, mark, upto)
         if compiles and not self.all_threads:
             compiles = _compile_log.on_thread(self._log_handler, compiles, thread)
         for event in compiles:
             _compile_log.drop_lines(event)
-        record: StepRecord = {  # type: ignore[typeddict-item]
-            "step": step,
-            "start": (start_ns + 500) // 1000 / 1_000_000,
-            "wall_ms": (wall_ns + 500) // 1000 / 1000,
-        }
-        if self._rank is not None:
-            record["rank"] = self._rank
-        record["pid"] = self._pid
-        compile_s = sum((e.get("seconds") or 0.0) + (e.get("backward_seconds") or 0.0) for e in compiles)
-        record["compile_s"] = round(compile_s, 6)
-        record["recompiles"] = sum(1 for e in compiles if e.get("recompile"))
-        record["graph_breaks"] = after[3] - before[3]
-        record["counters"] = {  # type: ignore[typeddict-item]
-            name: a - b for name, a, b in zip(_COUNTER_NAMES, after, before)
-        }
-        record["compiles"] = compiles
-        return record
+        return compiles
 
     def _warn(self, record: StepRecord) -> None:
         # No "guardscope:" in the message: the logger's name says it (and,
@@ -561,32 +437,3 @@ class StepLogger:
                 type(exc).__name__,
                 exc,
             )
-
-
-def _open_locked(path: str) -> Any:
-    """``path`` opened unbuffered (each write of records is one write(2)) and emptied, under an exclusive lock; None if another process
-    holds the lock. Opened for appending first, so that a file another
-    process writes is never truncated."""
-    file = open(path, "ab", buffering=0)
-    # A device (/dev/null, /dev/full) is written as it is.
-    if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-        return file
-    if not _lock(file.fileno()):
-        file.close()
-        return None
-    file.truncate(0)
-    return file
-
-
-def _lock(fd: int) -> bool:
-    """An exclusive lock on the open file, held until it is closed; False
-    when another process holds it."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: no advisory locks here
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
