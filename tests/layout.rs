@@ -48,13 +48,11 @@ const LONG_FILES: &[Debt] = &[
     },
 ];
 
-const MUTUAL_IMPORTS: &[Debt] = &[
-    Debt {
-        what: "src/reasons/split.rs <-> src/reasons/subject.rs",
-        since: "2026-11-25",
-        why: OTHERS,
-    },
-];
+const MUTUAL_IMPORTS: &[Debt] = &[Debt {
+    what: "src/reasons/split.rs <-> src/reasons/subject.rs",
+    since: "2026-11-25",
+    why: OTHERS,
+}];
 
 /// Python functions that repeat what a Rust function does, by name: each
 /// must be the Rust one, called through the extension.
@@ -66,14 +64,12 @@ const TWINS: &[(&str, &str)] = &[
     ("_kept_guard_line", "src/trace/payload.rs is_kept_guard_line"),
 ];
 
-const PYTHON_COPIES: &[Debt] = &[
-    Debt {
-        what: "python/guardscope/_compile_log.py: _kept_guard_line",
-        since: "2026-11-25",
-        why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \
+const PYTHON_COPIES: &[Debt] = &[Debt {
+    what: "python/guardscope/_compile_log.py: _kept_guard_line",
+    since: "2026-11-25",
+    why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \
               trace::payload::is_kept_guard_line through src/python and call it there",
-    },
-];
+}];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -19,24 +19,9 @@ const VERSIONS: [&str; 2] = ["torch2.15.0", "torch2.13.0"];
 /// every other recompile must match in full.
 const OPEN: &[(&str, &str, &str)] = &[
     (
-        "hf_gradient_checkpointing",
-        "0/2",
-        "LlamaModel entering the decorator code LlamaForCausalLM compiled, after a graph break: the type-change advice does not fit",
-    ),
-    (
         "hook_removed",
         "0/1",
         "a global dict a hook fills once: judged as state changed at run time; the truth calls it a one-off",
-    ),
-    (
-        "monkeypatched_forward",
-        "0/1",
-        "the truth wants the advice to compile the patched function separately",
-    ),
-    (
-        "parametrize_cached",
-        "0/2",
-        "category: the cache dict filled by parametrize.cached() is torch_global_state here, dict_keys in the truth",
     ),
     (
         "t5_generate",
@@ -50,11 +35,6 @@ const OPEN: &[(&str, &str, &str)] = &[
     ),
     ("layer_skip_index", "0/2", "as 0/1"),
     ("layer_skip_index", "0/3", "as 0/1"),
-    (
-        "reset_between",
-        "0/1",
-        "after torch._dynamo.reset() ids repeat; the truth's second 0/1 is matched by order",
-    ),
 ];
 
 fn scenarios(version: &str) -> Vec<PathBuf> {

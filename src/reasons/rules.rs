@@ -7,6 +7,8 @@ use super::category::Category;
 
 use super::rule::{Culprit, Rule, When};
 
+mod values;
+
 /// A plain module attribute, reached through `self` or through any name
 /// when Dynamo's hint says it is one.
 const MODULE_ATTR_DETAIL: &str = "a plain module attribute is baked into the graph";
@@ -201,6 +203,16 @@ pub fn rules() -> Vec<Rule> {
             advice: "Expected once: generate() fills the encoder-decoder cache's cross-attention part on the first decode step and flips its is_updated flags. A static cache (model.generate(..., cache_implementation=\"static\")) keeps later steps from recompiling.",
         },
         Rule {
+            // A key of the cache itself (`(id, 'weight')`): its keys changed,
+            // not whether cached() is on (`_cache_enabled`, below).
+            category: DictKeys,
+            when: When::Always,
+            pattern: r"___dict_contains\((?P<key>.+), G\['(?:torch|__import_torch_dot_nn_dot_utils_dot_parametrize)'\](?:\.nn\.utils\.parametrize)?\._cache\)",
+            culprit: Culprit::Template("torch.nn.utils.parametrize.cached()'s cache"),
+            detail: Some("the first call inside parametrize.cached() filled its cache (key {key})"),
+            advice: "parametrize.cached() fills a cache the compiled code reads: one compile with it and one without.",
+        },
+        Rule {
             category: TorchGlobalState,
             when: When::Always,
             pattern: r"G\['(?:torch|__import_torch_dot_nn_dot_utils_dot_parametrize)'\](?:\.nn\.utils\.parametrize)?\.(?P<what>_cache\w*)",
@@ -256,188 +268,13 @@ pub fn rules() -> Vec<Rule> {
             detail: None,
             advice: "Torch's global state ({what}) changed between calls (grad mode, autocast, deterministic algorithms, default device, torch-function modes or backend). Keep it fixed around the compiled call.",
         },
-        Rule {
-            category: ClosureHookState,
-            when: When::Always,
-            pattern: leak(format!(
-                r"^(?:not |len\()?(?P<mod>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\[.*\.__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)"
-            )),
-            culprit: Culprit::HintOr("closure cell {cell}{attr} of a {hooks} hook"),
-            detail: Some("a {hooks} hook's closure is read inside the compiled region"),
-            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls).",
-        },
-        Rule {
-            category: HooksChanged,
-            when: When::Always,
-            pattern: leak(format!(
-                r"^(?:not |len\()?(?P<src>(?:{MODULE_ROOT}|[A-Za-z_][A-Za-z0-9_]*)(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks|state_dict_hooks)\)?(?:\s*[!=]=\s*\d+)?\s*$"
-            )),
-            culprit: Culprit::Template("{hooks} on {@src}"),
-            detail: Some("hooks were added or removed after the compile"),
-            advice: "Register every hook before the first compile and keep it registered; toggle what it does with state read outside the traced region instead of adding/removing hooks.",
-        },
-        Rule {
-            // A removed hook's function is freed, and Dynamo drops the cache
-            // entry that held it (`RemovableHandle.remove()`, an activation
-            // trace's `remove()`): the hooks changed, not an object's identity.
-            category: HooksChanged,
-            when: When::Always,
-            pattern: r"[Cc]ache line invalidated because (?P<src>.*?)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\b.*got deallocated",
-            culprit: Culprit::Template("{hooks} on {@src}"),
-            detail: Some("a hook was removed after the compile, and the cached code that called it was dropped"),
-            advice: "Removing a hook recompiles once (Dynamo compiled the hook in). To stop a hook for a while, make it return early on a flag read outside the traced region (guardscope's trace.disable()) instead of removing it; remove hooks when you are done.",
-        },
-        Rule {
-            category: ClosureState,
-            when: When::Always,
-            pattern: r"__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)",
-            culprit: Culprit::HintOr("closure cell {cell}{attr}"),
-            detail: Some("a closure variable read inside the compiled region changed"),
-            advice: "The compiled code reads captured state ({culprit}) that changed. Pass it as an argument (a tensor if it varies every step), or move the branch outside the compiled function.",
-        },
-        Rule {
-            category: ObjectId,
-            when: When::Always,
-            pattern: r"___check_obj_id\((?P<src>[^,]+),|ID_MATCH|(?P<dealloc>got deallocated|cache line invalidated)",
-            culprit: Culprit::Source("src"),
-            detail: Some("Dynamo guards on the identity of this object"),
-            advice: "A different object was passed where the compiled code expects the same one ({culprit}), or that object was garbage-collected. Create functions, modules and configs once, outside the loop, and reuse them.",
-        },
-        Rule {
-            category: ObjectId,
-            when: When::Always,
-            pattern: r"^BACKEND_MATCH failure",
-            culprit: Culprit::Template("the torch.compile backend object"),
-            detail: Some("torch.compile was called with a different backend callable than the cached code's"),
-            advice: "A new backend object reached torch.compile (a backend function or lambda created per call). Create the backend once and pass the same object every time, or wrap it once in functools.partial.",
-        },
-        Rule {
-            category: TypeChange,
-            when: When::Always,
-            pattern: r"___check_type_id\((?P<src>[^,]+),[^)]*\)(?:, type=<class '(?P<ty>[^']+)'>)?|TYPE_MATCH",
-            culprit: Culprit::Source("src"),
-            detail: Some("the type changed (was {ty})"),
-            advice: "Pass {culprit} with the same Python type every call (e.g. always a tuple, never sometimes a list).",
-        },
-        Rule {
-            category: ContainerLen,
-            when: When::Always,
-            pattern: r"^len\((?P<src>[^)]+)\) [!=]= (?P<n>\d+)",
-            culprit: Culprit::Source("src"),
-            detail: Some("length changed (compiled for {n})"),
-            advice: "Keep the number of elements of {culprit} fixed, or pass a stacked tensor instead of a Python container.",
-        },
-        Rule {
-            category: DictKeys,
-            when: When::Always,
-            // A key is a string or a number (a cache keyed by a length).
-            pattern: r"___dict_contains\((?P<key>'[^']*'|-?\d+), (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
-            culprit: Culprit::Source("src"),
-            detail: Some("the dict's key set changed (key {key})"),
-            advice: DICT_KEYS_ADVICE,
-        },
-        Rule {
-            category: ContainerLen,
-            when: When::Always,
-            pattern: r"^not (?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)$",
-            culprit: Culprit::Source("src"),
-            detail: Some("a container went from empty to non-empty (or back)"),
-            advice: "The compiled code branches on whether the container {culprit} is empty, so it compiled once for each. Keep containers the compiled code reads out of it (append outside the compiled region), or make them non-empty from the start.",
-        },
-        Rule {
-            category: ClosureHookState,
-            when: When::InHook,
-            pattern: r"^(?:not )?(?P<src>G\['[^']+'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
-            culprit: Culprit::Source("src"),
-            detail: Some("a module hook reads this state inside the compiled region"),
-            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.",
-        },
-        Rule {
-            category: GlobalVar,
-            when: When::Always,
-            pattern: r"(?P<src>G\['[^']+'\][A-Za-z0-9_.]*)",
-            culprit: Culprit::Source("src"),
-            detail: Some("a module-level global read inside the compiled code changed"),
-            advice: "Don't change {culprit} after the first compile: pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.",
-        },
-        Rule {
-            category: NnModuleAttr,
-            when: When::Always,
-            pattern: leak(format!(
-                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.config\.[A-Za-z_][A-Za-z0-9_.]*)\s*(?:==|!=|is|$)"
-            )),
-            culprit: Culprit::Source("src"),
-            detail: Some("a value of the model's config is read in forward and changed after the first call"),
-            advice: "A config value the forward reads ({culprit}) changed after compiling; some libraries set one on the first call (transformers sets config.problem_type). Expected once: set it before compiling (model.config.<name> = ...) so it never changes.",
-        },
-        Rule {
-            category: NnModuleAttr,
-            when: When::Always,
-            pattern: leak(format!(
-                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.training)\s*(?:==|!=|is|$)"
-            )),
-            culprit: Culprit::Source("src"),
-            detail: Some("model.train() / model.eval() switched the mode"),
-            advice: "Switching train()/eval() compiles once per mode; that is expected. It is a problem only if the mode flips repeatedly; keep separate compiled models per mode if so.",
-        },
-        Rule {
-            category: NnModuleAttr,
-            when: When::Always,
-            pattern: leak(format!(
-                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is|$)"
-            )),
-            culprit: Culprit::Source("src"),
-            detail: Some(MODULE_ATTR_DETAIL),
-            advice: MODULE_ATTR_ADVICE,
-        },
-        Rule {
-            category: ConstantValue,
-            when: When::Always,
-            pattern: r"(?P<src>___stack\d+)",
-            culprit: Culprit::Template("a value computed before a graph break ({src})"),
-            detail: Some("a Python value produced in eager code (e.g. .item()) is a constant of the resumed graph"),
-            advice: "A Python scalar from the previous graph (e.g. tensor.item()) was specialized as a constant. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True.",
-        },
-        Rule {
-            // An optional argument: None on one call, a value on another.
-            category: TypeChange,
-            when: When::Always,
-            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\]) is (?:not )?None\s*$",
-            culprit: Culprit::Source("src"),
-            detail: Some("None on one call and a value on another"),
-            advice: "{culprit} is None on some calls and a value on others: one compile for each. Always pass a value (e.g. a mask of ones) to have one compile.",
-        },
-        Rule {
-            category: ConstantValue,
-            when: When::Always,
-            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\])\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S|^(?:not )?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\s*$",
-            culprit: Culprit::Source("src"),
-            detail: Some("a Python int/float/str/bool value is a constant of the graph"),
-            advice: "Python scalars are baked into the graph; each new value of {culprit} compiles again. Pass it as a tensor, or branch on it outside the compiled function.",
-        },
-        Rule {
-            category: NnModuleAttr,
-            when: When::ModuleHint,
-            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
-            culprit: Culprit::Source("src"),
-            detail: Some(MODULE_ATTR_DETAIL),
-            advice: MODULE_ATTR_ADVICE,
-        },
-        Rule {
-            // `cfg.step`: the log does not say whether `cfg` is an argument
-            // or a captured variable (both are frame locals to Dynamo);
-            // arguments (a config, a batch object) are the common case.
-            category: ConstantValue,
-            when: When::Always,
-            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
-            culprit: Culprit::Source("src"),
-            detail: Some("a Python value read from an object the compiled code is given is a constant of the graph"),
-            advice: "The compiled code reads {culprit} as a Python value, and it changed. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
-        },
     ]
+    .into_iter()
+    .chain(values::rows())
+    .collect()
 }
 
 /// Rule patterns are built once at startup and live for the program.
-fn leak(s: String) -> &'static str {
+pub(super) fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }

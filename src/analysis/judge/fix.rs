@@ -69,6 +69,12 @@ fn for_owner(input: &FixInput<'_>) -> String {
             if r.category == Category::KvCache && !g.contains("is_updated") {
                 return r.advice.clone();
             }
+            let lib = input.ownership.set_by.as_deref().unwrap_or("the library");
+            if lib != "generate()" {
+                return format!(
+                    "Expected: {lib}'s own code called this compiled function (torch.compile entered it after a graph break inside {lib}, or through a wrapper {lib} shares between classes) and passed {culprit} itself: one compile per value it passes, reused when it returns. No action needed in your calls; removing the graph break before it (TORCH_LOGS=graph_breaks names it) lets one graph cover the call."
+                );
+            }
             format!(
                 "Expected: {} passes {culprit} itself and changes it between its own steps (prefill, decode, cache updates), one compile for each; nothing in your call sets it. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the decode steps' shapes and flags fixed.",
                 input.ownership.set_by.as_deref().unwrap_or("the library")
@@ -180,7 +186,10 @@ fn user_attribute_fix(input: &FixInput<'_>) -> String {
     let r = input.reason;
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
     if g.contains("___dict_contains('forward'") || g.contains("___dict_contains('__call__'") {
-        return "An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward. Patch before compiling, or wrap the module (a subclass or a wrapper nn.Module) instead of assigning its forward.".to_string();
+        return format!(
+            "{}An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward: one compile for the patched forward, reused while it stays. Patch before compiling, or give the replacement its own compiled function (a separate compiled callable: torch.compile(the_replacement)) instead of assigning it to forward.",
+            expected(input)
+        );
     }
     match r.category {
         Category::RequiresGrad => requires_grad_fix(input),

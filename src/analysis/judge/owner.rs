@@ -208,8 +208,36 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     }
     // The compiled frame's arguments: the user's, unless a library called
     // the frame (every argument then comes through that library's code).
-    let _ = (frame, compile);
+    // Only which object it passed (its type or identity): data a library
+    // hands on (the Trainer's batch, generate()'s prompt) is still the user's.
+    let object_check = guard.contains("___check_type_id(") || guard.contains("___check_obj_id(");
+    if let Some(lib) = called_by_library(frame, compile).filter(|_| object_check && !ctx.generate) {
+        return Ownership {
+            owner: ValueOwner::LibraryArgument,
+            set_by: Some(lib),
+        };
+    }
     Ownership::of(ValueOwner::UserArgument)
+}
+
+/// The library whose code called the compiled frame, when that frame is a
+/// library's too: torch.compile entered it after a graph break inside the
+/// library, or through a wrapper the library shares between classes, and
+/// the library passed its arguments. The stack ends with the compiled
+/// frame; torch's frames between it and its caller are skipped.
+fn called_by_library(frame: &Frame, compile: &Compile) -> Option<String> {
+    if code_owner(frame.file.as_deref()?) != Code::Library {
+        return None;
+    }
+    let (_, callers) = compile.stack.split_last()?;
+    let caller = callers
+        .iter()
+        .rev()
+        .filter_map(|f| f.file.as_deref())
+        .find(|file| code_owner(file) != Code::Torch)?;
+    (code_owner(caller) == Code::Library)
+        .then(|| library_name(caller))
+        .flatten()
 }
 
 /// `m._forward_hooks` compared by length or emptiness, not a closure inside it.
