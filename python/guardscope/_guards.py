@@ -8,7 +8,7 @@ import threading
 from types import TracebackType
 from typing import Iterable, Iterator, Literal, Optional
 
-from guardscope import _compile_log, _native, _steps
+from guardscope import _compile_log, _native, _step_records, _steps
 from guardscope._types import Category, CompileEvent
 
 
@@ -226,7 +226,7 @@ def recompile_message(header: str, events: list[CompileEvent]) -> str:
     """``header``, then each recompile classified: cause, failed guard, what changed, the fix."""
     lines = [header]
     for event in events:
-        lines.append("  " + _steps.describe(event))
+        lines.append("  " + _step_records.describe(event))
         cause = event["cause"]
         if cause is None:
             continue

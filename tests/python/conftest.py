@@ -18,6 +18,22 @@ def read_jsonl(path):
         return [json.loads(line, parse_constant=reject) for line in f]
 
 
+def step_row(steps_text, step):
+    """The row of `step` in `guardscope steps`' "Slowest steps" and the lines
+    under it (its compiles, wrapped to the terminal's width), joined into one
+    line; None when the step has no row. The first line counts steps: not it."""
+    lines = steps_text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.split()[:1] == [str(step)] and " ms " not in line), None)
+    if at is None:
+        return None
+    block = [lines[at]]
+    for line in lines[at + 1 :]:
+        if not line.strip() or line.split()[0].isdigit():
+            break
+        block.append(line)
+    return " ".join(" ".join(block).split())
+
+
 class CompileLog(logging.Handler):
     """Collects compile ids (frame_id, frame_compile_id) and artifact names
     from the structured events torch sends to ``trace_log``."""

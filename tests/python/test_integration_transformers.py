@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import compile_log, read_jsonl
+from conftest import compile_log, read_jsonl, step_row
 
 SCRIPT = Path(sys.executable).with_name("guardscope")
 ROWS, BATCH, SEQ = 36, 8, 16
@@ -187,9 +187,9 @@ def test_the_cli_lists_the_recompile_with_its_cause(trained):
     # On the Trainer's output directory, as a user runs it after training.
     proc = subprocess.run([str(SCRIPT), "steps", str(output_dir)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    # The step's row in "Slowest steps" (the first line counts steps: not it).
-    rows = [line for line in proc.stdout.splitlines() if line.split()[:1] == [str(SHORT_STEP)] and " ms " not in line]
-    assert rows and "recompile" in rows[0] and cause["label"] in rows[0], proc.stdout
+    # The step's row in "Slowest steps", with its compiles under it.
+    row = step_row(proc.stdout, SHORT_STEP)
+    assert row and "recompile" in row and cause["label"] in row, proc.stdout
     as_json = subprocess.run([str(SCRIPT), "steps", "--json", callback.path], capture_output=True, text=True, timeout=60)
     analysis = json.loads(as_json.stdout)
     assert analysis["steps"] == 5

@@ -431,6 +431,8 @@ def test_waiting_records_are_written_as_json_dumps_writes_their_dicts(tmp_path, 
     ]
     for step, (start_ns, wall_ns) in enumerate(times):
         log._pending.append((step, start_ns, wall_ns))
-    expected = [json.dumps(log._quiet_record(step, *t)) for step, t in enumerate(times)]
+    from guardscope._step_records import quiet_record
+
+    expected = [json.dumps(quiet_record(step, *t, log._rank, log._pid)) for step, t in enumerate(times)]
     log.close()
     assert (tmp_path / "steps.jsonl").read_text().splitlines() == expected
