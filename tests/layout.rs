@@ -37,11 +37,6 @@ const OTHERS: &str = "being changed in another branch (issue 33): paid there, no
 
 const LONG_FILES: &[Debt] = &[
     Debt {
-        what: "src/trace/parser.rs",
-        since: "2026-11-25",
-        why: OTHERS,
-    },
-    Debt {
         what: "src/analysis/judge/evidence.rs",
         since: "2026-11-25",
         why: OTHERS,
