@@ -48,18 +48,11 @@ const LONG_FILES: &[Debt] = &[
     },
 ];
 
-const MUTUAL_IMPORTS: &[Debt] = &[
-    Debt {
-        what: "src/reasons/classify.rs <-> src/reasons/rules.rs",
-        since: "2026-11-25",
-        why: OTHERS,
-    },
-    Debt {
-        what: "src/reasons/split.rs <-> src/reasons/subject.rs",
-        since: "2026-11-25",
-        why: OTHERS,
-    },
-];
+const MUTUAL_IMPORTS: &[Debt] = &[Debt {
+    what: "src/reasons/classify.rs <-> src/reasons/rules.rs",
+    since: "2026-11-25",
+    why: OTHERS,
+}];
 
 /// Python functions that repeat what a Rust function does, by name: each
 /// must be the Rust one, called through the extension.
