@@ -57,19 +57,12 @@ const TWINS: &[(&str, &str)] = &[
     ("_kept_guard_line", "src/trace/payload.rs is_kept_guard_line"),
 ];
 
-const PYTHON_COPIES: &[Debt] = &[
-    Debt {
-        what: "python/guardscope/_steps.py: display_site",
-        since: "2026-11-25",
-        why: "_steps.py is being changed in another branch (issue 33); `from guardscope._native import display_site` there",
-    },
-    Debt {
-        what: "python/guardscope/_compile_log.py: _kept_guard_line",
-        since: "2026-11-25",
-        why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \
+const PYTHON_COPIES: &[Debt] = &[Debt {
+    what: "python/guardscope/_compile_log.py: _kept_guard_line",
+    since: "2026-11-25",
+    why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \
               trace::payload::is_kept_guard_line through src/python and call it there",
-    },
-];
+}];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -12,6 +12,7 @@ from time import perf_counter_ns, time_ns
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tuple, Union
 
 from guardscope import _compile_log, _process
+from guardscope._native import display_site
 from guardscope._paths import current_rank, distributed_initialized, substitute, substitute_pid
 from guardscope._types import CompileEvent, StepRecord
 
@@ -76,28 +77,6 @@ def describe(event: CompileEvent) -> str:
         if cause.get("severity") and evidence:
             text += f" [{cause['severity']}: {evidence['kind'].replace('_', ' ')}]"
     return text
-
-
-def display_site(site: str) -> str:
-    """``file:line`` as guardscope's text shows it: the user's files relative
-    to the current directory when under it (else whole), installed packages
-    from the package on. Events keep the full path."""
-    path, sep, line = site.rpartition(":")
-    if not sep or not line.isdigit():
-        path, line = site, ""
-    unix = path.replace("\\", "/")
-    for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in unix:
-            path = unix.rsplit(marker, 1)[1]
-            break
-    else:
-        try:
-            rel = os.path.relpath(path)
-            if os.path.isabs(path) and not rel.startswith(".."):
-                path = rel
-        except ValueError:  # another drive on Windows
-            pass
-    return f"{path}:{line}" if line else path
 
 
 class _Step:
