@@ -54,15 +54,13 @@ const TWINS: &[(&str, &str)] = &[
         "display_site",
         "src/report/paths.rs display_site (guardscope._native.display_site)",
     ),
-    ("_kept_guard_line", "src/trace/payload.rs is_kept_guard_line"),
+    (
+        "_kept_guard_line",
+        "src/trace/payload.rs is_kept_guard_line (guardscope._native.is_kept_guard_line)",
+    ),
 ];
 
-const PYTHON_COPIES: &[Debt] = &[Debt {
-    what: "python/guardscope/_compile_log.py: _kept_guard_line",
-    since: "2026-11-25",
-    why: "_compile_log.py and src/trace/ are being changed in other branches (issue 33); expose \
-              trace::payload::is_kept_guard_line through src/python and call it there",
-}];
+const PYTHON_COPIES: &[Debt] = &[];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
