@@ -33,26 +33,6 @@ from guardscope._types import CompileEvent
 logger = logging.getLogger("guardscope")
 
 _KEEP_ARTIFACTS = frozenset({"recompile_reasons", "dynamo_graph_break_reason"})
-_STATIC_KINDS = ("DIMENSION_DYNAMIC_MARKING_GUARD", "OBJECT_ALIASING", "NO_TENSOR_ALIASING")
-
-
-def _kept_guard_line(line: str) -> bool:
-    """A guard that carries a value (``+- EQUALS_MATCH: ...``), or the manager
-    of a root local, whose type names what was compiled; the same lines the
-    Rust parser keeps from a TORCH_TRACE file."""
-    at = line.find("+- ")
-    if at < 0:
-        return False
-    rest = line[at + 3 :]
-    if rest.startswith("GuardManager: source="):
-        source = rest[len("GuardManager: source=") :].split(", ", 1)[0]
-        return source == "L['args'][0]" or (
-            source.startswith("L['") and source.endswith("']") and not any(c in source[3:-2] for c in "[.'")
-        )
-    # As the Rust parser: guards that hold no value a user changes.
-    if rest.startswith(_STATIC_KINDS) or (rest.startswith("DICT_CONTAINS") and ".__dict__" in rest):
-        return False
-    return rest[:1].isupper()
 
 
 def _kept_payload(kind: str, meta: dict[str, Any], payload: Optional[str]) -> Optional[str]:
@@ -67,7 +47,7 @@ def _kept_payload(kind: str, meta: dict[str, Any], payload: Optional[str]) -> Op
     if kind == "dynamo_cpp_guards_str":
         # Guards with values are compared between compiles (what changed,
         # which old entry was closest); accessor lines are half the tree.
-        return "\n".join(line for line in payload.split("\n") if _kept_guard_line(line))
+        return "\n".join(line for line in payload.split("\n") if _native.is_kept_guard_line(line))
     return None
 
 

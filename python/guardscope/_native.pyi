@@ -7,7 +7,7 @@ from typing import Final, Sequence, Union, final
 
 from typing_extensions import Self
 
-__all__ = ["__version__", "run_cli", "display_site", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
+__all__ = ["__version__", "run_cli", "display_site", "is_kept_guard_line", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
 
 __version__: Final[str]
 #: The value stats an activation trace can record.
@@ -22,6 +22,10 @@ def display_site(site: str) -> str:
     """``file:line`` as guardscope's text shows it: the user's files relative to the
     current directory when under it (else whole), installed packages from the
     package on (``transformers/utils/generic.py:12``), never torch's shortened form."""
+
+def is_kept_guard_line(line: str) -> bool:
+    """Whether a guard tree line (``dynamo_cpp_guards_str``) is one guardscope keeps:
+    a guard that carries a value, or the manager of a root local, which names its type."""
 
 @final
 class Tracer:

@@ -21,11 +21,20 @@ fn display_site(site: &str) -> String {
     crate::report::paths::display_site(site)
 }
 
+/// Whether a guard tree line is one the parser keeps
+/// (`trace::payload::is_kept_guard_line`): the in-process compile log keeps
+/// the same lines a TORCH_TRACE file's parse does, from one copy.
+#[pyfunction]
+fn is_kept_guard_line(line: &str) -> bool {
+    crate::trace::is_kept_guard_line(line.as_bytes())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(display_site, m)?)?;
+    m.add_function(wrap_pyfunction!(is_kept_guard_line, m)?)?;
     m.add_class::<tracer::PyTracer>()?;
     m.add_class::<compile_log::PyCompileLog>()?;
     m.add_class::<loaded::PyLoadedRun>()?;

@@ -11,7 +11,8 @@
 //! when a plain comparison did not decide (it costs two regex passes).
 
 use super::culprit::{canonical, strip_locals};
-use super::split::{guarded_tensor, GuardFailure};
+use super::split::GuardFailure;
+use super::subject::guarded_tensor;
 use std::cell::OnceCell;
 
 /// A recompile's failed guard, spelled as the tree line it looks for: whether

@@ -13,22 +13,13 @@
 //! | +- GuardManager: source=L['self'], accessed_by=..., type=<class 'transformers...GPT2LMHeadModel'>, ...
 //! ```
 
-use super::culprit::{canonical, python_name, strip_locals};
-use super::tensor_site::{self, TensorGuardSite};
+use super::culprit::python_name;
+use super::tensor_site::TensorGuardSite;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-/// Where a tree line's guard starts. Searches are built once: building one
-/// per line cost more than searching (trees have thousands of lines).
-static TREE_BRANCH: LazyLock<memchr::memmem::Finder<'static>> = LazyLock::new(|| memchr::memmem::Finder::new("+- "));
-
-/// `s.split_once(": ")`, by a byte search instead of a substring searcher.
-fn split_at_colon_space(s: &str) -> Option<(&str, &str)> {
-    let bytes = s.as_bytes();
-    let at = memchr::memchr_iter(b':', bytes).find(|&i| bytes.get(i + 1) == Some(&b' '))?;
-    Some((&s[..at], &s[at + 2..]))
-}
+pub(crate) mod line;
 
 /// The guards of one compile that carry a value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -113,32 +104,6 @@ impl GuardSet {
         set
     }
 
-    /// Adds what one line of a guard tree guards (lines that are not
-    /// guards add nothing).
-    pub(super) fn add_line(&mut self, line: &str) {
-        let Some(at) = TREE_BRANCH.find(line.as_bytes()) else {
-            return;
-        };
-        let guard = &line[at + 3..];
-        if guard.starts_with("TENSOR_MATCH: ") {
-            self.tensor_sites.extend(tensor_site::parse_line(line));
-        }
-        if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
-            self.add_root_type(manager);
-            return;
-        }
-        let Some((kind, body)) = split_at_colon_space(guard) else {
-            return;
-        };
-        let body = code_of(body);
-        match kind {
-            "TENSOR_MATCH" => self.add_tensor(body),
-            "GLOBAL_STATE" => self.add_global_state(body),
-            "ID_MATCH" | "TYPE_MATCH" => self.add_identity(kind, body),
-            _ => self.add_comparison(body),
-        }
-    }
-
     /// Adds another set's guards after this one's, as if its lines came next.
     pub(super) fn append(&mut self, later: &GuardSet) {
         self.values.extend(later.values.iter().cloned());
@@ -203,150 +168,6 @@ impl GuardSet {
         let at = self.values.binary_search_by(|(s, _)| (**s).cmp(subject)).ok()?;
         Some(&self.values[at].1)
     }
-
-    fn add_root_type(&mut self, manager: &str) {
-        let Some(rest) = manager.strip_prefix("L['") else {
-            return;
-        };
-        let Some((name, rest)) = rest.split_once("']") else {
-            return;
-        };
-        let (name, rest) = match rest.strip_prefix("[0]") {
-            Some(after) if name == "args" => ("args[0]", after),
-            _ => (name, rest),
-        };
-        let Some(ty) = rest
-            .split_once("type=<class '")
-            .and_then(|(_, t)| t.split_once('\''))
-            .map(|(t, _)| t)
-        else {
-            return;
-        };
-        self.root_types.insert(name.to_string(), ty.to_string());
-    }
-
-    /// `check_tensor(SRC, Tensor, DispatchKeySet(...), DTYPE, device=D,
-    /// requires_grad=B, size=[..], stride=[..])`.
-    fn add_tensor(&mut self, body: &str) {
-        let Some(args) = body.strip_prefix("check_tensor(").and_then(|b| b.strip_suffix(')')) else {
-            return;
-        };
-        let Some((src, rest)) = args.split_once(", ") else {
-            return;
-        };
-        let src = strip_locals(src);
-        let rest = rest.strip_prefix("Tensor, ").unwrap_or(rest);
-        let (keys, rest) = match rest.strip_prefix("DispatchKeySet(") {
-            Some(r) => match r.split_once("), ") {
-                Some((keys, after)) => (Some(keys), after),
-                None => (None, r),
-            },
-            None => (None, rest),
-        };
-        if let Some(keys) = keys {
-            self.insert(format!("{src} dispatch keys"), keys.to_string());
-        }
-        let mut parts = split_top_level(rest);
-        if let Some(first) = parts.first().filter(|p| !p.contains('=')) {
-            self.insert(format!("{src}.dtype"), first.to_string());
-            parts.remove(0);
-        }
-        for part in parts {
-            if let Some((name, value)) = part.split_once('=') {
-                let subject = match name {
-                    "size" => format!("{src}.size()"),
-                    "stride" => format!("{src}.stride()"),
-                    other => format!("{src}.{other}"),
-                };
-                self.insert(subject, value.to_string());
-            }
-        }
-    }
-
-    /// `___check_global_state() against {"grad_mode":true,...}`.
-    fn add_global_state(&mut self, body: &str) {
-        let Some((_, json)) = body.split_once(" against ") else {
-            return;
-        };
-        let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(json.trim()) else {
-            return;
-        };
-        for (key, value) in map {
-            match value {
-                serde_json::Value::Object(inner) => {
-                    for (k, v) in inner {
-                        self.insert(format!("{key}.{k}"), v.to_string());
-                    }
-                }
-                v => self.insert(key, v.to_string()),
-            }
-        }
-    }
-
-    /// `___check_obj_id(SRC, 1403...)`: the id itself means nothing to a
-    /// user, but that it changed does (a new optimizer, a new lambda).
-    fn add_identity(&mut self, kind: &str, body: &str) {
-        let Some(args) = body
-            .strip_prefix("___check_obj_id(")
-            .or_else(|| body.strip_prefix("___check_type_id("))
-        else {
-            return;
-        };
-        // The source may hold parentheses and commas; the id is the first
-        // `, DIGITS)` after it.
-        let mut from = 0;
-        while let Some(p) = args[from..].find(", ") {
-            let start = from + p + 2;
-            let digits = args[start..].bytes().take_while(u8::is_ascii_digit).count();
-            if digits > 0 && args[start + digits..].starts_with(')') {
-                let what = if kind == "ID_MATCH" { "id" } else { "type id" };
-                let src = strip_locals(&args[..from + p]);
-                self.insert(format!("{what}({src})"), args[start..start + digits].to_string());
-                return;
-            }
-            from = start;
-        }
-    }
-
-    /// `EXPR == VALUE`, `len(X) == N`, `not ___dict_contains('k', D)`.
-    fn add_comparison(&mut self, body: &str) {
-        if let Some((lhs, rhs)) = body.rsplit_once(" == ") {
-            self.insert(canonical(lhs.trim()), rhs.trim().to_string());
-        } else if let Some(rest) = body.strip_prefix("not ___dict_contains(") {
-            self.insert(format!("___dict_contains({}", strip_locals(rest)), "False".into());
-        } else if body.starts_with("___dict_contains(") {
-            self.insert(strip_locals(body), "True".into());
-        }
-    }
-}
-
-/// The guard code before its `  # source line  # file:line` comment.
-fn code_of(body: &str) -> &str {
-    body.split("  # ").next().unwrap_or(body).trim_end()
-}
-
-/// Splits `a, b=[1, 2], c` at commas outside brackets (trimmed; a trailing
-/// comma leaves no empty part). Also splits a call's arguments for the
-/// judge (`analysis::judge::caller`).
-pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, ch) in s.char_indices() {
-        match ch {
-            '[' | '(' | '{' => depth += 1,
-            ']' | ')' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(s[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    let last = s[start..].trim();
-    if !last.is_empty() {
-        parts.push(last);
-    }
-    parts
 }
 
 #[cfg(test)]

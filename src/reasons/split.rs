@@ -208,13 +208,6 @@ fn pick_source(location: Option<&Location>, stack: &[Location]) -> Option<String
     Some(user.short())
 }
 
-/// The tensor a tensor guard failure names: `x` of `tensor 'x' size
-/// mismatch ...` (as logged, locals maybe as `L['x']`).
-pub fn guarded_tensor(guard: &str) -> Option<&str> {
-    let rest = guard.strip_prefix("tensor '")?;
-    rest.find("' ").map(|end| &rest[..end])
-}
-
 impl GuardFailure {
     /// Replaces the shortened paths of the guard comment with the full ones
     /// the log holds, and picks the user's line again from the full paths.

@@ -7,7 +7,6 @@
 
 use super::culprit::{canonical, strip_locals, subject_of};
 use super::guard_tree::GuardSet;
-use super::split::guarded_tensor;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -45,6 +44,13 @@ pub fn failed_subject(guard: &str) -> String {
         return head[start..].to_string();
     }
     subject_of(&guard).to_string()
+}
+
+/// The tensor a tensor guard failure names: `x` of `tensor 'x' size
+/// mismatch ...` (as logged, locals maybe as `L['x']`).
+pub fn guarded_tensor(guard: &str) -> Option<&str> {
+    let rest = guard.strip_prefix("tensor '")?;
+    rest.find("' ").map(|end| &rest[..end])
 }
 
 /// How the new compile guards the subject its cause entry failed on.

@@ -9,7 +9,8 @@
 
 use super::culprit::strip_locals;
 use super::paths::{owner, Owner};
-use super::split::{guarded_tensor, split, GuardFailure, Location};
+use super::split::{split, GuardFailure, Location};
+use super::subject::guarded_tensor;
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
 

@@ -14,3 +14,5 @@ mod payload;
 pub use envelope::CompileRef;
 pub use event::{Event, EventData};
 pub use parser::{ParseOptions, ParseStats, Parser};
+#[cfg(feature = "python")]
+pub(crate) use payload::is_kept_guard_line;

@@ -1,19 +1,23 @@
 //! The streaming TORCH_TRACE parser: glog line -> envelope -> typed event,
-//! with payload collection, md5 verification and diagnostics.
+//! with payload collection and diagnostics; how a payload ends (its md5
+//! verdict, the event it becomes) is `payload_end`.
 
 use super::body;
 use super::envelope::{self, CompileRef, Envelope};
-use super::event::{decode_recompile_reasons, Event, EventData};
+use super::event::{Event, EventData};
 use super::glog;
 use super::kinds::is_known_kind;
 use super::lines::{LineReader, PayloadLine};
-use super::payload::{hex, is_kept_guard_line, payload_use, PayloadUse, Pending, KEPT_PAYLOAD_CAP};
+use super::payload::{is_kept_guard_line, payload_use, PayloadUse, Pending, KEPT_PAYLOAD_CAP};
 use crate::input::problems::{excerpt, ProblemKind, Problems};
 use md5::{Digest, Md5};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::Arc;
+
+mod payload_end;
+use payload_end::PayloadEnd;
 
 #[derive(Clone, Debug)]
 pub struct ParseOptions {
@@ -86,17 +90,6 @@ pub struct Parser<'p> {
     last_unterminated: bool,
     /// Lines of the file before the part being parsed (see `run_part`).
     lines_before: u64,
-}
-
-/// What ended a payload.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PayloadEnd {
-    /// A line that is not payload (it is read already).
-    Line,
-    /// The end of a part of the file that such a line follows.
-    PartEnd,
-    /// The end of the file.
-    Eof,
 }
 
 impl<'p> Parser<'p> {
@@ -400,79 +393,5 @@ impl<'p> Parser<'p> {
     fn bad_event(&mut self, number: u64, kind: &str, error: &str) {
         self.problems
             .push(&self.file, number, ProblemKind::BadEvent, format!("{kind}: {error}"));
-    }
-
-    fn finish_pending(&mut self, end: PayloadEnd) -> Option<Event> {
-        let p = self.pending.take()?;
-        let at_eof = end == PayloadEnd::Eof;
-        if p.lines == 0 {
-            let (kind, what) = if at_eof {
-                (
-                    ProblemKind::TruncatedPayload,
-                    "payload missing: file ends right after its envelope",
-                )
-            } else {
-                (
-                    ProblemKind::MissingPayload,
-                    "envelope announces a payload but none follows",
-                )
-            };
-            self.problems.push(&self.file, p.line, kind, what);
-        } else if let Some(hasher) = p.hasher.clone() {
-            let actual = hex(&hasher.finalize());
-            if actual.eq_ignore_ascii_case(&p.expected_md5) {
-                self.stats.md5_ok += 1;
-            } else {
-                self.stats.md5_mismatch += 1;
-                // Only a last line without its newline proves the writer died
-                // mid-payload; otherwise the payload itself is corrupt.
-                let (kind, what) = if at_eof && self.last_unterminated {
-                    (ProblemKind::TruncatedPayload, "payload cut off at end of file")
-                } else {
-                    (ProblemKind::Md5Mismatch, "payload md5 does not match has_payload")
-                };
-                // The line that ended the payload is counted already.
-                let last = self.lines_before + self.stats.lines - u64::from(end == PayloadEnd::Line);
-                self.problems.push(
-                    &self.file,
-                    p.line,
-                    kind,
-                    format!(
-                        "{what} (payload lines {}-{last}): expected {}, got {actual}; event kept",
-                        p.line + 1,
-                        excerpt(p.expected_md5.as_bytes())
-                    ),
-                );
-            }
-        } else {
-            // Without the hash a cut payload cannot be told from a complete
-            // one whose file lacks the final newline (tlparse's test logs
-            // do; a full disk leaves the same shape).
-            self.stats.md5_unchecked += 1;
-            if at_eof && self.last_unterminated {
-                let last = self.lines_before + self.stats.lines;
-                self.stats.unchecked_at_eof = Some((p.line, last));
-            }
-        }
-        // Valid UTF-8 (nearly always) becomes the text without a copy.
-        let text = String::from_utf8(p.kept).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        let data = match p.payload_use {
-            PayloadUse::Ignore if p.compile.is_empty() => return None,
-            PayloadUse::Ignore => EventData::Seen,
-            PayloadUse::CacheLookup(_) if p.compile.is_empty() => return None,
-            PayloadUse::CacheLookup(lookup) => EventData::CacheLookup(lookup),
-            PayloadUse::RecompileReasons => EventData::RecompileReasons(decode_recompile_reasons(&text)),
-            PayloadUse::GraphBreak => EventData::GraphBreak(text),
-            // Only its guard lines were kept while streaming.
-            PayloadUse::GuardTree => EventData::GuardTree(text),
-        };
-        Some(Event {
-            line: p.line,
-            time: p.time,
-            pid: p.pid,
-            rank: p.rank,
-            compile: p.compile,
-            data,
-        })
     }
 }

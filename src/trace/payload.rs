@@ -97,7 +97,7 @@ pub(super) fn payload_use(env: &Envelope<'_>) -> PayloadUse {
 
 /// A guard tree line worth keeping: a guard (`+- NAME: ...`), or the
 /// manager of a root local (`source=L['self'], ...`), which names its type.
-pub(super) fn is_kept_guard_line(line: &[u8]) -> bool {
+pub(crate) fn is_kept_guard_line(line: &[u8]) -> bool {
     static BRANCH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"+- "));
     let Some(at) = BRANCH.find(line) else {

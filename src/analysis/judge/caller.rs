@@ -89,7 +89,7 @@ fn first_call_args(code: &str) -> Option<(Vec<&str>, Vec<(&str, &str)>)> {
     let inner = &rhs[open + 1..close?];
     let mut positional = Vec::new();
     let mut keywords = Vec::new();
-    for part in crate::reasons::guard_tree::split_top_level(inner) {
+    for part in crate::reasons::guard_tree::line::split_top_level(inner) {
         let part = part.trim();
         if part.is_empty() {
             continue;

@@ -133,7 +133,7 @@ fn torch_state_fix(input: &FixInput<'_>) -> String {
     let r = input.reason;
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
     if input.guard.is_some_and(is_inference_change) {
-        let tensor = python_name(crate::reasons::split::guarded_tensor(g).unwrap_or("the input"));
+        let tensor = python_name(crate::reasons::subject::guarded_tensor(g).unwrap_or("the input"));
         return format!(
             "Not a device change: {tensor} was made under torch.inference_mode() (an inference tensor, without autograd keys) where the graph was compiled for a normal tensor, or the reverse: one compile per kind. Make the inputs the same way for every call (outside inference_mode, or run every call under it); if both kinds are intended, it is one compile each."
         );
@@ -330,7 +330,7 @@ fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         None => {
             let name = input
                 .guard
-                .and_then(|g| crate::reasons::split::guarded_tensor(&g.guard))
+                .and_then(|g| crate::reasons::subject::guarded_tensor(&g.guard))
                 .map(python_name)
                 .unwrap_or_else(|| "x".into());
             format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")

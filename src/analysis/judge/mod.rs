@@ -13,7 +13,7 @@ pub mod verdict;
 
 use super::cause::context;
 use super::findings::Finding;
-use crate::reasons::split::guarded_tensor;
+use crate::reasons::subject::guarded_tensor;
 use crate::reasons::{failed_subject, Category};
 use evidence::{bounded, evidence, Evidence, Facts};
 use owner::ownership;
