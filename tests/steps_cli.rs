@@ -41,12 +41,13 @@ fn collision_lists_step_12_among_the_slowest_with_its_cause() {
         .collect::<Vec<_>>()
         .join(" ");
     // The user's file is shown relative to the current directory when
-    // under it, else whole: either way it ends the same.
+    // under it, else whole: either way it ends the same, with the verdict
+    // the StepLogger judged from the log so far.
     assert!(
         row.contains(
             "0/2 forward (_collision_model.py:117) recompile 5.36 s + 0.08 s backward: forward-hook closure state: \
              collector.capture_activation_norms at "
-        ) && row.ends_with("samples/scripts/_collision_model.py:180"),
+        ) && row.ends_with("samples/scripts/_collision_model.py:180 [problem: hidden state]"),
         "{row}"
     );
     assert!(
@@ -70,6 +71,8 @@ fn collision_lists_step_12_among_the_slowest_with_its_cause() {
         step12["compiles"][0]["cause"]["culprit"],
         "collector.capture_activation_norms"
     );
+    assert_eq!(step12["compiles"][0]["cause"]["severity"], "problem");
+    assert_eq!(step12["compiles"][0]["cause"]["evidence"], "hidden_state");
     assert!(step12["ratio_to_median"].as_f64().unwrap() > 50.0);
     assert_eq!(step12["record"], "samples/steps/collision.jsonl:12");
 

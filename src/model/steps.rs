@@ -40,6 +40,13 @@ pub struct StepCause {
     pub label: Option<String>,
     pub culprit: String,
     pub source: Option<String>,
+    /// `expected` or `problem`, as the writer judged it from the log so far
+    /// (StepLogger records carry it; a cause classified here does not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<String>,
+    /// The kind of evidence that decided it (`repeats`, `became_dynamic`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 impl StepCompile {

@@ -105,6 +105,8 @@ fn compile_record(v: &serde_json::Value) -> Option<StepCompile> {
         label: text(c, "label"),
         culprit: text(c, "culprit").unwrap_or_default(),
         source: text(c, "source"),
+        severity: text(c, "severity"),
+        evidence: c.get("evidence").and_then(|e| text(e, "kind")),
     });
     Some(StepCompile {
         compile_id: text(v, "compile_id")?,

@@ -223,6 +223,10 @@ fn describe(c: &SlowCompile) -> String {
         if let Some(src) = &cause.source {
             let _ = write!(s, " at {}", crate::report::paths::display_site(src));
         }
+        // As the StepLogger's warning says it: judged from the log so far.
+        if let (Some(severity), Some(kind)) = (&cause.severity, &cause.evidence) {
+            let _ = write!(s, " [{severity}: {}]", kind.replace('_', " "));
+        }
     }
     s
 }
@@ -260,6 +264,8 @@ mod tests {
                 label: None,
                 culprit: "self.step".into(),
                 source: None,
+                severity: Some("problem".into()),
+                evidence: Some("limit_hit".into()),
             }),
             ..StepCompile::default()
         };
