@@ -6,10 +6,13 @@
 use crate::input::{self, Content, Discovery, InputError, LogSource, MappedLog, SkipReason};
 use crate::input::{ProblemKind, Problems};
 use crate::model::{self, Run, RunBuilder, RunSelect};
-use crate::trace::{chunks, Event, EventData, ParseOptions, ParseStats, Parser};
+use crate::trace::{chunks, EventData, ParseOptions, Parser};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
+
+mod parts;
+use parts::{lines_before_each, parse_beside_building};
 
 #[derive(Clone)]
 pub struct LoadOptions {
@@ -27,6 +30,10 @@ pub struct LoadOptions {
     /// most of what a model holds per compile (~25 KB on small HF models),
     /// and only the report shows them.
     pub guard_trees: bool,
+    /// Event memory the parts after the builder's may hold before their
+    /// parsers wait (`load::parts`); None: 128 MiB. Tests set it tiny so
+    /// that every part waits for the builder.
+    pub ahead_bytes: Option<usize>,
 }
 
 impl Default for LoadOptions {
@@ -38,6 +45,7 @@ impl Default for LoadOptions {
             select: RunSelect::default(),
             parts: None,
             guard_trees: true,
+            ahead_bytes: None,
         }
     }
 }
@@ -75,10 +83,10 @@ pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run
             let ranges = chunks::split(log.bytes(), parts);
             let before = lines_before_each(&log, &ranges);
             let readers = ranges.into_iter().map(|r| log.reader(r, bytes_read.clone()));
-            parse_beside_building(source, opts, readers.zip(before).collect(), &mut problems, &mut builder)
+            parse_beside_building(source, load, readers.zip(before).collect(), &mut problems, &mut builder)
         }
         None => match input::open_counted(&source.path, bytes_read.clone()) {
-            Ok(reader) => parse_beside_building(source, opts, vec![(reader, 0)], &mut problems, &mut builder),
+            Ok(reader) => parse_beside_building(source, load, vec![(reader, 0)], &mut problems, &mut builder),
             Err(e) => {
                 problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
                 Default::default()
@@ -124,114 +132,6 @@ pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run
         problems.push_file_level(&source.display, ProblemKind::NotGlog, what);
     }
     (builder.finish(source, stats), problems)
-}
-
-/// The file's lines before each part, so that every part's parser numbers
-/// lines as one parse of the whole file does. A pass over all parts but the
-/// last, on all cores.
-fn lines_before_each(log: &MappedLog, ranges: &[std::ops::Range<usize>]) -> Vec<u64> {
-    let counts: Vec<u64> = ranges[..ranges.len().saturating_sub(1)]
-        .par_iter()
-        .map(|r| {
-            let (mut lines, mut after_cr) = (0, false);
-            log.visit(r.clone(), &mut |block| {
-                lines += chunks::count_lines(block, &mut after_cr)
-            });
-            lines
-        })
-        .collect();
-    std::iter::once(0)
-        .chain(counts.iter().scan(0, |sum, n| {
-            *sum += n;
-            Some(*sum)
-        }))
-        .collect()
-}
-
-/// Events handed from a parsing thread to the building one at a time:
-/// enough to make the hand-over cheap.
-const EVENT_BATCH: usize = 256;
-const BATCHES_IN_FLIGHT: usize = 4;
-
-/// Parses each part (a reader and the file's lines before it) on a thread
-/// of its own while this one folds the events into the model: parsing and
-/// building overlap, and the parts of a large file parse on all cores. The
-/// builder takes the parts' events in file order and their problems are
-/// merged in file order, so the model is the one a single parse builds
-/// (tests/parts_parse.rs compares them on every sample).
-fn parse_beside_building<R: std::io::BufRead + Send>(
-    source: &LogSource,
-    opts: &ParseOptions,
-    parts: Vec<(R, u64)>,
-    problems: &mut Problems,
-    builder: &mut RunBuilder,
-) -> ParseStats {
-    let count = parts.len();
-    let mut part_problems: Vec<Problems> = (0..count).map(|_| Problems::default()).collect();
-    let mut stats = ParseStats::default();
-    std::thread::scope(|scope| {
-        let mut threads = Vec::with_capacity(count);
-        for (i, ((reader, before), problems)) in parts.into_iter().zip(&mut part_problems).enumerate() {
-            // The first part feeds the builder as it parses: a few batches
-            // in flight keep memory flat. Later parts run ahead while the
-            // builder works through earlier ones, so they hold their events
-            // (about what the model will keep of them) until it gets there.
-            // A send fails only once the receiver is gone: after this
-            // thread is joined, never.
-            let (send, rx): (Box<dyn Fn(Vec<Event>) + Send>, _) = if i == 0 {
-                let (tx, rx) = std::sync::mpsc::sync_channel(BATCHES_IN_FLIGHT);
-                (Box::new(move |b| _ = tx.send(b)), rx)
-            } else {
-                let (tx, rx) = std::sync::mpsc::channel();
-                (Box::new(move |b| _ = tx.send(b)), rx)
-            };
-            // Batches the builder is done with come back to be dropped here,
-            // on the thread that allocated their events. Freed on the
-            // builder's thread, they would refill its malloc caches with
-            // this thread's memory, and the model built from those caches
-            // would pin this thread's heap pages, most of them full of
-            // events long freed (1M frames: 0.3 GB more RSS).
-            let (back, returned) = std::sync::mpsc::channel::<Vec<Event>>();
-            let parser = Parser::new(source.display.clone(), opts.clone(), problems);
-            let thread = scope.spawn(move || {
-                let mut batch = Vec::with_capacity(EVENT_BATCH);
-                let stats = parser.run_part(reader, before, i + 1 == count, &mut |ev| {
-                    batch.push(ev);
-                    if batch.len() == EVENT_BATCH {
-                        let empty = match returned.try_recv() {
-                            Ok(mut used) => {
-                                used.clear();
-                                used
-                            }
-                            Err(_) => Vec::with_capacity(EVENT_BATCH),
-                        };
-                        send(std::mem::replace(&mut batch, empty));
-                    }
-                });
-                send(batch);
-                drop(send);
-                // Until the builder has taken this part's last batch.
-                returned.iter().for_each(drop);
-                stats
-            });
-            threads.push((thread, rx, back));
-        }
-        for (thread, rx, back) in threads {
-            for mut batch in rx.iter() {
-                batch.iter_mut().for_each(|ev| builder.add(ev));
-                // Fails only if the thread panicked (the join reports it).
-                _ = back.send(batch);
-            }
-            drop(back);
-            match thread.join() {
-                Ok(part) => stats.add(part),
-                // A bug in the parser: the CLI's panic handler reports it.
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-    });
-    part_problems.into_iter().for_each(|p| problems.merge(p));
-    stats
 }
 
 pub fn load(paths: &[std::path::PathBuf], opts: &ParseOptions) -> Result<Run, InputError> {

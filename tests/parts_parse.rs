@@ -14,6 +14,11 @@ use std::path::Path;
 
 /// The whole model of one file, parsed in `parts` parts.
 fn model(path: &Path, parts: usize, verify_all_payloads: bool) -> String {
+    model_ahead(path, parts, verify_all_payloads, None)
+}
+
+/// The same, with the event memory parts may hold ahead of the builder.
+fn model_ahead(path: &Path, parts: usize, verify_all_payloads: bool, ahead_bytes: Option<usize>) -> String {
     let sources = input::discover(&[path.to_path_buf()]).expect("discover").sources;
     assert_eq!(sources.len(), 1, "{}", path.display());
     let run = load_sources(
@@ -24,6 +29,7 @@ fn model(path: &Path, parts: usize, verify_all_payloads: bool) -> String {
                 ..ParseOptions::default()
             },
             parts: Some(parts),
+            ahead_bytes,
             ..LoadOptions::default()
         },
     )
@@ -61,6 +67,15 @@ fn every_sample_and_hostile_log_parses_the_same_in_parts() {
                         first_difference(&whole, &in_parts)
                     );
                 }
+                // Every part after the builder's waits for it (a byte of
+                // room): the same model, and no part waits forever.
+                let waiting = model_ahead(&plain, 7, verify, Some(1));
+                assert!(
+                    whole == waiting,
+                    "{} in 7 parts that wait for the builder (verify_all {verify}) differs:\n{}",
+                    log.display(),
+                    first_difference(&whole, &waiting)
+                );
             }
             usize::from(chunks::split(&text, 2).len() == 2)
         })

@@ -29,6 +29,7 @@ pub(crate) fn load_found(found: &Discovery, input: &InputArgs, guard_trees: bool
         },
         threads: None,
         parts: None,
+        ahead_bytes: None,
         guard_trees,
         bytes_read: Some(bar.counter()),
         select: match (input.latest, input.run) {

@@ -62,6 +62,49 @@ pub enum EventData {
     Seen,
 }
 
+impl Event {
+    /// About the memory the event holds, its strings included: what the
+    /// parts of a file parsed ahead of the builder account for
+    /// (`load::parts`). An estimate: allocator overheads are left out.
+    pub fn held_bytes(&self) -> usize {
+        let text = |t: &Option<String>| t.as_ref().map_or(0, String::len);
+        let texts = |v: &[String]| v.iter().map(|t| size_of::<String>() + t.len()).sum::<usize>();
+        size_of::<Event>()
+            + match &self.data {
+                EventData::DynamoStart { stack, interned_files } => {
+                    stack
+                        .iter()
+                        .map(|f| size_of::<StackFrame>() + text(&f.file) + text(&f.function) + text(&f.code))
+                        .sum::<usize>()
+                        + size_of_val(&interned_files[..])
+                }
+                EventData::InternedPath { path, .. } => path.len(),
+                EventData::CompilationMetrics(m) => {
+                    size_of::<CompilationMetrics>()
+                        + [
+                            &m.co_name,
+                            &m.co_filename,
+                            &m.fail_type,
+                            &m.fail_reason,
+                            &m.dynamo_config,
+                            &m.recompile_reason,
+                        ]
+                        .into_iter()
+                        .map(text)
+                        .sum::<usize>()
+                        + m.restart_reasons.as_deref().map_or(0, texts)
+                }
+                EventData::BwdCompilationMetrics(m) => {
+                    size_of::<BwdCompilationMetrics>() + text(&m.fail_type) + text(&m.fail_reason)
+                }
+                EventData::RecompileReasons(list) => texts(list),
+                EventData::GraphBreak(t) | EventData::GuardTree(t) => t.len(),
+                EventData::DeclaredRange { source, range } => source.len() + range.len(),
+                EventData::GuardAdded | EventData::CacheLookup(_) | EventData::Seen => 0,
+            }
+    }
+}
+
 /// Which compile cache an artifact names, and what the lookup found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheLookup {
