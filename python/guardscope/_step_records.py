@@ -68,8 +68,9 @@ def record_head(rank: Optional[int], pid: int) -> str:
     return f'{rank_field}"pid": {pid}, "compile_s": 0, "recompiles": 0, '
 
 
-def quiet_record(step: int, start_ns: int, wall_ns: int, rank: Optional[int], pid: int) -> StepRecord:
-    """The dict of a step without compiles whose counters did not move."""
+def _record_start(step: int, start_ns: int, wall_ns: int, rank: Optional[int], pid: int) -> StepRecord:
+    """A record's first fields: the step, when it started and how long it took
+    (to the microsecond), its rank when known and the pid."""
     # Built key by key: the keys' order is the line's, rank in its place.
     record: StepRecord = {  # type: ignore[typeddict-item]
         "step": step,
@@ -79,6 +80,12 @@ def quiet_record(step: int, start_ns: int, wall_ns: int, rank: Optional[int], pi
     if rank is not None:
         record["rank"] = rank
     record["pid"] = pid
+    return record
+
+
+def quiet_record(step: int, start_ns: int, wall_ns: int, rank: Optional[int], pid: int) -> StepRecord:
+    """The dict of a step without compiles whose counters did not move."""
+    record = _record_start(step, start_ns, wall_ns, rank, pid)
     record["compile_s"] = 0
     record["recompiles"] = 0
     record["graph_breaks"] = 0
@@ -98,14 +105,7 @@ def step_record(
     pid: int,
 ) -> StepRecord:
     """The record of a step in which something compiled or a counter moved."""
-    record: StepRecord = {  # type: ignore[typeddict-item]
-        "step": step,
-        "start": (start_ns + 500) // 1000 / 1_000_000,
-        "wall_ms": (wall_ns + 500) // 1000 / 1000,
-    }
-    if rank is not None:
-        record["rank"] = rank
-    record["pid"] = pid
+    record = _record_start(step, start_ns, wall_ns, rank, pid)
     compile_s = sum((e.get("seconds") or 0.0) + (e.get("backward_seconds") or 0.0) for e in compiles)
     record["compile_s"] = round(compile_s, 6)
     record["recompiles"] = sum(1 for e in compiles if e.get("recompile"))
