@@ -138,6 +138,54 @@ fn events_match_the_summary_even_when_lines_arrive_in_halves_and_repeat_after_tr
         .iter()
         .all(|e| e["event"] == "recompile" && e["frame"]["rank"] == 0));
     assert!(stderr.contains("truncated or replaced"), "{stderr}");
+    // The entry that matters, as summary names it.
+    let summary = summary_json(&gz);
+    let entries: Vec<&serde_json::Value> = summary["recompiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["cause_entry"])
+        .collect();
+    let watched: Vec<&serde_json::Value> = events[..2].iter().map(|e| &e["cause_entry"]).collect();
+    assert_eq!(watched, entries);
+}
+
+/// The text line ends with the verdict on the log so far, the evidence that
+/// decided it, whose value changed and the cause's cache entry.
+#[test]
+fn a_text_line_says_the_verdict_the_owner_and_the_cause_entry() {
+    let gz = root().join("samples/traces/collision/dedicated_log_torch_trace.log.gz");
+    let mut log = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap())
+        .read_to_end(&mut log)
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut sleeper = Command::new("sleep").arg("120").spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_guardscope"))
+        .args(["watch", "--until-exit", &sleeper.id().to_string()])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("guardscope runs");
+    std::fs::write(dir.path().join("dedicated_log_torch_trace_rank_0_x.log"), &log).unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a line").unwrap();
+    let second = lines.next().expect("a second line").unwrap();
+    sleeper.kill().unwrap();
+    sleeper.wait().unwrap();
+    child.wait().unwrap();
+    assert!(
+        first.contains("shape_lazy_buffer: pos_encoding.pos_enc_cache (buffer)")
+            && first.ends_with("[problem: hidden state; an attribute your code sets; entry 0/0]"),
+        "{first}"
+    );
+    assert!(
+        second.contains("closure_hook_state: collector.capture_activation_norms")
+            && second.contains("[problem: hidden state; ")
+            && second.ends_with("; entry 0/1]"),
+        "{second}"
+    );
 }
 
 /// The acceptance test: a real torch run writes into the watched

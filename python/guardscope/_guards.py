@@ -240,6 +240,11 @@ def recompile_message(header: str, events: list[CompileEvent]) -> str:
         evidence = cause.get("evidence")
         if evidence and evidence["text"]:
             lines.append(f"      why: {cause['severity']} ({evidence['kind']}): {evidence['text']}")
+        owner = cause.get("owner")
+        if owner:
+            entry = cause.get("entry")
+            of_entry = f"; cause entry: {entry}" if entry else ""
+            lines.append(f"      owner: {owner}{of_entry}")
         if cause["advice"]:
             lines.append(f"      fix: {cause['advice']}")
     return "\n".join(lines)

@@ -94,7 +94,8 @@ class GuardChange(TypedDict):
 
 
 class Cause(TypedDict):
-    """Why a recompile happened: the newest failed cache entry, classified."""
+    """Why a recompile happened: the failed cache entry closest to the new
+    call (``entry``), classified and judged from the log so far."""
 
     category: Category
     label: str
@@ -106,6 +107,7 @@ class Cause(TypedDict):
     detail: Optional[str]
     advice: str
     guard: Optional[str]
+    entry: Optional[str]
     severity: Literal["problem", "expected"]
     owner: Owner
     evidence: Evidence

@@ -4,39 +4,47 @@
 
 use crate::reasons::Category;
 
-pub const AFTER_HELP: &str = "\
+/// What every command reads, said once for `AFTER_HELP` and `summary`'s help.
+macro_rules! inputs_help {
+    () => {
+        "\
 Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), `-` for stdin (plain or
 gzip), or a directory holding them (searched recursively for
 dedicated_log_torch_trace*.log[.gz], one per rank or process; without such
 names, the files whose first line is a TORCH_TRACE line). Not a tlparse
 output directory: pass its raw.log. Produce one with:
 TORCH_TRACE=/tmp/trace python train.py
+"
+    };
+}
 
+pub const AFTER_HELP: &str = concat!(
+    inputs_help!(),
+    "
 Exit codes: 0 success · 1 a check found a problem · 2 bad usage or unreadable
-input · 3 internal error (please report it).";
+input · 3 internal error (please report it)."
+);
 
 /// `summary` never finds "a problem": it has no exit code 1.
-pub const SUMMARY_HELP: &str = "\
+pub const SUMMARY_HELP: &str = concat!(
+    "\
 Example:  guardscope summary /tmp/trace --trace-events /tmp/compiles.json
           (then open compiles.json in ui.perfetto.dev: one track per rank and
           frame, each compile a slice with its cause)
           guardscope summary /tmp/trace --format ndjson > compiles.ndjson
           (one JSON record per compile, for DuckDB: see docs/fleet.md)
 
-Inputs: a TORCH_TRACE log (`.log` or `.log.gz`), `-` for stdin (plain or
-gzip), or a directory holding them (searched recursively for
-dedicated_log_torch_trace*.log[.gz], one per rank or process; without such
-names, the files whose first line is a TORCH_TRACE line). Not a tlparse
-output directory: pass its raw.log. Produce one with:
-TORCH_TRACE=/tmp/trace python train.py
-
+",
+    inputs_help!(),
+    "
 Several runs in one directory (a rerun beside the last run's log) are named
 on the summary's second line; the ranks of one torchrun launch are one run.
 Pick one with --latest or --run N:
 Example:  guardscope summary /tmp/rerun --latest
 
 Exit codes: 0 success · 2 bad usage or unreadable input · 3 internal error
-(please report it).";
+(please report it)."
+);
 
 pub const WATCH_HELP: &str = "\
 Follows DIR (a TORCH_TRACE directory, or one log file) while a job writes

@@ -58,6 +58,9 @@ pub struct Cause {
     pub detail: Option<String>,
     pub advice: String,
     pub guard: Option<String>,
+    /// The cache entry whose failed guard is the cause, `F/M` (the one
+    /// closest to the new call, as `summary --json`'s `cause_entry`).
+    pub entry: Option<String>,
     /// "problem" or "expected", judged from the log (as `summary`).
     pub severity: &'static str,
     /// Who owns the value (`summary --json`'s `owner`).
@@ -125,6 +128,7 @@ fn cause_view(f: &Finding<'_>) -> Cause {
         detail: r.detail,
         advice: r.advice,
         guard: f.guard().map(|g| g.guard.clone()),
+        entry: f.guard().and_then(|g| g.entry.clone()),
         severity: f.severity.name(),
         owner: f.judgement.ownership.owner,
         evidence: f.judgement.evidence.clone(),

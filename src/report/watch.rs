@@ -34,6 +34,9 @@ pub struct WatchEvent {
     pub severity: crate::analysis::Severity,
     pub owner: crate::analysis::ValueOwner,
     pub evidence: crate::analysis::judge::evidence::Evidence,
+    /// The cache entry whose failed guard is the cause (`0/1`), when the
+    /// log names it.
+    pub cause_entry: Option<String>,
 }
 
 impl WatchEvent {
@@ -55,6 +58,7 @@ impl WatchEvent {
             severity: finding.severity,
             owner: finding.judgement.ownership.owner,
             evidence: finding.judgement.evidence.clone(),
+            cause_entry: finding.guard().and_then(|g| g.entry.clone()),
         }
     }
 }
@@ -86,6 +90,17 @@ impl View for WatchEvent {
         if let Some(s) = self.duration_s {
             write!(out, "  {}", secs(s))?;
         }
-        writeln!(out)
+        // The verdict on the log so far, what decided it, whose value it is.
+        write!(
+            out,
+            "  [{}: {}; {}",
+            self.severity.name(),
+            self.evidence.kind.name().replace('_', " "),
+            self.owner.words()
+        )?;
+        if let Some(entry) = &self.cause_entry {
+            write!(out, "; entry {entry}")?;
+        }
+        writeln!(out, "]")
     }
 }
