@@ -22,6 +22,13 @@ fn collision_fails_and_names_each_recompile_with_its_fix() {
     assert!(out.stdout.contains("samples/scripts/_collision_model.py:180"));
     assert!(!out.stdout.contains("at mples/"), "never torch's shortened path");
     assert!(out.stdout.contains("fix: The hook reads mutable state"));
+    // Whose value it is, and the cache entry whose guard failed.
+    assert!(
+        out.stdout
+            .contains("owner: a variable a closure captures (cause: cache entry 0/1)"),
+        "{}",
+        out.stdout
+    );
     assert_eq!(out.stdout.lines().last(), Some("FAIL: 2 recompiles (allowed: 0)"));
 }
 

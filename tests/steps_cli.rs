@@ -47,7 +47,7 @@ fn collision_lists_step_12_among_the_slowest_with_its_cause() {
         row.contains(
             "0/2 forward (_collision_model.py:117) recompile 5.36 s + 0.08 s backward: forward-hook closure state: \
              collector.capture_activation_norms at "
-        ) && row.ends_with("samples/scripts/_collision_model.py:180 [problem: hidden state]"),
+        ) && row.ends_with("samples/scripts/_collision_model.py:180 [problem: hidden state; closure]"),
         "{row}"
     );
     assert!(
@@ -73,6 +73,7 @@ fn collision_lists_step_12_among_the_slowest_with_its_cause() {
     );
     assert_eq!(step12["compiles"][0]["cause"]["severity"], "problem");
     assert_eq!(step12["compiles"][0]["cause"]["evidence"], "hidden_state");
+    assert_eq!(step12["compiles"][0]["cause"]["owner"], "closure");
     assert!(step12["ratio_to_median"].as_f64().unwrap() > 50.0);
     assert_eq!(step12["record"], "samples/steps/collision.jsonl:12");
 

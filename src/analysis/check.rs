@@ -66,6 +66,10 @@ pub struct Offense {
     pub severity: Severity,
     /// What in the log decided the severity.
     pub evidence: super::judge::evidence::Evidence,
+    /// Who owns the value that changed (`summary --json`'s `owner`).
+    pub owner: super::judge::ValueOwner,
+    /// The failed cache entry that is the cause (`summary --json`'s `cause_entry`).
+    pub cause_entry: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -99,6 +103,8 @@ fn offense(r: &Finding<'_>) -> Offense {
         duration_s: r.compile.duration_s,
         severity: r.severity,
         evidence: r.judgement.evidence.clone(),
+        owner: r.judgement.ownership.owner,
+        cause_entry: r.guard().and_then(|g| g.entry.clone()),
     }
 }
 

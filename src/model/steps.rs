@@ -47,6 +47,12 @@ pub struct StepCause {
     /// The kind of evidence that decided it (`repeats`, `became_dynamic`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
+    /// Who owns the value that changed (`closure`, `user_argument`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// The failed cache entry that is the cause (`0/1`; newer records).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 impl StepCompile {

@@ -107,6 +107,8 @@ fn compile_record(v: &serde_json::Value) -> Option<StepCompile> {
         source: text(c, "source"),
         severity: text(c, "severity"),
         evidence: c.get("evidence").and_then(|e| text(e, "kind")),
+        owner: text(c, "owner"),
+        entry: text(c, "entry"),
     });
     Some(StepCompile {
         compile_id: text(v, "compile_id")?,

@@ -136,6 +136,8 @@ mod tests {
             duration_s: Some(1.0),
             severity: Severity::Problem,
             evidence: crate::analysis::judge::evidence::Evidence::new(crate::analysis::EvidenceKind::Repeats, HOSTILE),
+            owner: crate::analysis::ValueOwner::UserArgument,
+            cause_entry: Some(HOSTILE.into()),
         };
         CheckVerdict {
             passed: false,

@@ -172,6 +172,11 @@ fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io
         let first = format!("      why {}: ", o.severity.name());
         write_wrapped(out, &o.evidence.text, w, &first, "           ")?;
     }
+    let owner = match &o.cause_entry {
+        Some(entry) => format!("{} (cause: cache entry {entry})", o.owner.words()),
+        None => o.owner.words().to_string(),
+    };
+    write_wrapped(out, &owner, w, "      owner: ", "             ")?;
     if !o.cause.advice.is_empty() {
         write_wrapped(out, &o.cause.advice, w, "      fix: ", "           ")?;
     }

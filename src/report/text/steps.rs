@@ -225,7 +225,14 @@ fn describe(c: &SlowCompile) -> String {
         }
         // As the StepLogger's warning says it: judged from the log so far.
         if let (Some(severity), Some(kind)) = (&cause.severity, &cause.evidence) {
-            let _ = write!(s, " [{severity}: {}]", kind.replace('_', " "));
+            let _ = write!(s, " [{severity}: {}", kind.replace('_', " "));
+            if let Some(owner) = &cause.owner {
+                let _ = write!(s, "; {}", owner.replace('_', " "));
+            }
+            if let Some(entry) = &cause.entry {
+                let _ = write!(s, "; entry {entry}");
+            }
+            s.push(']');
         }
     }
     s
@@ -266,6 +273,7 @@ mod tests {
                 source: None,
                 severity: Some("problem".into()),
                 evidence: Some("limit_hit".into()),
+                ..StepCause::default()
             }),
             ..StepCompile::default()
         };
