@@ -262,12 +262,22 @@ def attach_modules(
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if mode == "op" and _op.OP_ERROR is not None:
         raise RuntimeError(f"mode='op' needs torch.library.custom_op ({_op.OP_ERROR}); use mode='disable'")
+    path = resolve_output(output)
     native = _native.Tracer(
-        resolve_output(output),
+        path,
         _stat_list(stats),
         [name for name, _ in matched],
         None if steps is None else [int(s) for s in steps],
     )
+    if os.path.basename(str(native.path)) != os.path.basename(path):
+        # Another process writes that file (two ranks that resolved one
+        # `<rank>` before the process group existed): never truncated.
+        logger.warning(
+            "activation trace: %s is being written by another process; this one (pid %s) writes %s instead",
+            path,
+            os.getpid(),
+            native.path,
+        )
     tracer_id = next(_ids)
     TRACERS[tracer_id] = native
     _process.trace_opened()

@@ -1,7 +1,9 @@
 //! The JSONL file behind activation traces: buffered, thread-safe, and
 //! shared by path within a process.
 //!
-//! Within one process the first sink opened on a path truncates the file;
+//! Within one process the first sink opened on a path truncates the file,
+//! under an exclusive lock: a file another process holds is never
+//! truncated, this process writes beside it (`NAME.pid<PID>.EXT`);
 //! while it is open, other traces on that path share it (so two traces on
 //! one file never clobber each other), and a later one reopens it for
 //! appending. A new process starts a new file. Writes go through `O_APPEND`,
@@ -125,13 +127,12 @@ impl Sink {
             Some(_) => true,
             None => false,
         };
-        let file = if seen {
-            OpenOptions::new().append(true).create(true).open(&key)
+        let (file, key) = if seen {
+            let file = OpenOptions::new().append(true).create(true).open(&key);
+            (file.map_err(|e| with_path(e, "cannot write", &key))?, key)
         } else {
-            // Truncate, then write in append mode (the two cannot be combined).
-            File::create(&key).and_then(|_| OpenOptions::new().append(true).open(&key))
-        }
-        .map_err(|e| with_path(e, "cannot write", &key))?;
+            open_alone(key)?
+        };
         let sink = Arc::new(Sink {
             path: key.clone(),
             generation,
@@ -261,6 +262,57 @@ impl Drop for Sink {
             other => discard(other),
         }
     }
+}
+
+/// Opens a new process's file emptied and under an exclusive lock held while
+/// it is open. Opened for appending first, so that a file another process
+/// writes (two ranks that resolved one `<rank>` before the process group
+/// existed) is never truncated: this process then writes beside it,
+/// `NAME.pid<PID>.EXT`, and the trace's `path` says so.
+fn open_alone(key: PathBuf) -> io::Result<(File, PathBuf)> {
+    let open = |path: &Path| -> io::Result<Option<File>> {
+        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        if !locked_alone(&file)? {
+            return Ok(None);
+        }
+        if file.metadata()?.is_file() {
+            file.set_len(0)?;
+        }
+        Ok(Some(file))
+    };
+    if let Some(file) = open(&key).map_err(|e| with_path(e, "cannot write", &key))? {
+        return Ok((file, key));
+    }
+    let stem = key
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = key
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    let beside = key.with_file_name(format!("{stem}.pid{}{ext}", std::process::id()));
+    let file = match open(&beside).map_err(|e| with_path(e, "cannot write", &beside))? {
+        Some(file) => file,
+        None => File::create(&beside).map_err(|e| with_path(e, "cannot write", &beside))?,
+    };
+    Ok((file, beside))
+}
+
+/// Takes an exclusive lock on a regular file; false when another process
+/// holds it. Devices (`/dev/null`) and systems without `flock` count as
+/// locked.
+fn locked_alone(file: &File) -> io::Result<bool> {
+    #[cfg(unix)]
+    if file.metadata()?.is_file() {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock(2) on a descriptor this function borrows, open for
+        // as long as the call.
+        let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        return Ok(taken);
+    }
+    let _ = file;
+    Ok(true)
 }
 
 fn with_path(err: io::Error, what: &str, path: &Path) -> io::Error {

@@ -318,3 +318,57 @@ def test_a_step_lists_only_the_compiles_of_its_own_thread(tmp_path, torch):
     every_thread = read_jsonl(tmp_path / "all.jsonl")
     assert [len(r["compiles"]) for r in every_thread] == [1, 1]
     assert json.dumps(own[1]["compiles"][0]["compile_id"]) == json.dumps(every_thread[1]["compiles"][0]["compile_id"])
+
+
+TRACES_SPAWNED = textwrap.dedent(
+    """
+    import os, sys
+    import torch
+    import torch.distributed as dist
+    import torch.multiprocessing as mp
+    import guardscope
+
+    def worker(rank, out, port):
+        # As for the StepLogger: the trace made before the process group, so
+        # both processes resolve `<rank>` to 0 and name one file.
+        model = torch.nn.Sequential(torch.nn.Linear(4, 4))
+        trace = guardscope.trace_activations(model, layers="0", output=os.path.join(out, "acts_<rank>.jsonl"))
+        os.environ["MASTER_ADDR"] = "127.0.0.1"
+        os.environ["MASTER_PORT"] = str(port)
+        dist.init_process_group("gloo", rank=rank, world_size=2)
+        for step in range(6):
+            trace.set_step(step)
+            model(torch.ones(2, 4))
+            dist.barrier()
+        trace.close()
+        dist.destroy_process_group()
+
+    if __name__ == "__main__":
+        os.environ.pop("RANK", None)
+        mp.spawn(worker, args=(sys.argv[1], int(sys.argv[2])), nprocs=2)
+    """
+)
+
+
+def test_two_processes_tracing_one_path_never_truncate_each_other(tmp_path):
+    script = tmp_path / "spawned_traces.py"
+    script.write_text(TRACES_SPAWNED)
+    out = tmp_path / "acts"
+    out.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK")}
+    done = subprocess.run(
+        [sys.executable, str(script), str(out), str(free_port())],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in out.iterdir())
+    # One process keeps the name, the other writes beside it and says so.
+    assert len(names) == 2 and names[0] == "acts_0.jsonl" and names[1].startswith("acts_0.pid"), names
+    assert "is being written by another process" in done.stderr, done.stderr
+    for name in names:
+        records = read_jsonl(out / name)
+        assert [r["step"] for r in records] == list(range(6)), (name, records)
