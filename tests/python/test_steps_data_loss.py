@@ -59,10 +59,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_ddp_loggers_made_before_the_process_group_write_one_whole_file_per_rank(tmp_path):
-    script = tmp_path / "spawned.py"
-    script.write_text(SPAWNED)
-    out = tmp_path / "steps"
+def run_spawned(tmp_path, source, out):
+    """Runs `source` (two processes made by mp.spawn, then a gloo process
+    group) with $RANK unset, writing into `out`; returns the finished run."""
+    script = tmp_path / f"spawned_{out.name}.py"
+    script.write_text(source)
     out.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK")}
     done = subprocess.run(
@@ -74,6 +75,12 @@ def test_ddp_loggers_made_before_the_process_group_write_one_whole_file_per_rank
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_ddp_loggers_made_before_the_process_group_write_one_whole_file_per_rank(tmp_path):
+    out = tmp_path / "steps"
+    run_spawned(tmp_path, SPAWNED, out)
     assert sorted(p.name for p in out.iterdir()) == ["steps_0.jsonl", "steps_1.jsonl"]
     for rank in (0, 1):
         records = read_jsonl(out / f"steps_{rank}.jsonl")
@@ -351,20 +358,8 @@ TRACES_SPAWNED = textwrap.dedent(
 
 
 def test_two_processes_tracing_one_path_never_truncate_each_other(tmp_path):
-    script = tmp_path / "spawned_traces.py"
-    script.write_text(TRACES_SPAWNED)
     out = tmp_path / "acts"
-    out.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK")}
-    done = subprocess.run(
-        [sys.executable, str(script), str(out), str(free_port())],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_spawned(tmp_path, TRACES_SPAWNED, out)
     names = sorted(p.name for p in out.iterdir())
     # One process keeps the name, the other writes beside it and says so.
     assert len(names) == 2 and names[0] == "acts_0.jsonl" and names[1].startswith("acts_0.pid"), names
