@@ -161,9 +161,9 @@ pub fn classify_all(guards: &[GuardFailure], ctx: &Context<'_>) -> Vec<Recompile
         else {
             continue;
         };
-        let keyed = guards.iter().any(|o| {
-            culprit::canonical(&o.guard).contains("___dict_contains(") && o.guard.contains(&format!(", {of})"))
-        });
+        let keyed = guards
+            .iter()
+            .any(|o| super::subject::dict_key_test(&o.guard).is_some_and(|(_, dict)| dict == of));
         if keyed {
             r.category = Category::DictKeys;
             r.detail = Some(format!(

@@ -97,6 +97,14 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
     }
 }
 
+/// The key and the dict of a key test, `___dict_contains(KEY, DICT)`
+/// (negated or not): `("32", "self.cache")`.
+pub fn dict_key_test(guard: &str) -> Option<(&str, &str)> {
+    let call = "___dict_contains(";
+    let args = &guard[guard.find(call)? + call.len()..];
+    args[..args.rfind(')')?].rsplit_once(", ")
+}
+
 /// `___check_obj_id(self, ...)` (after `canonical`): the identity of the
 /// object a compiled method runs on, not one of its attributes.
 pub fn receiver_identity(guard: &str) -> bool {
@@ -159,5 +167,15 @@ mod tests {
         assert_eq!(guarded_now("self.step == 3", &new), GuardedNow::Constant("4".into()));
         assert_eq!(guarded_now("L['lr'] == 0.1", &new), GuardedNow::Unguarded);
         assert_eq!(size_mismatch_dim(size), Some(1));
+        // Hand-made key tests, as Dynamo prints them.
+        assert_eq!(
+            dict_key_test("not ___dict_contains(32, self.cache)"),
+            Some(("32", "self.cache"))
+        );
+        assert_eq!(
+            dict_key_test("not ___dict_contains((1399, 'weight'), G['m']._cache)"),
+            Some(("(1399, 'weight')", "G['m']._cache"))
+        );
+        assert_eq!(dict_key_test("len(self.cache) == 1"), None);
     }
 }

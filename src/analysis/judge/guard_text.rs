@@ -3,7 +3,7 @@
 //! an Enum member, a range the user declared. The evidence and the fix stages read the value's kind
 //! here; neither needs the rest of the log for it.
 
-use crate::reasons::subject::size_mismatch_dim;
+use crate::reasons::subject::{dict_key_test, size_mismatch_dim};
 use crate::reasons::GuardFailure;
 
 /// A length guard on a dict (the guard trees name its keys): another set
@@ -116,10 +116,11 @@ pub(super) fn from_small_size(guard: &str) -> bool {
 /// (`___dict_contains(32, self.cache)` beside `size mismatch ... expected
 /// 32`): the size is a cache key, and each key compiles once.
 pub(super) fn size_keyed_dict<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> Option<&'a str> {
-    let key = format!("___dict_contains({}, ", compiled_size(&g.guard)?);
+    let size = compiled_size(&g.guard)?;
     all.iter().find_map(|o| {
-        let rest = &o.guard[o.guard.find(&key)? + key.len()..];
-        rest.split(')').next()
+        dict_key_test(&o.guard)
+            .filter(|(key, _)| *key == size)
+            .map(|(_, dict)| dict)
     })
 }
 
