@@ -56,6 +56,14 @@ pub fn read_steps(path: &Path, problems: &mut Problems) -> io::Result<Vec<Step>>
                 step.line = number;
                 steps.push(step);
             }
+            // A last line cut mid-record: as a TORCH_TRACE log's (the
+            // parser's `TruncatedLine`), the file is read only in part.
+            Err((ProblemKind::BadJson, why)) if lines.unterminated() => problems.push(
+                &display,
+                number,
+                ProblemKind::TruncatedLine,
+                format!("{why} (line cut off at end of file)"),
+            ),
             Err((kind, why)) => problems.push(&display, number, kind, why),
         }
     }
