@@ -69,3 +69,77 @@ fn a_step_file_cut_mid_line_fails_like_a_cut_trace() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with(&format!("{whole} steps")), "{}", out.stdout);
 }
+
+/// `text` with every record's pid set to `pid` (and its session, when
+/// given): the records another process writes of the same steps.
+fn as_written_by(text: &str, pid: u32, session: Option<&str>) -> String {
+    text.lines()
+        .map(|line| {
+            let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+            v["pid"] = pid.into();
+            if let Some(s) = session {
+                v["session"] = s.into();
+            }
+            format!("{v}\n")
+        })
+        .collect()
+}
+
+/// Before, the reader keyed records on (rank, step): the second process's
+/// file (`steps.pid<PID>.jsonl`, which StepLogger writes beside a file
+/// another process holds) was dropped whole as "recorded again; left out",
+/// exit 0; and so was a resumed run's second attempt appended to the file.
+#[test]
+fn records_of_every_process_and_attempt_are_read_and_shown_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = std::fs::read_to_string(common::root().join(STEPS)).unwrap();
+    let whole = steps.lines().count();
+    std::fs::write(dir.path().join("steps.jsonl"), &steps).unwrap();
+    std::fs::write(
+        dir.path().join("steps.pid424242.jsonl"),
+        as_written_by(&steps, 424_242, None),
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = guardscope(["steps", d]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("recorded again"), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with(&format!("{} steps · 1 rank", 2 * whole)),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("attempt 2: pid 424242,"), "{}", out.stdout);
+    let v: serde_json::Value = serde_json::from_str(&guardscope(["steps", "--json", d]).stdout).unwrap();
+    let pids: Vec<u64> = v["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["pid"].as_u64().unwrap())
+        .collect();
+    assert_eq!(pids.len(), 2);
+    assert!(pids.contains(&424_242), "{pids:?}");
+    assert_eq!(v["ranks"][0]["attempts"], 2);
+    assert_eq!(
+        v["slowest"][0]["step"], v["slowest"][1]["step"],
+        "the same slow step, once per process"
+    );
+
+    // One file, a second attempt appended (a resumed run: another process,
+    // its own session), and a step recorded twice by one writer: that one
+    // alone is left out, and said.
+    let resumed = as_written_by(&steps, 777, Some("777-1"));
+    let again = steps.lines().next().unwrap();
+    std::fs::write(dir.path().join("steps.pid424242.jsonl"), "").unwrap();
+    std::fs::write(dir.path().join("steps.jsonl"), format!("{steps}{resumed}{again}\n")).unwrap();
+    let out = guardscope(["steps", d]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with(&format!("{} steps · 1 rank", 2 * whole)),
+        "{}",
+        out.stdout
+    );
+    let dropped = format!("steps.jsonl:{}: step 1 recorded again by pid 10991", 2 * whole + 1);
+    assert!(out.stdout.contains(&dropped), "{}", out.stdout);
+    assert_eq!(out.stdout.matches("recorded again").count(), 1, "{}", out.stdout);
+}
