@@ -104,6 +104,18 @@ mod tests {
     }
 
     #[test]
+    fn a_last_line_without_its_line_end_is_told_apart() {
+        for (text, cut) in [(&b"{}\n{\"a\""[..], true), (b"{}\n{}\n", false), (b"{}\r{}\r", false)] {
+            let mut lines = JsonlLines::new(text, "f.jsonl".into(), 64);
+            let mut problems = Problems::default();
+            assert!(lines.next_line(&mut problems).is_some());
+            assert!(!lines.unterminated(), "{text:?}: the first line ended");
+            assert!(lines.next_line(&mut problems).is_some());
+            assert_eq!(lines.unterminated(), cut, "{text:?}");
+        }
+    }
+
+    #[test]
     fn a_read_error_is_a_problem_on_the_next_line_and_ends_the_file() {
         struct Failing;
         impl std::io::Read for Failing {
