@@ -169,7 +169,8 @@ fn step_records_out_of_range_are_input_errors_and_kept_off_the_time_axis() {
         // Times within the run's (samples/steps/collision.jsonl starts at 1795648332).
         r#"{"step": 18, "start": 1795648441.0, "wall_ms": 1e308}"#,
         r#"{"step": 19, "start": 1000000000.0, "wall_ms": 5}"#,
-        r#"{"step": 5, "start": 1795648341.0, "wall_ms": 5}"#,
+        // Step 5 again, by the same process (another process's would be kept).
+        r#"{"step": 5, "start": 1795648341.0, "wall_ms": 5, "pid": 10991}"#,
     ];
     for line in bad {
         text.push_str(line);
@@ -206,7 +207,7 @@ fn step_records_out_of_range_are_input_errors_and_kept_off_the_time_axis() {
         (17, "step 17: &#x27;start&#x27; -1e18 is not a time"),
         (18, "step 18: &#x27;wall_ms&#x27; 1e308 is longer"),
         (19, "step 19: &#x27;start&#x27; is 9209 days before the trace"),
-        (20, "step 5 recorded again (first at "),
+        (20, "step 5 recorded again by pid 10991 (first at "),
     ] {
         assert!(html.contains(&at(line, what)), "{}", at(line, what));
     }

@@ -218,7 +218,7 @@ fn a_rank_that_recompiles_alone_is_flagged() {
     ]);
     assert_eq!(
         a["lone_recompiles"],
-        serde_json::json!([{"step": 12, "ranks": [0], "of_ranks": 2, "compiles": ["0/2"]}])
+        serde_json::json!([{"attempt": 1, "step": 12, "ranks": [0], "of_ranks": 2, "compiles": ["0/2"]}])
     );
     let ranks: Vec<(u64, u64)> = a["ranks"]
         .as_array()
@@ -309,7 +309,8 @@ fn repeated_and_far_off_step_records_are_problems_with_file_and_line() {
     let path = dir.path().join("steps.jsonl");
     let mut text = std::fs::read_to_string(root().join("samples/steps/collision.jsonl")).unwrap();
     // 9 s into the run (samples/steps/collision.jsonl starts at 1795648332).
-    text.push_str("{\"step\": 3, \"start\": 1795648341.0, \"wall_ms\": 9000}\n");
+    // Step 3 again, by the same process (another process's would be kept).
+    text.push_str("{\"step\": 3, \"start\": 1795648341.0, \"wall_ms\": 9000, \"pid\": 10991}\n");
     text.push_str("{\"step\": 40, \"start\": 1.0e9, \"wall_ms\": 9000}\n");
     std::fs::write(&path, text).unwrap();
     for trace in [None, Some("samples/steps/collision_trace")] {
@@ -325,7 +326,7 @@ fn repeated_and_far_off_step_records_are_problems_with_file_and_line() {
             .collect();
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].ends_with(&format!(
-            "steps.jsonl:17: step 3 recorded again (first at {}:3); left out",
+            "steps.jsonl:17: step 3 recorded again by pid 10991 (first at {}:3); left out",
             path.display()
         )));
         assert!(

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tu
 
 from guardscope import _compile_log, _process
 from guardscope._paths import current_rank, distributed_initialized, substitute, substitute_pid
-from guardscope._locked_file import open_exclusive
-from guardscope._step_records import QUIET_TAIL, Snapshot, describe, dynamo_counters, quiet_record, record_head, step_record
+from guardscope._locked_file import open_exclusive, release
+from guardscope._step_records import Snapshot, describe, dynamo_counters, quiet_lines, quiet_record, record_head, step_record
 from guardscope._types import CompileEvent, StepRecord
 
 if TYPE_CHECKING:
@@ -63,9 +63,19 @@ def flush_all() -> None:
         log.flush()
 
 
+def _flush_path(path: str) -> None:
+    """Writes what waits in this process's loggers on ``path`` (one never closed: a train() that raised)."""
+    for log in list(_LIVE):
+        if log.path == path:
+            log.flush()
+
+
 def _after_fork_in_child() -> None:
+    # The child's records are its own: its pid, not the parent's.
+    pid = os.getpid()
     for log in list(_LIVE):
         log._pending.clear()
+        log._set_pid(pid)
 
 
 if hasattr(os, "register_at_fork"):
@@ -116,6 +126,12 @@ class StepLogger:
     group is made after the logger): every rank gets its own file. Two
     processes never truncate one file: the second writes beside it, with
     its pid in the name, and says so.
+
+    Each record names its process (``pid``, a forked child's own) and the
+    logger's ``session`` (``"<pid>-<microseconds>"`` of when it was made):
+    ``append=True`` keeps the file's earlier records (a resumed or retried
+    run; the framework callbacks always append), and readers tell each
+    attempt apart by its session.
     """
 
     def __init__(
@@ -125,11 +141,14 @@ class StepLogger:
         warn: bool = True,
         trace: Union[ActivationTrace, Sequence[ActivationTrace], None] = None,
         all_threads: bool = False,
+        append: bool = False,
     ) -> None:
         # First: __del__ reads it, even of a logger whose construction failed.
         self._pending: list[_Quiet] = []
         self._rank = current_rank()
         self._pid = os.getpid()
+        self._append = append
+        self.session = f"{self._pid}-{time_ns() // 1000}"
         template = substitute_pid(path)
         # No rank yet: the file is opened with the first record, by then the
         # process group exists (else this is the only process).
@@ -144,7 +163,8 @@ class StepLogger:
             if not os.access(parent or ".", os.W_OK):
                 raise PermissionError(f"cannot write into {parent or os.getcwd()!r} (StepLogger {self.path!r})")
         else:
-            self._file, self.path = open_exclusive(self.path, self._pid)
+            _flush_path(self.path)
+            self._file, self.path = open_exclusive(self.path, self._pid, append)
         self.warn = warn
         self.all_threads = all_threads
         self._traces: list[ActivationTrace] = (
@@ -154,7 +174,7 @@ class StepLogger:
         # be initialised after the logger was made. Found once, so that a
         # write pays for a call, not for importing and looking it up.
         self._dist_initialized = distributed_initialized()
-        self._head = record_head(self._rank, self._pid)
+        self._head = record_head(self._rank, self._pid, self.session)
         self._counters = dynamo_counters()
         self._log = _compile_log.SHARED.acquire()
         handler = _compile_log.SHARED.handler
@@ -219,7 +239,7 @@ class StepLogger:
         """The last record made, as a dict."""
         last = self._last
         if isinstance(last, tuple):
-            last = self._last = quiet_record(*last, self._rank, self._pid)
+            last = self._last = quiet_record(*last, self._rank, self._pid, self.session)
         return last
 
     def flush(self) -> None:
@@ -245,6 +265,7 @@ class StepLogger:
         _LIVE.discard(self)
         try:
             if self._file is not None:
+                release(self._file)
                 self._file.close()
         except Exception as exc:
             self._fail("close", exc)
@@ -300,7 +321,7 @@ class StepLogger:
                 self._write_pending(now)
             self._snap = after = self._snapshot(self._log_handler.lines)
             record = step_record(
-                step, start_ns, now - t0, snap[:4], after[:4], self._events(snap[4], after[4], thread), self._rank, self._pid
+                step, start_ns, now - t0, snap[:4], after[:4], self._events(snap[4], after[4], thread), self._rank, self._pid, self.session
             )
             self._write_pending(now, json.dumps(record) + "\n")
         except Exception as exc:
@@ -316,26 +337,7 @@ class StepLogger:
         """Writes the records that wait, then ``line``, in one write(2)."""
         pending = self._pending
         if pending:
-            head = self._head
-            # What json.dumps writes of _quiet_record's dict (a test checks
-            # it), its floats written from the integers: the shortest repr of
-            # a 6-decimal start in [1e9, 4e9) s or of a 3-decimal wall time is
-            # the decimal itself, trailing zeros cut (tested at the edges),
-            # and this takes about a third less time than repr(float).
-            lines = []
-            for step, start_ns, wall_ns in pending:
-                us = (start_ns + 500) // 1000
-                if 10**15 <= us < 4 * 10**15:
-                    digits = str(us)
-                    start = f"{digits[:-6]}.{digits[-6:].rstrip('0') or '0'}"
-                else:  # a clock far off
-                    start = repr(us / 1_000_000)
-                wall = str((wall_ns + 500) // 1000).zfill(4)
-                lines.append(
-                    f'{{"step": {step}, "start": {start}, "wall_ms": {wall[:-3]}.{wall[-3:].rstrip("0") or "0"}, '
-                    f"{head}{QUIET_TAIL}"
-                )
-            text = "".join(lines)
+            text = quiet_lines(pending, self._head)
             pending.clear()  # dropped, not retried, if the write fails: logging stops then
             line = text + line
         if line:
@@ -383,9 +385,17 @@ class StepLogger:
     def _set_rank(self, rank: Optional[int]) -> None:
         # A waiting step's dict is made first, so that it says what its line says.
         if isinstance(self._last, tuple):
-            self._last = quiet_record(*self._last, self._rank, self._pid)
+            self._last = quiet_record(*self._last, self._rank, self._pid, self.session)
         self._rank = rank
-        self._head = record_head(self._rank, self._pid)
+        self._head = record_head(self._rank, self._pid, self.session)
+
+    def _set_pid(self, pid: int) -> None:
+        """A forked child's records carry its own pid (what waits was the
+        parent's and is dropped)."""
+        if isinstance(self._last, tuple):
+            self._last = None
+        self._pid = pid
+        self._head = record_head(self._rank, self._pid, self.session)
 
     def _open_deferred(self) -> None:
         """Resolves ``<rank>`` at the first record and opens the file."""
@@ -394,8 +404,9 @@ class StepLogger:
             self._set_rank(rank)
         resolved = substitute(self.path)
         self._deferred = False
+        _flush_path(resolved)
         self.path = resolved
-        self._file, self.path = open_exclusive(resolved, self._pid)
+        self._file, self.path = open_exclusive(resolved, self._pid, self._append)
         if rank is None:
             logger.info("StepLogger: no rank known (no process group, no $RANK) for '<rank>'; writing %s", self.path)
 

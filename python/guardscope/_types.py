@@ -165,7 +165,11 @@ class _StepRecordFields(TypedDict):
     step: int
     start: float
     wall_ms: float
+    #: The process that wrote the record (a forked child's own pid).
     pid: int
+    #: The StepLogger that wrote it, ``"<pid>-<microseconds>"`` of when it
+    #: was made: each attempt (a retried train(), a resumed run) has its own.
+    session: str
     compile_s: float
     recompiles: int
     graph_breaks: int

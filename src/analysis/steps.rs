@@ -4,13 +4,16 @@
 //! the same process for the fuller story of each compile (`trace_join`).
 //! Records are screened first (`screen`).
 
+mod attempts;
 mod screen;
 mod trace_join;
 
+pub use attempts::Attempt;
 pub use screen::screen;
 pub use trace_join::TraceDetail;
 
 use crate::model::{median_wall_ms, steady_median_wall_ms, Run, Step, StepCompile};
+use attempts::number_attempts;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use trace_join::join;
@@ -19,8 +22,11 @@ use trace_join::join;
 pub struct StepsAnalysis {
     pub steps: usize,
     pub ranks: Vec<RankSummary>,
+    /// Each writer of each rank (a StepLogger session of a process): a
+    /// retried or resumed run, or another process, is an attempt of its own.
+    pub attempts: Vec<Attempt>,
     pub total_wall_s: f64,
-    /// Compile seconds (forward and backward) in steps after each rank's first.
+    /// Compile seconds (forward and backward) in steps after each attempt's first.
     pub compile_after_first_step_s: f64,
     pub compile_in_first_step_s: f64,
     /// The slowest steps, slowest first.
@@ -38,11 +44,12 @@ pub struct StepsAnalysis {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EagerFallback {
     pub rank: Option<u32>,
+    pub attempt: usize,
     /// The step in which the limit was hit.
     pub step: u64,
     pub compile_id: String,
     pub function: Option<String>,
-    /// Steps the rank recorded after that one: all ran the frame eagerly.
+    /// Steps the attempt recorded after that one: all ran the frame eagerly.
     pub steps_after: usize,
     pub last_step: u64,
 }
@@ -50,6 +57,8 @@ pub struct EagerFallback {
 #[derive(Clone, Debug, Serialize)]
 pub struct RankSummary {
     pub rank: Option<u32>,
+    /// Its attempts (`StepsAnalysis::attempts`).
+    pub attempts: usize,
     pub steps: usize,
     pub first_step: u64,
     pub last_step: u64,
@@ -66,6 +75,9 @@ pub struct RankSummary {
 #[derive(Clone, Debug, Serialize)]
 pub struct SlowStep {
     pub rank: Option<u32>,
+    /// The rank's attempt that recorded it, and its process.
+    pub attempt: usize,
+    pub pid: Option<u32>,
     pub step: u64,
     pub wall_ms: f64,
     /// Wall time over the median step of the same rank, compile steps
@@ -90,6 +102,8 @@ pub struct SlowCompile {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct LoneRecompile {
+    /// Each rank's attempt of that number (a run resumed on every rank).
+    pub attempt: usize,
     pub step: u64,
     /// Ranks that recompiled in this step...
     pub ranks: Vec<Option<u32>>,
@@ -105,6 +119,7 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
         None => HashMap::new(),
     };
     let by_rank = group_by_rank(&steps);
+    let (attempt_of, attempts) = number_attempts(&steps);
     let mut ranks = Vec::new();
     let mut medians = HashMap::new();
     let mut steady = HashMap::new();
@@ -115,9 +130,9 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
         let steady_median = steady_median_wall_ms(list.iter().copied());
         steady.insert(*rank, steady_median);
         let first = list.iter().map(|s| s.step).min().unwrap_or(0);
-        first_steps.insert(*rank, first);
         ranks.push(RankSummary {
             rank: *rank,
+            attempts: attempts.iter().filter(|a| a.rank == *rank).count(),
             steps: list.len(),
             first_step: first,
             last_step: list.iter().map(|s| s.step).max().unwrap_or(0),
@@ -128,10 +143,14 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
             recompiles: list.iter().map(|s| recompiles(s)).sum(),
         });
     }
+    // Each attempt compiles anew in its first step (a new process does).
+    for a in &attempts {
+        first_steps.insert((a.rank, a.attempt), a.first_step);
+    }
     let compile_s = |s: &Step| s.compiles.iter().map(StepCompile::total_seconds).sum::<f64>();
     let (mut after, mut first) = (0.0, 0.0);
-    for s in &steps {
-        if first_steps.get(&s.rank) == Some(&s.step) {
+    for (s, attempt) in steps.iter().zip(&attempt_of) {
+        if first_steps.get(&(s.rank, *attempt)) == Some(&s.step) {
             first += compile_s(s);
         } else {
             after += compile_s(s);
@@ -147,6 +166,8 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
             let steady = steady.get(&s.rank).copied().flatten().filter(|m| *m > 0.0);
             SlowStep {
                 rank: s.rank,
+                attempt: attempt_of[i],
+                pid: s.pid,
                 step: s.step,
                 wall_ms: s.wall_ms,
                 ratio_to_median: if median > 0.0 { s.wall_ms / median } else { 1.0 },
@@ -168,19 +189,20 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
     StepsAnalysis {
         steps: steps.len(),
         ranks,
+        attempts,
         total_wall_s: steps.iter().map(|s| s.wall_ms).sum::<f64>() / 1000.0,
         compile_after_first_step_s: after,
         compile_in_first_step_s: first,
         slowest,
-        lone_recompiles: lone_recompiles(&steps, by_rank.len()),
-        eager_fallbacks: eager_fallbacks(&steps),
+        lone_recompiles: lone_recompiles(&steps, &attempt_of, by_rank.len()),
+        eager_fallbacks: eager_fallbacks(&steps, &attempt_of),
         joined_trace: trace.is_some(),
     }
 }
 
-fn eager_fallbacks(steps: &[Step]) -> Vec<EagerFallback> {
+fn eager_fallbacks(steps: &[Step], attempt_of: &[usize]) -> Vec<EagerFallback> {
     let mut out = Vec::new();
-    for s in steps {
+    for (s, attempt) in steps.iter().zip(attempt_of) {
         for c in s
             .compiles
             .iter()
@@ -188,11 +210,13 @@ fn eager_fallbacks(steps: &[Step]) -> Vec<EagerFallback> {
         {
             let later: Vec<u64> = steps
                 .iter()
-                .filter(|o| o.rank == s.rank && o.step > s.step)
-                .map(|o| o.step)
+                .zip(attempt_of)
+                .filter(|(o, a)| o.rank == s.rank && *a == attempt && o.step > s.step)
+                .map(|(o, _)| o.step)
                 .collect();
             out.push(EagerFallback {
                 rank: s.rank,
+                attempt: *attempt,
                 step: s.step,
                 compile_id: c.compile_id.clone(),
                 function: c.function.clone(),
@@ -201,7 +225,7 @@ fn eager_fallbacks(steps: &[Step]) -> Vec<EagerFallback> {
             });
         }
     }
-    out.sort_by_key(|e| (e.rank, e.step));
+    out.sort_by_key(|e| (e.rank, e.attempt, e.step));
     out
 }
 
@@ -219,19 +243,20 @@ fn group_by_rank(steps: &[Step]) -> BTreeMap<Option<u32>, Vec<&Step>> {
 
 /// A rank that recompiles at a step where the others do not stalls them at
 /// the next collective: the step is slow everywhere, the cause is on one rank.
-fn lone_recompiles(steps: &[Step], rank_count: usize) -> Vec<LoneRecompile> {
+fn lone_recompiles(steps: &[Step], attempt_of: &[usize], rank_count: usize) -> Vec<LoneRecompile> {
     if rank_count < 2 {
         return Vec::new();
     }
-    let mut by_step: BTreeMap<u64, Vec<&Step>> = BTreeMap::new();
-    for s in steps {
-        by_step.entry(s.step).or_default().push(s);
+    let mut by_step: BTreeMap<(usize, u64), Vec<&Step>> = BTreeMap::new();
+    for (s, attempt) in steps.iter().zip(attempt_of) {
+        by_step.entry((*attempt, s.step)).or_default().push(s);
     }
     by_step
         .into_iter()
-        .filter_map(|(step, list)| {
+        .filter_map(|((attempt, step), list)| {
             let recompiling: Vec<&&Step> = list.iter().filter(|s| recompiles(s) > 0).collect();
             (!recompiling.is_empty() && recompiling.len() < list.len() && list.len() > 1).then(|| LoneRecompile {
+                attempt,
                 step,
                 ranks: recompiling.iter().map(|s| s.rank).collect(),
                 of_ranks: list.len(),

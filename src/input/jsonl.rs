@@ -4,7 +4,7 @@
 //! error ends the file. Both are problems with `file:line`, never a failed
 //! read.
 
-use super::lines::read_capped_line;
+use super::lines::read_capped_line_ended;
 use super::problems::{ProblemKind, Problems};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -17,6 +17,8 @@ pub struct JsonlLines<R> {
     /// Lines read so far, blank and skipped ones included.
     lines: u64,
     ended: bool,
+    /// The last line read ended at the end of the file, not at a line end.
+    unterminated: bool,
 }
 
 impl<R: BufRead> JsonlLines<R> {
@@ -29,6 +31,7 @@ impl<R: BufRead> JsonlLines<R> {
             buf: Vec::new(),
             lines: 0,
             ended: false,
+            unterminated: false,
         }
     }
 
@@ -38,8 +41,11 @@ impl<R: BufRead> JsonlLines<R> {
     pub fn next_line(&mut self, problems: &mut Problems) -> Option<(u64, &[u8])> {
         while !self.ended {
             self.buf.clear();
-            let n = match read_capped_line(&mut self.reader, &mut self.buf, self.cap) {
-                Ok(Some(n)) => n,
+            let n = match read_capped_line_ended(&mut self.reader, &mut self.buf, self.cap) {
+                Ok(Some((n, ended))) => {
+                    self.unterminated = !ended;
+                    n
+                }
                 Ok(None) => break,
                 Err(e) => {
                     problems.push(&self.file, self.lines + 1, ProblemKind::Io, format!("read error: {e}"));
@@ -64,6 +70,14 @@ impl<R: BufRead> JsonlLines<R> {
     pub fn lines(&self) -> u64 {
         self.lines
     }
+
+    /// Whether the line last returned ended at the end of the file without
+    /// a line end: if it does not parse, the writer stopped mid-line (the
+    /// disk filled, the process was killed) and what came after is lost,
+    /// the rule the TORCH_TRACE parser applies to its last line.
+    pub fn unterminated(&self) -> bool {
+        self.unterminated
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +101,18 @@ mod tests {
         assert_eq!(count, 5);
         assert_eq!(problems.count_of(ProblemKind::LineTooLong), 1);
         assert_eq!(problems.first[0].to_string(), "f.jsonl:4: record of 12 bytes skipped");
+    }
+
+    #[test]
+    fn a_last_line_without_its_line_end_is_told_apart() {
+        for (text, cut) in [(&b"{}\n{\"a\""[..], true), (b"{}\n{}\n", false), (b"{}\r{}\r", false)] {
+            let mut lines = JsonlLines::new(text, "f.jsonl".into(), 64);
+            let mut problems = Problems::default();
+            assert!(lines.next_line(&mut problems).is_some());
+            assert!(!lines.unterminated(), "{text:?}: the first line ended");
+            assert!(lines.next_line(&mut problems).is_some());
+            assert_eq!(lines.unterminated(), cut, "{text:?}");
+        }
     }
 
     #[test]

@@ -9,11 +9,22 @@ use std::io::{self, BufRead};
 /// length without its line end (over `cap`: the caller skips the line), or
 /// None at end of file. A line ends at `\n`, `\r\n` or a lone `\r`.
 pub fn read_capped_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<Option<usize>> {
+    Ok(read_capped_line_ended(reader, buf, cap)?.map(|(n, _)| n))
+}
+
+/// `read_capped_line`, and whether the line ended at a line end (false:
+/// at the end of the file, the writer stopped mid-line or wrote no last
+/// newline).
+pub fn read_capped_line_ended(
+    reader: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<Option<(usize, bool)>> {
     let mut total = 0;
     loop {
         let chunk = reader.fill_buf()?;
         if chunk.is_empty() {
-            return Ok((total > 0).then_some(total));
+            return Ok((total > 0).then_some((total, false)));
         }
         let (take, end) = match memchr::memchr2(b'\n', b'\r', chunk) {
             Some(i) => (i + 1, Some((chunk[i], chunk.get(i + 1).copied()))),
@@ -38,7 +49,7 @@ pub fn read_capped_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize)
             if matches!(buf.last(), Some(b'\n' | b'\r')) {
                 buf.pop();
             }
-            return Ok(Some(total - 1));
+            return Ok(Some((total - 1, true)));
         }
     }
 }

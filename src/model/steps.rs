@@ -6,6 +6,11 @@ use serde::Serialize;
 pub struct Step {
     /// From the record's `rank`, else from the file name (`rank_3`).
     pub rank: Option<u32>,
+    /// The process that wrote the record (a forked child's own).
+    pub pid: Option<u32>,
+    /// The StepLogger that wrote it: each attempt of a run (a retried
+    /// `train()`, a run resumed from a checkpoint) has its own.
+    pub session: Option<String>,
     pub step: u64,
     /// Unix seconds at which the step began.
     pub start: f64,
@@ -89,6 +94,12 @@ pub fn steady_median_wall_ms<'a>(steps: impl IntoIterator<Item = &'a Step>) -> O
 }
 
 impl Step {
+    /// The records of one writer, one attempt of one rank: a step is
+    /// recorded once per writer.
+    pub fn writer(&self) -> (Option<u32>, Option<u32>, Option<&str>) {
+        (self.rank, self.pid, self.session.as_deref())
+    }
+
     pub fn end(&self) -> f64 {
         self.start + self.wall_ms / 1000.0
     }

@@ -1,5 +1,6 @@
 //! Reads per-step JSONL: one object per line with at least `step`, `start`
-//! (unix seconds) and `wall_ms`; `rank` and `compiles` (objects with a
+//! (unix seconds) and `wall_ms`; `rank`, `pid`, `session` (the StepLogger
+//! that wrote it: one attempt of the run) and `compiles` (objects with a
 //! `compile_id`, and what else StepLogger writes about them) when present.
 //! Other fields are ignored so the format can grow without breaking
 //! readers, and a compile field of an unexpected type is dropped, not the
@@ -28,6 +29,8 @@ struct StepRecord {
     start: Option<f64>,
     wall_ms: Option<f64>,
     rank: Option<u32>,
+    pid: Option<u32>,
+    session: Option<String>,
     #[serde(default)]
     compiles: Vec<serde_json::Value>,
 }
@@ -56,6 +59,14 @@ pub fn read_steps(path: &Path, problems: &mut Problems) -> io::Result<Vec<Step>>
                 step.line = number;
                 steps.push(step);
             }
+            // A last line cut mid-record: as a TORCH_TRACE log's (the
+            // parser's `TruncatedLine`), the file is read only in part.
+            Err((ProblemKind::BadJson, why)) if lines.unterminated() => problems.push(
+                &display,
+                number,
+                ProblemKind::TruncatedLine,
+                format!("{why} (line cut off at end of file)"),
+            ),
             Err((kind, why)) => problems.push(&display, number, kind, why),
         }
     }
@@ -88,6 +99,8 @@ fn parse_record(text: &str) -> Result<Step, (ProblemKind, String)> {
     }
     Ok(Step {
         rank: r.rank,
+        pid: r.pid,
+        session: r.session,
         step,
         start,
         wall_ms,

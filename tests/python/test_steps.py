@@ -433,6 +433,6 @@ def test_waiting_records_are_written_as_json_dumps_writes_their_dicts(tmp_path, 
         log._pending.append((step, start_ns, wall_ns))
     from guardscope._step_records import quiet_record
 
-    expected = [json.dumps(quiet_record(step, *t, log._rank, log._pid)) for step, t in enumerate(times)]
+    expected = [json.dumps(quiet_record(step, *t, log._rank, log._pid, log.session)) for step, t in enumerate(times)]
     log.close()
     assert (tmp_path / "steps.jsonl").read_text().splitlines() == expected

@@ -44,7 +44,10 @@ class Session:
     """
 
     def __init__(self, path: str, budget: Budget, warn: bool) -> None:
-        self.log = StepLogger(path, warn=warn)
+        # Appended: a run resumed from a checkpoint, or train() run again
+        # after an exception, keeps the earlier attempts' records (each
+        # attempt its own ``session``).
+        self.log = StepLogger(path, warn=warn, append=True)
         self.budget = budget
         # compiles, recompiles, compile microseconds, graph breaks: integers,
         # so that windows add up to the totals exactly and no round() runs
@@ -142,7 +145,7 @@ class Guarded:
         if not self.failed:
             self.failed = True
             logger.warning(
-                "%s could not %s (%s: %s); compile metrics are off for the rest of the run",
+                "%s could not %s (%s: %s); its step records and compile metrics are off for the rest of the run",
                 self.owner,
                 what,
                 type(exc).__name__,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 from typing import Any, Iterable, Optional, Union
 
 from guardscope._guards import RecompileError
@@ -23,6 +24,8 @@ from guardscope._types import Category
 from guardscope.integrations._session import Budget, Guarded, Session, step_file
 
 __all__ = ["GuardscopeCallback"]
+
+logger = logging.getLogger("guardscope")
 
 
 def _callback_bases() -> tuple[type, ...]:
@@ -142,6 +145,8 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         # Steps ended since the metrics were last sent, and the last one's number.
         self._unlogged = 0
         self._last_step = 0
+        # The loggers whose log_metrics raised (named once each).
+        self._failed_sinks: set[str] = set()
 
     @property
     def path(self) -> Optional[str]:
@@ -232,10 +237,29 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         # Straight to the loggers, as Lightning's own monitors do:
         # pl_module.log makes a tensor and a result entry per key, about
         # 0.5 ms each, several times a small model's step.
+        # Each logger on its own: one that raises (a full disk under
+        # CSVLogger, a W&B outage) loses its own metrics, never the others'
+        # nor the step records; it is named once and tried again next time.
         self._unlogged = 0
         metrics = session.metrics()
         for each in trainer.loggers:
-            each.log_metrics(metrics, step=self._last_step)
+            try:
+                each.log_metrics(metrics, step=self._last_step)
+            except Exception as exc:
+                self._sink_failed(each, exc)
+
+    def _sink_failed(self, sink: Any, exc: BaseException) -> None:
+        name = type(sink).__name__
+        if name not in self._failed_sinks:
+            self._failed_sinks.add(name)
+            logger.warning(
+                "GuardscopeCallback: logger %s could not log the compile metrics (%s: %s); the other loggers "
+                "and the step records in %s go on",
+                name,
+                type(exc).__name__,
+                exc,
+                self.path,
+            )
 
     def on_train_end(self, trainer: Any, pl_module: Any) -> None:
         self._close()

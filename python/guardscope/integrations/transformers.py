@@ -14,6 +14,7 @@ backends and ``trainer.state.log_history`` receive them.
 
 from __future__ import annotations
 
+import logging
 import sys
 from types import FrameType
 from typing import Any, Iterable, Optional, Union
@@ -25,6 +26,8 @@ from guardscope._types import Category
 from guardscope.integrations._session import Budget, Guarded, Session, step_file
 
 __all__ = ["GuardscopeCallback"]
+
+logger = logging.getLogger("guardscope")
 
 
 def _callback_handler(callback: object) -> Any:
@@ -82,6 +85,9 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
         self.output_dir = output_dir
         self.session: Optional[Session] = None
         self._guard = Guarded("GuardscopeCallback")
+        # Adding the metrics to the logs failed once: they stay off, the
+        # step records go on.
+        self._metrics_failed = False
 
     @property
     def path(self) -> Optional[str]:
@@ -142,7 +148,7 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
 
     def on_log(self, args: Any, state: Any, control: Any, logs: Optional[dict[str, Any]] = None, **kwargs: Any) -> None:
         session = self.session
-        if session is None or logs is None:
+        if session is None or logs is None or self._metrics_failed:
             return
         try:
             # Training logs carry the loss; the summary at the end carries
@@ -161,7 +167,14 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
             if history and history[-1] is not logs and history[-1].get("step") == state.global_step:
                 history[-1].update(metrics)
         except Exception as exc:
-            self._off("add its metrics to the logs", exc)
+            self._metrics_failed = True
+            logger.warning(
+                "GuardscopeCallback could not add its metrics to the logs (%s: %s); compile metrics are off, "
+                "the step records in %s go on",
+                type(exc).__name__,
+                exc,
+                session.path,
+            )
 
     def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if self.session is not None:

@@ -1,5 +1,6 @@
 //! Step records screened before analysis: a step whose time cannot be
-//! right, or a second record of the same step, is a problem and left out.
+//! right, or a second record of the same step by the same writer, is a
+//! problem and left out.
 
 use crate::input::{ProblemKind, Problems};
 use crate::model::{Run, Step};
@@ -16,7 +17,9 @@ const AFTER_TRACE_S: f64 = 365.0 * 86_400.0;
 /// Keeps the step records whose time can be right, in their order: a step
 /// whose `start` is far outside the joined trace's time span (or, without
 /// one, a year from the median step's), and a second record of the same
-/// (rank, step), are problems with file:line and dropped, so neither the
+/// step by the same writer (rank, pid and StepLogger session: another
+/// process, a resumed or retried run records its steps again, and those
+/// are kept), are problems with file:line and dropped, so neither the
 /// analysis nor the page's time axis uses them. Absurd values (a negative
 /// `start`, `wall_ms` of 1e308) are already refused by the reader.
 pub fn screen(steps: Vec<Step>, trace: Option<&Run>, problems: &mut Problems) -> Vec<Step> {
@@ -24,7 +27,8 @@ pub fn screen(steps: Vec<Step>, trace: Option<&Run>, problems: &mut Problems) ->
     starts.sort_by(f64::total_cmp);
     let median = starts.get(starts.len() / 2).copied();
     let span = trace.and_then(trace_span);
-    let mut first: HashMap<(Option<u32>, u64), (Arc<str>, u64)> = HashMap::new();
+    type Key = (Option<u32>, Option<u32>, Option<String>, u64);
+    let mut first: HashMap<Key, (Arc<str>, u64)> = HashMap::new();
     let mut kept = Vec::with_capacity(steps.len());
     for s in steps {
         let file: Arc<str> = s.file.as_str().into();
@@ -45,15 +49,16 @@ pub fn screen(steps: Vec<Step>, trace: Option<&Run>, problems: &mut Problems) ->
                 s.step,
                 gap(m)
             )),
-            _ => first.get(&(s.rank, s.step)).map(|(f, l)| {
+            _ => first.get(&(s.rank, s.pid, s.session.clone(), s.step)).map(|(f, l)| {
                 let rank = s.rank.map(|r| format!(" of rank {r}")).unwrap_or_default();
-                format!("step {}{rank} recorded again (first at {f}:{l}); left out", s.step)
+                let pid = s.pid.map(|p| format!(" by pid {p}")).unwrap_or_default();
+                format!("step {}{rank} recorded again{pid} (first at {f}:{l}); left out", s.step)
             }),
         };
         match why {
             Some(why) => problems.push(&file, s.line, ProblemKind::BadEvent, why),
             None => {
-                first.insert((s.rank, s.step), (file, s.line));
+                first.insert((s.rank, s.pid, s.session.clone(), s.step), (file, s.line));
                 kept.push(s);
             }
         }
@@ -90,6 +95,8 @@ mod tests {
     fn step(n: u64) -> Step {
         Step {
             rank: None,
+            pid: None,
+            session: None,
             step: n,
             start: n as f64,
             wall_ms: 10.0,

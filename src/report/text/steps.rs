@@ -3,7 +3,7 @@
 
 use super::fit::{clip_code, wrap};
 use crate::analysis::steps::{SlowCompile, StepsAnalysis};
-use crate::report::format::plural;
+use crate::report::format::{plural, utc};
 use std::fmt::Write;
 
 /// Columns a step's compiles keep beside the table before they go below it.
@@ -19,6 +19,9 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
         }
     };
     let several_ranks = a.ranks.len() > 1;
+    // Another writer of a rank's steps (a retried or resumed run, another
+    // process): its steps are shown apart, each with its attempt.
+    let several_attempts = a.ranks.iter().any(|r| r.attempts > 1);
     // Slowness is measured against the steps that compiled nothing: when
     // most steps compile, the median of all steps is a compile step itself.
     let steady: Vec<String> = a
@@ -68,12 +71,16 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
             "  ",
         );
     }
+    if several_attempts {
+        out.push_str(&attempts(a, columns));
+    }
 
     let _ = writeln!(out, "\nSlowest steps:");
     let rank_col = if several_ranks { "rank  " } else { "" };
+    let attempt_col = if several_attempts { "attempt  " } else { "" };
     let _ = writeln!(
         out,
-        "  {rank_col}{:>6}  {:>10}  {:>8}  {:>9}  compiles",
+        "  {rank_col}{attempt_col}{:>6}  {:>10}  {:>8}  {:>9}  compiles",
         "step", "wall ms", "x steady", "compile s"
     );
     for s in &a.slowest {
@@ -82,6 +89,12 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
             (true, None) => "?     ".to_string(),
             _ => String::new(),
         };
+        let attempt = if several_attempts {
+            format!("{:<7}  ", s.attempt)
+        } else {
+            String::new()
+        };
+        let rank = rank + &attempt;
         let compile_s = if s.compiles.is_empty() {
             "-".to_string()
         } else {
@@ -142,10 +155,13 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
             "  ",
         );
         for e in &a.eager_fallbacks {
-            let rank = match (several_ranks, e.rank) {
+            let mut rank = match (several_ranks, e.rank) {
                 (true, Some(r)) => format!("rank {r} "),
                 _ => String::new(),
             };
+            if several_attempts {
+                let _ = write!(rank, "attempt {} ", e.attempt);
+            }
             let after = match e.steps_after {
                 0 => "no step ran after it".to_string(),
                 n => format!(
@@ -179,8 +195,13 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
                 .iter()
                 .map(|r| r.map_or("?".into(), |r| r.to_string()))
                 .collect();
+            let attempt = if several_attempts {
+                format!("attempt {} ", l.attempt)
+            } else {
+                String::new()
+            };
             let line = format!(
-                "step {}: rank {} recompiled ({}), {} of {} ranks did not",
+                "{attempt}step {}: rank {} recompiled ({}), {} of {} ranks did not",
                 l.step,
                 ranks.join(", "),
                 l.compiles.join(", "),
@@ -188,6 +209,33 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
                 l.of_ranks
             );
             para(&mut out, &line, "  ", "    ");
+        }
+    }
+    out
+}
+
+/// The attempts of each rank, when a rank has several: which process wrote
+/// them, when each began and which steps it recorded.
+fn attempts(a: &StepsAnalysis, columns: usize) -> String {
+    let mut out = String::new();
+    let head = "Attempts (each StepLogger of a process: a retried or resumed run, another process), \
+                numbered per rank in the order they began:";
+    for line in wrap(head, columns, "", "  ") {
+        let _ = writeln!(out, "{line}");
+    }
+    for t in &a.attempts {
+        let rank = t.rank.map(|r| format!("rank {r} ")).unwrap_or_default();
+        let pid = t.pid.map(|p| format!("pid {p}, ")).unwrap_or_default();
+        let text = format!(
+            "{rank}attempt {}: {pid}{} (steps {}-{}), began {}",
+            t.attempt,
+            plural(t.steps, "record", "records"),
+            t.first_step,
+            t.last_step,
+            utc(t.start)
+        );
+        for line in wrap(&text, columns, "  ", "    ") {
+            let _ = writeln!(out, "{line}");
         }
     }
     out
@@ -251,6 +299,8 @@ mod tests {
     fn step(n: u64, compiles: Vec<StepCompile>) -> Step {
         Step {
             rank: None,
+            pid: None,
+            session: None,
             step: n,
             start: n as f64,
             wall_ms: 10.0,
@@ -285,6 +335,7 @@ mod tests {
             a.eager_fallbacks,
             vec![EagerFallback {
                 rank: None,
+                attempt: 1,
                 step: 3,
                 compile_id: "0/8".into(),
                 function: Some("forward".into()),
