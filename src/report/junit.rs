@@ -150,6 +150,8 @@ mod tests {
             new_graph_breaks: Vec::new(),
             new_graph_breaks_failed: false,
             unread_inputs: vec![format!("{HOSTILE}.log")],
+            unfinished_compiles: Vec::new(),
+            unfinished_allowed: false,
             message: format!("FAIL: {HOSTILE}"),
         }
     }
