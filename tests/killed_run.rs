@@ -79,6 +79,8 @@ fn a_run_killed_mid_compile_fails_closed_in_every_format() {
 
 #[test]
 fn allow_unfinished_judges_what_was_read_and_says_so_in_every_format() {
+    let junit = tempfile::NamedTempFile::new().unwrap();
+    let junit_path = junit.path().to_str().unwrap();
     for format in FORMATS {
         let out = check(&[
             KILLED,
@@ -87,7 +89,14 @@ fn allow_unfinished_judges_what_was_read_and_says_so_in_every_format() {
             "--allow-unfinished",
             "--format",
             format,
+            "--junit",
+            junit_path,
         ]);
+        let junit = std::fs::read_to_string(junit.path()).unwrap();
+        assert!(
+            junit.contains("not judged (--allow-unfinished") && junit.contains("0/3"),
+            "{junit}"
+        );
         assert_eq!(out.code, 0, "--format {format}: {}\n{}", out.stdout, out.stderr);
         assert!(
             out.stdout
