@@ -67,6 +67,13 @@ pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
             None,
         ));
     }
+    if v.unread_inputs.len() > MAX_RESULTS {
+        let text = format!(
+            "{} more inputs not read are not listed; `guardscope check` lists them all",
+            v.unread_inputs.len() - MAX_RESULTS
+        );
+        notifications.push(notification("error", "unreadable_input", &text, None));
+    }
     if v.offending.len() > MAX_RESULTS {
         let text = format!(
             "{} more counted recompiles are not results: this log lists the first {MAX_RESULTS} \
