@@ -234,14 +234,18 @@ class Run:
         allow: Iterable[Category] = (),
         max_new_frames: Optional[int] = None,
         baseline: Optional[Run] = None,
+        allow_unfinished: bool = False,
     ) -> Verdict:
         """The gate: ``guardscope check`` with ``--max-recompiles``, ``--allow``,
-        ``--max-new-frames`` and ``--baseline`` (another loaded run)."""
+        ``--max-new-frames``, ``--baseline`` (another loaded run) and
+        ``--allow-unfinished`` (a compile the log never finishes then does not
+        fail the gate; by default it does, exit code 2)."""
         code, document, text = self._native.check(
             max_recompiles=max_recompiles,
             allow=list(allow),
             max_new_frames=max_new_frames,
             baseline=None if baseline is None else baseline._native,
+            allow_unfinished=allow_unfinished,
         )
         return Verdict(code, document, text)
 

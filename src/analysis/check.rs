@@ -1,6 +1,7 @@
 //! The pre-merge gate: does this run recompile (more than a baseline run of
 //! the same program)?
 
+use super::unfinished::unfinished_compiles;
 use super::{Finding, Findings, FrameRef, Severity};
 use crate::input::ProblemKind;
 use crate::model::Frame;
@@ -18,6 +19,9 @@ pub struct CheckOptions {
     pub max_new_frames: Option<usize>,
     /// Distinct graph breaks the baseline lacks tolerated; None: warn only.
     pub max_new_graph_breaks: Option<usize>,
+    /// The run was stopped on purpose: a compile the log never finishes
+    /// does not fail the gate (`--allow-unfinished`).
+    pub allow_unfinished: bool,
 }
 
 /// A graph break the candidate logs and the baseline does not: matched as
@@ -91,6 +95,11 @@ pub struct CheckVerdict {
     /// Input of either run that could not be read (`file:line: why`): the
     /// gate cannot vouch for what it did not see, so any makes it fail.
     pub unread_inputs: Vec<String>,
+    /// Compiles of either run that never finished (`file:line: why`): the
+    /// log is not the whole run, so each is also an unread input unless
+    /// `--allow-unfinished` says the run was stopped on purpose.
+    pub unfinished_compiles: Vec<String>,
+    pub unfinished_allowed: bool,
     /// The one-line verdict.
     pub message: String,
 }
@@ -170,6 +179,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         unread_inputs.extend(base.run.problems.unread());
         unread_count += base.run.problems.count_of(ProblemKind::Io);
     }
+    let mut unfinished = unfinished_compiles(candidate.run);
+    unfinished.extend(baseline.map(|b| unfinished_compiles(b.run)).unwrap_or_default());
+    let only_unfinished = unread_inputs.is_empty() && !opts.allow_unfinished;
+    if !opts.allow_unfinished {
+        unread_inputs.extend(unfinished.iter().cloned());
+    }
     let passed = !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty();
     let (one, many) = if mode == "baseline" {
         ("new recompile", "new recompiles")
@@ -179,6 +194,11 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     let n = offending.len();
     let unread = if unread_inputs.is_empty() {
         String::new()
+    } else if only_unfinished {
+        format!(
+            "input not fully read ({} unfinished: the log ends mid-compile); in what was read, ",
+            plural(unfinished.len(), "compile", "compiles")
+        )
     } else {
         format!(
             "input not fully read ({unread_count} read error{}); in what was read, ",
@@ -196,6 +216,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             format!(", {} excused by --allow", allowed.len())
         },
     );
+    if opts.allow_unfinished && !unfinished.is_empty() {
+        message.push_str(&format!(
+            "; {} unfinished, not judged (--allow-unfinished: the run was stopped on purpose)",
+            plural(unfinished.len(), "compile", "compiles")
+        ));
+    }
     if !new_frames.is_empty() {
         let limit = opts
             .max_new_frames
@@ -225,6 +251,8 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         new_graph_breaks,
         new_graph_breaks_failed,
         unread_inputs,
+        unfinished_compiles: unfinished,
+        unfinished_allowed: opts.allow_unfinished,
         message,
     }
 }

@@ -12,6 +12,7 @@ mod graph_breaks;
 pub mod judge;
 mod ranks;
 pub mod steps;
+mod unfinished;
 
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
 pub use cost::{Cost, EagerFallback};

@@ -114,6 +114,10 @@ pub struct RunArgs {
     /// With --check: fail when the run has more than N frames the baseline lacks.
     #[arg(long, value_name = "N", requires = "check")]
     pub max_new_frames: Option<usize>,
+    /// With --check: the run may be stopped on purpose (killed, timed out): a
+    /// compile its log never finishes does not fail the check.
+    #[arg(long, requires = "check")]
+    pub allow_unfinished: bool,
     /// With --check: also write the verdict as JUnit XML to FILE.
     #[arg(long, value_name = "FILE", requires = "check")]
     pub junit: Option<PathBuf>,
@@ -195,6 +199,11 @@ pub struct CheckArgs {
     /// user line) the baseline lacks (default: warn only). Needs --baseline.
     #[arg(long, value_name = "N", requires = "baseline")]
     pub max_new_graph_breaks: Option<usize>,
+    /// The run was stopped on purpose (killed, timed out): a compile the log
+    /// never finishes is named but does not fail the check (by default it
+    /// does, exit 2: the log is not the whole run).
+    #[arg(long)]
+    pub allow_unfinished: bool,
     /// text; json: the verdict (docs/json.md); sarif: SARIF 2.1.0 for GitHub
     /// code scanning; github: workflow commands that annotate the lines in a
     /// GitHub Actions run; markdown: a table for $GITHUB_STEP_SUMMARY or a PR comment.

@@ -50,6 +50,7 @@ fn load_and_gate(args: CheckArgs, out: Output, format: CheckFormat) -> Result<St
         allow: args.allow,
         max_new_frames: args.max_new_frames,
         max_new_graph_breaks: args.max_new_graph_breaks,
+        allow_unfinished: args.allow_unfinished,
     };
     let candidate = analysis::analyse(&candidate);
     let baseline = baseline.as_ref().map(analysis::analyse);

@@ -15,7 +15,7 @@
 use super::exit;
 use crate::activation_diff::DiffError;
 use crate::input::InputError;
-use crate::report::text::terminal_safe;
+use crate::report::text::{terminal_safe, workflow_inert};
 use serde::Serialize;
 use std::fmt;
 use std::io::{self, Write};
@@ -180,7 +180,8 @@ pub fn warn(message: &str) {
 /// Every line guardscope writes to stderr, but the progress bar and clap's
 /// usage errors: one prefix, and text from logs made inert for the terminal.
 fn print_line(message: &str) {
-    eprintln!("guardscope: {}", terminal_safe(message));
+    // stderr lands in CI job logs too: no workflow command from a log.
+    eprintln!("guardscope: {}", workflow_inert(&terminal_safe(message)));
 }
 
 #[cfg(test)]

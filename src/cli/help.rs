@@ -167,8 +167,10 @@ Example:  guardscope check /tmp/hooks --baseline /tmp/base --format sarif > guar
 
 A log that cannot be read completely (a rank's file unreadable, a gzip
 stream cut short) fails the check with exit 2, the problems listed in every
-format and in --junit: the gate never passes on input it did not see. The
-format never changes the exit code.
+format and in --junit: the gate never passes on input it did not see. So
+does a compile the log never finishes (a run killed mid-compile: the log is
+not the whole run), unless --allow-unfinished says the run was stopped on
+purpose. The format never changes the exit code.
 
 Exit codes: 0 pass · 1 check failed · 2 bad usage or unreadable input ·
 3 internal error.";

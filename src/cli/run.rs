@@ -82,6 +82,7 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
             allow: args.allow.clone(),
             max_new_frames: args.max_new_frames,
             max_new_graph_breaks: None,
+            allow_unfinished: args.allow_unfinished,
         };
         let format = if args.json {
             CheckFormat::Json

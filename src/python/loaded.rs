@@ -117,13 +117,14 @@ impl PyLoadedRun {
 
     /// The gate's verdict, as `guardscope check` gives it: (exit code, the
     /// `--json` document, the text it prints).
-    #[pyo3(signature = (*, max_recompiles = 0, allow = Vec::new(), max_new_frames = None, baseline = None))]
+    #[pyo3(signature = (*, max_recompiles = 0, allow = Vec::new(), max_new_frames = None, baseline = None, allow_unfinished = false))]
     fn check(
         &self,
         max_recompiles: usize,
         allow: Vec<String>,
         max_new_frames: Option<usize>,
         baseline: Option<PyRef<'_, PyLoadedRun>>,
+        allow_unfinished: bool,
     ) -> PyResult<(i32, String, String)> {
         let allow = allow
             .iter()
@@ -142,6 +143,7 @@ impl PyLoadedRun {
             allow,
             max_new_frames,
             max_new_graph_breaks: None,
+            allow_unfinished,
         };
         let base = baseline.as_ref().map(|b| b.findings());
         let verdict = check::check(self.findings(), base, &opts);

@@ -10,6 +10,7 @@ use super::text::check::frame;
 use super::text::terminal_safe;
 use crate::analysis::check::Offense;
 use crate::analysis::Severity;
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
 /// The directory the user's files are named from.
@@ -141,8 +142,38 @@ pub fn sentence(o: &Offense) -> String {
 
 /// `s` with control and bidi characters shown escaped (`\x1b`): CI logs
 /// render terminal codes, and a PR comment should read as the log does.
+/// Workflow commands need nothing more here: `github` escapes line breaks
+/// inside its commands, and `markdown` breaks lines as `<br>` and escapes
+/// `[` (text/workflow.rs is what the other outputs use).
 pub fn inert(s: &str) -> String {
     terminal_safe(s).into_owned()
+}
+
+/// `text` cut after `max` characters, saying so and how long it was:
+/// `… (cut: 1,000,000 chars)`. CI hosts drop or truncate what is too long
+/// (a step summary over 1 MiB is dropped whole), and one guard of a log
+/// can be a megabyte.
+pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((at, _)) => {
+            let whole = max + text[at..].chars().count();
+            Cow::Owned(format!("{}… (cut: {} chars)", &text[..at], thousands(whole)))
+        }
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -164,6 +195,14 @@ mod tests {
         );
         assert_eq!(root.name("/work/proj"), FileName::Absolute("/work/proj".into()));
         assert_eq!(root.name("rel/x.py"), FileName::Relative("rel/x.py".into()));
+    }
+
+    #[test]
+    fn long_texts_are_cut_with_their_length() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut(&"é".repeat(1_000_000), 2), "éé… (cut: 1,000,000 chars)");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
     }
 
     #[test]

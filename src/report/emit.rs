@@ -6,6 +6,7 @@
 use super::json;
 use super::ndjson;
 use super::text::fit::write_wrapped;
+use super::text::workflow::JsonInert;
 use super::text::Terminal;
 use super::text::{check, diff, steps, summary};
 use crate::activation_diff::Diff;
@@ -55,17 +56,21 @@ pub trait View {
 }
 
 /// Writes `view` to `out` in `format`.
+/// JSON goes through `JsonInert` and text through `Terminal`: either may be
+/// printed into a CI job log, whose runner must not read log text as a command.
 pub fn emit(view: &impl View, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &view.json())?;
+            let mut out = JsonInert::new(out);
+            serde_json::to_writer_pretty(&mut out, &view.json())?;
             writeln!(out)
         }
         Format::JsonLine => {
-            serde_json::to_writer(&mut *out, &view.json())?;
+            let mut out = JsonInert::new(out);
+            serde_json::to_writer(&mut out, &view.json())?;
             writeln!(out)
         }
-        Format::Records => view.write_records(out),
+        Format::Records => view.write_records(&mut JsonInert::new(out)),
         Format::Text { width, colour } => view.write_text(&mut Terminal::new(out, colour), width),
     }
 }

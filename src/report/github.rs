@@ -1,23 +1,34 @@
 //! `check --format github`: GitHub Actions workflow commands. Printed by a
 //! step, each `::error file=...,line=...::` line becomes an annotation on
 //! that line of the pull request's diff (and in the run's summary); the
-//! verdict follows as a plain line.
+//! verdict follows as a plain line. GitHub shows 10 annotations of each
+//! level per step: past that, one says how many were left out.
 //!
 //! Everything from a log is escaped as the Actions runner unescapes it
 //! (actions/toolkit's command.ts): otherwise a newline in a culprit would
 //! end the command, and the next line of text could be a command of its own.
 
-use super::ci::{inert, sentence, RepoRoot};
+use super::ci::{cut, inert, sentence, RepoRoot};
 use super::text::check::frame;
+use super::text::workflow_inert;
 use crate::analysis::check::{CheckVerdict, Offense};
 use crate::analysis::Severity;
 
 /// The annotations of a verdict, one per counted recompile, then the
 /// problems not tied to a recompile, then the verdict line.
 pub fn github(v: &CheckVerdict, root: &RepoRoot) -> String {
-    let mut out = String::new();
+    let mut commands = Vec::new();
+    // Input not read first: it is why a gate fails closed, and GitHub shows
+    // only the first annotations of each level.
+    for p in &v.unread_inputs {
+        let props = [(
+            "title",
+            "guardscope: input not read (the gate fails closed)".to_string(),
+        )];
+        commands.push(("error", command_line("error", &props, p)));
+    }
     for o in &v.offending {
-        out.push_str(&annotation(o, root));
+        commands.push(annotation(o, root));
     }
     for k in &v.new_frames {
         let command = if v.new_frames_failed { "error" } else { "warning" };
@@ -31,15 +42,9 @@ pub fn github(v: &CheckVerdict, root: &RepoRoot) -> String {
             "{} is compiled as a frame of its own in this run only (a new graph break?)",
             k.function.as_deref().unwrap_or("?")
         );
-        out.push_str(&command_line(command, &props, &message));
+        commands.push((command, command_line(command, &props, &message)));
     }
-    for p in &v.unread_inputs {
-        let props = [(
-            "title",
-            "guardscope: input not read (the gate fails closed)".to_string(),
-        )];
-        out.push_str(&command_line("error", &props, p));
-    }
+    let mut out = capped(commands);
     // A plain line, not a command: the runner prints it as it is, so it
     // must not start with `::` (the message is guardscope's own words).
     out.push_str(&inert(&v.message));
@@ -52,7 +57,36 @@ pub fn failure(message: &str) -> String {
     command_line("error", &[("title", "guardscope check failed".to_string())], message)
 }
 
-fn annotation(o: &Offense, root: &RepoRoot) -> String {
+/// Annotations GitHub shows of each level (error, warning) per step; it
+/// drops the rest without a word.
+const SHOWN_PER_LEVEL: usize = 10;
+/// Characters of a message and a title: GitHub truncates longer ones.
+const MAX_MESSAGE_CHARS: usize = 4_000;
+const MAX_TITLE_CHARS: usize = 200;
+
+/// The commands in order, at most `SHOWN_PER_LEVEL` of each level: when a
+/// level has more, its last one shown says how many were left out.
+fn capped(commands: Vec<(&str, String)>) -> String {
+    let mut out = String::new();
+    for level in ["error", "warning"] {
+        let of_level: Vec<&String> = commands.iter().filter(|(l, _)| *l == level).map(|(_, c)| c).collect();
+        if of_level.len() <= SHOWN_PER_LEVEL {
+            of_level.iter().for_each(|c| out.push_str(c));
+            continue;
+        }
+        of_level[..SHOWN_PER_LEVEL - 1].iter().for_each(|c| out.push_str(c));
+        let left = of_level.len() - (SHOWN_PER_LEVEL - 1);
+        let message = format!(
+            "{left} more {level} annotations left out: GitHub shows {SHOWN_PER_LEVEL} of each level per step; \
+             `guardscope check` (text or --json) lists them all"
+        );
+        let title = [("title", format!("guardscope: {left} more {level}s"))];
+        out.push_str(&command_line(level, &title, &message));
+    }
+    out
+}
+
+fn annotation(o: &Offense, root: &RepoRoot) -> (&'static str, String) {
     let command = match o.severity {
         Severity::Problem => "error",
         Severity::Expected => "warning",
@@ -69,20 +103,29 @@ fn annotation(o: &Offense, root: &RepoRoot) -> String {
         frame(o)
     );
     props.push(("title", title));
-    command_line(command, &props, &sentence(o))
+    (command, command_line(command, &props, &sentence(o)))
 }
 
-/// `::command key=value,...::message\n`, each part escaped.
+/// `::command key=value,...::message\n`, each part escaped; a `##[` from a
+/// log is broken too (`##\x5b`), as in every output a job log shows, so
+/// no runner that looks for legacy commands anywhere in a line finds one.
 fn command_line(command: &str, props: &[(&str, String)], message: &str) -> String {
     let props: Vec<String> = props
         .iter()
-        .map(|(k, v)| format!("{k}={}", escape_property(&inert(v))))
+        .map(|(k, v)| {
+            let v = if *k == "title" {
+                cut(v, MAX_TITLE_CHARS)
+            } else {
+                v.into()
+            };
+            format!("{k}={}", workflow_inert(&escape_property(&inert(&v))))
+        })
         .collect();
     let space = if props.is_empty() { "" } else { " " };
     format!(
         "::{command}{space}{}::{}\n",
         props.join(","),
-        escape_data(&inert(message))
+        workflow_inert(&escape_data(&inert(&cut(message, MAX_MESSAGE_CHARS))))
     )
 }
 
@@ -107,5 +150,7 @@ mod tests {
         let line = command_line("error", &[("title", "x,y:z".into())], "m\n::error::x");
         assert_eq!(line, "::error title=x%2Cy%3Az::m%0A::error::x\n");
         assert_eq!(line.lines().count(), 1);
+        let line = command_line("error", &[("title", "##[x".into())], "k ##[add-mask]s");
+        assert_eq!(line, "::error title=##\\x5bx::k ##\\x5badd-mask]s\n");
     }
 }

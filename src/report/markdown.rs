@@ -7,7 +7,7 @@
 //! cell, a newline end the table, and `<img>` or `[x](url)` in a culprit
 //! would render as HTML or a link in the comment.
 
-use super::ci::{inert, what_changed, RepoRoot};
+use super::ci::{cut, inert, what_changed, RepoRoot};
 use super::format::plural;
 use super::text::check::frame;
 use crate::analysis::check::{CheckVerdict, Offense};
@@ -34,9 +34,8 @@ pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
     if !v.offending.is_empty() {
         out.push_str("| frame | compile id | category | culprit | file:line | severity | fix |\n");
         out.push_str("|---|---|---|---|---|---|---|\n");
-        for o in &v.offending {
-            out.push_str(&row(o, root));
-        }
+        let rows = v.offending.iter().map(|o| row(o, root));
+        bounded(&mut out, rows, v.offending.len(), "recompiles");
         out.push('\n');
     }
     if !v.new_frames.is_empty() {
@@ -44,27 +43,50 @@ pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
         out.push_str(&format!(
             "**{tag}**: frames the baseline does not have (new graph breaks?):\n\n"
         ));
-        for k in &v.new_frames {
+        let items = v.new_frames.iter().map(|k| {
             let at = match (&k.file, k.line) {
                 (Some(f), Some(l)) => format!("{}:{l}", root.name(f).as_str()),
                 _ => "?".into(),
             };
-            out.push_str(&format!(
-                "- {} at {}\n",
-                cell(k.function.as_deref().unwrap_or("?")),
-                cell(&at)
-            ));
-        }
+            format!("- {} at {}\n", cell(k.function.as_deref().unwrap_or("?")), cell(&at))
+        });
+        bounded(&mut out, items, v.new_frames.len(), "new frames");
         out.push('\n');
     }
     if !v.unread_inputs.is_empty() {
         out.push_str("**Error**: input that could not be read (the gate fails closed):\n\n");
-        for p in &v.unread_inputs {
-            out.push_str(&format!("- {}\n", cell(p)));
-        }
+        let items = v.unread_inputs.iter().map(|p| format!("- {}\n", cell(p)));
+        bounded(&mut out, items, v.unread_inputs.len(), "inputs not read");
         out.push('\n');
     }
     out
+}
+
+/// GitHub drops a step summary over 1 MiB whole, FAIL heading and all:
+/// the document stops growing here, a note saying what was left out.
+const MAX_BYTES: usize = 900 * 1024;
+/// Characters of one log text in a cell (a guard can be a megabyte).
+const MAX_CELL_CHARS: usize = 1_000;
+
+/// Appends `items` (of `total`) while the document stays under
+/// `MAX_BYTES`, then one line counting those left out.
+fn bounded(out: &mut String, items: impl Iterator<Item = String>, total: usize, what: &str) {
+    let mut shown = 0;
+    for item in items {
+        // Room for the note and the other sections' notes.
+        if out.len() + item.len() > MAX_BYTES - 4096 {
+            break;
+        }
+        out.push_str(&item);
+        shown += 1;
+    }
+    if shown < total {
+        out.push_str(&format!(
+            "\n_… {} more {what} not shown: GitHub drops a step summary over 1 MiB; \
+             `guardscope check` lists them all._\n",
+            total - shown
+        ));
+    }
 }
 
 /// The document for a check that could not run at all (no such input).
@@ -103,10 +125,32 @@ fn row(o: &Offense, root: &RepoRoot) -> String {
 /// break a line inside a cell). `_` and `*` stay: inside identifiers and
 /// paths (`pos_enc_cache`) Markdown reads them as text, and file names stay
 /// greppable in the raw document.
+///
+/// Nothing from a log links or mentions when the table is posted: a zero
+/// width joiner (U+200D, invisible) follows each `@` (no `@user` or
+/// `@org/team` notification, no e-mail link), the `:` of `://` and the
+/// `www` of `www.` (no autolinked URL), and a `#` before a digit (no
+/// `#123` issue link). Cells are cut after 1,000 characters.
 pub fn cell(s: &str) -> String {
-    let s = inert(s);
+    let s = inert(&cut(s, MAX_CELL_CHARS));
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let joined = match c {
+            '@' => true,
+            ':' => out.ends_with(|p: char| p.is_ascii_alphanumeric()) && s_starts(&chars, "//"),
+            '#' => chars.peek().is_some_and(char::is_ascii_digit),
+            'w' | 'W' => {
+                out.chars()
+                    .rev()
+                    .take(2)
+                    .filter(|p| p.eq_ignore_ascii_case(&'w'))
+                    .count()
+                    == 2
+                    && chars.peek() == Some(&'.')
+            }
+            _ => false,
+        };
         match c {
             '\\' | '|' | '[' | ']' => {
                 out.push('\\');
@@ -118,8 +162,16 @@ pub fn cell(s: &str) -> String {
             '\t' => out.push(' '),
             c => out.push(c),
         }
+        if joined {
+            out.push('\u{200d}');
+        }
     }
     out
+}
+
+/// Whether the characters coming next start with `prefix`.
+fn s_starts(chars: &std::iter::Peekable<std::str::Chars<'_>>, prefix: &str) -> bool {
+    chars.clone().take(prefix.len()).eq(prefix.chars())
 }
 
 #[cfg(test)]
@@ -134,5 +186,20 @@ mod tests {
         assert_eq!(cell("[a](b)"), "\\[a\\](b)");
         assert_eq!(cell("p_q\\"), "p_q\\\\");
         assert_eq!(cell("\u{1b}[2J"), "\\\\x1b\\[2J");
+    }
+
+    #[test]
+    fn log_text_never_links_or_mentions() {
+        const J: &str = "\u{200d}";
+        assert_eq!(cell("see https://x.io/a"), format!("see https:{J}//x.io/a"));
+        assert_eq!(
+            cell("WWW.x.io @alice a@b.io"),
+            format!("WWW{J}.x.io @{J}alice a@{J}b.io")
+        );
+        assert_eq!(cell("#12 #x"), format!("#{J}12 #x"));
+        assert_eq!(
+            cell("x\n::warning::y ##[add-mask]"),
+            "x<br>::warning::y ##\\[add-mask\\]"
+        );
     }
 }

@@ -7,8 +7,9 @@
 //! log that reads clean. Shape checked against the OASIS schema by
 //! tests/check_formats.rs.
 
-use super::ci::{sentence, what_changed, FileName, RepoRoot, Site};
+use super::ci::{cut, sentence, what_changed, FileName, RepoRoot, Site};
 use super::text::check::frame;
+use super::text::workflow::json_inert;
 use crate::analysis::check::{CheckVerdict, FrameKey, Offense};
 use crate::analysis::Severity;
 use crate::reasons::Category;
@@ -48,9 +49,17 @@ const PATH: &AsciiSet = &CONTROLS
 pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
     let categories = used_categories(&v.offending);
     let rules: Vec<Value> = categories.iter().map(|c| rule(*c)).collect();
-    let results: Vec<Value> = v.offending.iter().map(|o| result(o, root, &categories)).collect();
+    let results: Vec<Value> = v
+        .offending
+        .iter()
+        .take(MAX_RESULTS)
+        .map(|o| result(o, root, &categories))
+        .collect();
     let mut notifications = Vec::new();
-    for p in &v.unread_inputs {
+    // The verdict first: a viewer that shows one notification shows it.
+    let level = if v.passed { "note" } else { "error" };
+    notifications.push(notification(level, "verdict", &v.message, None));
+    for p in v.unread_inputs.iter().take(MAX_RESULTS) {
         notifications.push(notification(
             "error",
             "unreadable_input",
@@ -58,7 +67,22 @@ pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
             None,
         ));
     }
-    for k in &v.new_frames {
+    if v.unread_inputs.len() > MAX_RESULTS {
+        let text = format!(
+            "{} more inputs not read are not listed; `guardscope check` lists them all",
+            v.unread_inputs.len() - MAX_RESULTS
+        );
+        notifications.push(notification("error", "unreadable_input", &text, None));
+    }
+    if v.offending.len() > MAX_RESULTS {
+        let text = format!(
+            "{} more counted recompiles are not results: this log lists the first {MAX_RESULTS} \
+             (code scanning takes 25,000 results and 10 MB a file); `guardscope check` lists them all",
+            v.offending.len() - MAX_RESULTS
+        );
+        notifications.push(notification("error", "results_left_out", &text, None));
+    }
+    for k in v.new_frames.iter().take(MAX_RESULTS) {
         let level = if v.new_frames_failed { "error" } else { "warning" };
         let text = format!(
             "frame {} is not in the baseline (a new graph break?)",
@@ -66,8 +90,6 @@ pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
         );
         notifications.push(notification(level, "new_frame", &text, frame_location(k, root)));
     }
-    let level = if v.passed { "note" } else { "error" };
-    notifications.push(notification(level, "verdict", &v.message, None));
     let document = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -91,10 +113,18 @@ pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
             },
         }],
     });
-    let mut text = serde_json::to_string_pretty(&document).expect("a JSON value serialises");
+    let mut text = json_inert(&serde_json::to_string_pretty(&document).expect("a JSON value serialises"));
     text.push('\n');
     text
 }
+
+/// Results (and notifications of one kind) a log lists: with log texts cut
+/// to `MAX_TEXT_CHARS`, a log stays a few MB, under code scanning's 10 MB
+/// upload and 25,000 results a run.
+const MAX_RESULTS: usize = 1_000;
+/// Characters of a message, or of a property, taken from a log.
+const MAX_TEXT_CHARS: usize = 2_000;
+const MAX_PROPERTY_CHARS: usize = 500;
 
 /// A SARIF log for a check that could not run at all (no such input): the
 /// upload step still gets a file, and it says the gate failed.
@@ -182,7 +212,7 @@ fn result(o: &Offense, root: &RepoRoot, categories: &[Category]) -> Value {
     let index = categories.iter().position(|c| *c == o.cause.category);
     r.insert("ruleIndex".into(), json!(index));
     r.insert("level".into(), json!(level(o)));
-    r.insert("message".into(), json!({"text": sentence(o)}));
+    r.insert("message".into(), json!({"text": cut(&sentence(o), MAX_TEXT_CHARS)}));
     if let Some(site) = &site {
         r.insert("locations".into(), json!([location(site)]));
     }
@@ -208,17 +238,18 @@ fn result(o: &Offense, root: &RepoRoot, categories: &[Category]) -> Value {
         "partialFingerprints".into(),
         json!({FINGERPRINT: fingerprint(o, site.as_ref())}),
     );
+    let short = |text: &str| cut(text, MAX_PROPERTY_CHARS).into_owned();
     let mut properties = json!({
         "compileId": o.compile_id,
-        "frame": frame(o),
+        "frame": short(&frame(o)),
         "severity": o.severity.name(),
-        "culprit": o.cause.culprit,
-        "evidence": o.evidence.text,
-        "fix": o.cause.advice,
+        "culprit": short(&o.cause.culprit),
+        "evidence": short(&o.evidence.text),
+        "fix": short(&o.cause.advice),
     });
     let changed = what_changed(o);
     if !changed.is_empty() {
-        properties["changed"] = json!(changed);
+        properties["changed"] = json!(short(&changed));
     }
     if let Some(rank) = o.frame.rank {
         properties["rank"] = json!(rank);
@@ -252,7 +283,7 @@ fn fingerprint(o: &Offense, site: Option<&Site>) -> String {
 
 fn location(site: &Site) -> Value {
     let artifact = match &site.file {
-        FileName::Relative(f) => json!({"uri": utf8_percent_encode(f, PATH).to_string(), "uriBaseId": SRCROOT}),
+        FileName::Relative(f) => json!({"uri": relative_uri(f), "uriBaseId": SRCROOT}),
         // A uriBaseId may only go with a relative reference: an absolute
         // file is a file:// URI of its own (upload-sarif's checkout_path
         // makes one under the checkout relative; others show without a file).
@@ -268,6 +299,19 @@ fn frame_location(k: &FrameKey, root: &RepoRoot) -> Option<Value> {
         file: root.name(file),
         line,
     }))
+}
+
+/// A path under the root as a relative reference, and never more: a `:`
+/// is encoded (`javascript:x`, `https:x` would be a URI with a scheme,
+/// which SARIF forbids beside a uriBaseId and a viewer may follow), and a
+/// path opening with `/` (`//host/x`, an authority) gets `./` before it.
+fn relative_uri(path: &str) -> String {
+    let encoded = utf8_percent_encode(path, PATH).to_string().replace(':', "%3A");
+    if encoded.starts_with('/') {
+        format!(".{encoded}")
+    } else {
+        encoded
+    }
 }
 
 fn file_uri(path: &str) -> String {
@@ -293,7 +337,7 @@ fn notification(level: &str, id: &str, text: &str, location: Option<Value>) -> V
     let mut n = json!({
         "level": level,
         "descriptor": {"id": id},
-        "message": {"text": text},
+        "message": {"text": cut(text, MAX_TEXT_CHARS)},
     });
     if let Some(l) = location {
         n["locations"] = json!([l]);
@@ -311,5 +355,12 @@ mod tests {
         assert_eq!(file_uri("C:\\w\\t.py"), "file:///C:/w/t.py");
         let root = RepoRoot::new(std::path::Path::new("/work/proj"));
         assert_eq!(directory_uri(&root), "file:///work/proj/");
+    }
+
+    #[test]
+    fn relative_uris_never_have_a_scheme_or_an_authority() {
+        assert_eq!(relative_uri("javascript:alert(1)"), "javascript%3Aalert(1)");
+        assert_eq!(relative_uri("a b/c.py"), "a%20b/c.py");
+        assert_eq!(relative_uri("//evil.host/x.py"), ".//evil.host/x.py");
     }
 }

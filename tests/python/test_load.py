@@ -22,6 +22,7 @@ CORPUS = sorted(p for p in (ROOT / "tests/corpus/logs/torch2.15.0").iterdir() if
 TWO_RUNS = ROOT / "tests/data/two_runs"
 COLLISION = ROOT / "samples/traces/collision"
 FIXED = ROOT / "samples/traces/collision_fixed"
+KILLED = ROOT / "tests/data/killed_mid_compile"
 
 
 def cli(*args):
@@ -177,8 +178,22 @@ def check_cli(*args):
         (FIXED, {"baseline": COLLISION}, ["--baseline", COLLISION]),
         (FIXED, {"baseline": COLLISION, "max_new_frames": 0}, ["--baseline", COLLISION, "--max-new-frames", "0"]),
         (ROOT / "samples/traces/reasons", {}, []),
+        # A real run killed with SIGKILL mid-compile: 3 recompiles read, the log not whole.
+        (KILLED, {"max_recompiles": 5}, ["--max-recompiles", "5"]),
+        (KILLED, {"max_recompiles": 5, "allow_unfinished": True}, ["--max-recompiles", "5", "--allow-unfinished"]),
     ],
-    ids=["pass", "fail", "budget", "allow", "baseline-fail", "baseline-pass", "new-frames", "reasons"],
+    ids=[
+        "pass",
+        "fail",
+        "budget",
+        "allow",
+        "baseline-fail",
+        "baseline-pass",
+        "new-frames",
+        "reasons",
+        "killed",
+        "killed-allowed",
+    ],
 )
 def test_check_agrees_with_the_cli_gate(path, kwargs, flags):
     if "baseline" in kwargs:
@@ -196,6 +211,8 @@ def test_check_agrees_with_the_cli_gate(path, kwargs, flags):
 
 def test_the_gate_cases_above_cover_both_verdicts():
     assert guardscope.load(FIXED).check()
+    killed = guardscope.load(KILLED).check(max_recompiles=5)
+    assert not killed and killed.exit_code == 2 and killed.unread_inputs
     assert not guardscope.load(COLLISION).check()
     assert guardscope.load(COLLISION).check(baseline=guardscope.load(COLLISION))
 

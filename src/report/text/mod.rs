@@ -9,8 +9,10 @@
 //! text read other than it is. Every terminal renderer writes through
 //! `SafeWriter` (the CLI wraps stdout once), so no write site can forget:
 //! control characters other than newline and tab, C1 controls and bidi
-//! controls are shown escaped (`\x1b`, `\u{202e}`). The renderers
-//! themselves never emit such characters. JSON output needs none of this
+//! controls are shown escaped (`\x1b`, `\u{202e}`), and so is what a CI
+//! runner would read as a workflow command (a `:` opening a line, `[`
+//! after `##`: workflow.rs). The renderers themselves never emit such
+//! characters. JSON output needs none of this
 //! (JSON escapes control characters itself) and is written unwrapped.
 //!
 //! Colour is the one exception, and it never passes through the text: a
@@ -27,9 +29,11 @@ mod recompiles;
 pub mod steps;
 pub mod style;
 pub mod summary;
+pub mod workflow;
 
 use std::borrow::Cow;
 use std::io::{self, Write};
+pub use workflow::{workflow_inert, WorkflowGuard};
 
 /// How the summary and its sections (frames, graph breaks) are laid out.
 pub struct TerminalOptions {
@@ -76,6 +80,9 @@ pub struct SafeWriter<W: Write> {
     inner: W,
     /// The start of a character cut by the end of the previous write.
     pending: Vec<u8>,
+    /// Where the text stands for a CI runner's workflow commands: the job
+    /// log a gate prints into reads them (workflow.rs).
+    guard: WorkflowGuard,
 }
 
 impl<W: Write> SafeWriter<W> {
@@ -83,6 +90,7 @@ impl<W: Write> SafeWriter<W> {
         SafeWriter {
             inner,
             pending: Vec::new(),
+            guard: WorkflowGuard::default(),
         }
     }
 }
@@ -154,7 +162,12 @@ impl<W: Write> Write for SafeWriter<W> {
             }
             Err(_) => (String::from_utf8_lossy(&bytes), &[][..]),
         };
-        self.inner.write_all(terminal_safe(&text).as_bytes())?;
+        let safe = terminal_safe(&text);
+        let mut inert = String::with_capacity(safe.len());
+        for c in safe.chars() {
+            self.guard.push(c, &mut inert);
+        }
+        self.inner.write_all(inert.as_bytes())?;
         self.pending = rest.to_vec();
         Ok(buf.len())
     }
