@@ -91,6 +91,10 @@ pub struct CheckVerdict {
     /// Input of either run that could not be read (`file:line: why`): the
     /// gate cannot vouch for what it did not see, so any makes it fail.
     pub unread_inputs: Vec<String>,
+    /// Counted recompiles whose guard text guardscope does not read: no
+    /// budget excuses them (fail closed), only `--allow other` or a
+    /// baseline with the same text.
+    pub unrecognised: usize,
     /// The one-line verdict.
     pub message: String,
 }
@@ -170,7 +174,9 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         unread_inputs.extend(base.run.problems.unread());
         unread_count += base.run.problems.count_of(ProblemKind::Io);
     }
-    let passed = !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty();
+    let unrecognised = offending.iter().filter(|o| !o.cause.recognised()).count();
+    let passed =
+        !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty() && unrecognised == 0;
     let (one, many) = if mode == "baseline" {
         ("new recompile", "new recompiles")
     } else {
@@ -196,6 +202,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             format!(", {} excused by --allow", allowed.len())
         },
     );
+    if unrecognised > 0 {
+        message.push_str(&format!(
+            "; {} not recognised (no budget excuses a guard text guardscope cannot read)",
+            plural(unrecognised, "recompile", "recompiles")
+        ));
+    }
     if !new_frames.is_empty() {
         let limit = opts
             .max_new_frames
@@ -225,6 +237,7 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         new_graph_breaks,
         new_graph_breaks_failed,
         unread_inputs,
+        unrecognised,
         message,
     }
 }

@@ -13,7 +13,7 @@ pub mod judge;
 mod ranks;
 pub mod steps;
 
-pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
+pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite, UserLine};
 pub use cost::{Cost, EagerFallback};
 pub use culprits::CulpritGroup;
 pub use finding::Finding;

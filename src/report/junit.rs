@@ -123,6 +123,7 @@ mod tests {
             },
             cause: RecompileReason {
                 category: Category::ALL[0],
+                form: "tensor.size",
                 culprit: HOSTILE.into(),
                 source: None,
                 code: None,
@@ -149,6 +150,7 @@ mod tests {
             new_frames_failed: false,
             new_graph_breaks: Vec::new(),
             new_graph_breaks_failed: false,
+            unrecognised: 0,
             unread_inputs: vec![format!("{HOSTILE}.log")],
             message: format!("FAIL: {HOSTILE}"),
         }
