@@ -183,7 +183,7 @@ class no_recompiles(contextlib.ContextDecorator):
                 )
             return False
         counted = self.recompiles
-        if len(counted) > self.max_recompiles:
+        if len(counted) > self.max_recompiles or any(unrecognised(e) for e in counted):
             raise RecompileError(self._message(counted), counted)
         return False
 
@@ -222,9 +222,22 @@ def allowed(event: CompileEvent, allow: frozenset[str]) -> bool:
     return cause is not None and cause["category"] in allow
 
 
+def unrecognised(event: CompileEvent) -> bool:
+    """A counted recompile whose guard text guardscope does not read: no
+    budget excuses it (fail closed), only ``allow=\"other\"``."""
+    cause = event["cause"]
+    return cause is not None and not cause.get("recognised", True)
+
+
 def recompile_message(header: str, events: list[CompileEvent]) -> str:
     """``header``, then each recompile classified: cause, failed guard, what changed, the fix."""
     lines = [header]
+    unread = sum(1 for e in events if unrecognised(e))
+    if unread:
+        lines.append(
+            f"  {unread} of them not recognised: guardscope does not read the guard text "
+            "(shown raw below), so no budget excuses it"
+        )
     for event in events:
         lines.append("  " + _step_records.describe(event))
         cause = event["cause"]

@@ -58,6 +58,7 @@ Owner = Literal[
     "global",
     "closure",
     "graph_break_value",
+    "unknown",
 ]
 
 #: What in the log decided a recompile's severity (``summary --json``'s ``evidence.kind``).
@@ -75,6 +76,7 @@ EvidenceKind = Literal[
     "first_call",
     "changed_once",
     "did_not_recur",
+    "not_recognised",
 ]
 
 
@@ -99,6 +101,12 @@ class Cause(TypedDict):
 
     category: Category
     label: str
+    #: The stable id of the guard-text form guardscope read (``tensor.size``);
+    #: ``unrecognised`` when it read none.
+    form: str
+    #: False for a guard text guardscope does not read: the gates count it
+    #: whatever their budget (fail closed).
+    recognised: bool
     culprit: str
     source: Optional[str]
     code: Optional[str]

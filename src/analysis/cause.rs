@@ -55,6 +55,65 @@ fn calls(code: &str, name: &str) -> bool {
     })
 }
 
+/// The line of the user's code a recompile is about, and what in the log
+/// gave it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UserLine {
+    /// `file:line`, the full path.
+    pub site: String,
+    /// `guard` (the failed guard's comment points into the user's code),
+    /// `caller` (the user's line that called the compiled code),
+    /// `outer_caller` (the outermost user line on the compile's stack: the
+    /// call that led there, torch not recording the direct one) or
+    /// `compiled_function` (the compiled function's own line: the log holds
+    /// no caller, as for a call from a script's top level).
+    pub from: &'static str,
+}
+
+/// The user's line for a recompile: the guard's line, else the caller's,
+/// else the outermost user call on the compile's stack (for a compile the
+/// limit refused, the frame's previous stack), else the compiled
+/// function's own line when it is the user's. None: the log has none.
+pub fn user_line(
+    frame: &Frame,
+    compile: &Compile,
+    source: Option<&str>,
+    caller: Option<&CallSite>,
+) -> Option<UserLine> {
+    if let Some(site) = source {
+        return Some(UserLine {
+            site: site.to_string(),
+            from: "guard",
+        });
+    }
+    if let Some(c) = caller {
+        return Some(UserLine {
+            site: c.short(),
+            from: "caller",
+        });
+    }
+    let stack = if compile.stack.is_empty() {
+        frame
+            .compiles
+            .iter()
+            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && !c.stack.is_empty())
+            .map_or(&[][..], |c| &c.stack[..])
+    } else {
+        &compile.stack[..]
+    };
+    let (last, callers) = stack.split_last()?;
+    if let Some(outer) = callers.iter().find_map(user_frame) {
+        return Some(UserLine {
+            site: outer.short(),
+            from: "outer_caller",
+        });
+    }
+    user_frame(last).map(|own| UserLine {
+        site: own.short(),
+        from: "compiled_function",
+    })
+}
+
 /// Every frame of the user's code on the compile's stack, outermost first:
 /// the training loop's line as well as the innermost call.
 pub fn user_calls(compile: &Compile) -> Vec<CallSite> {

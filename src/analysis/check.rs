@@ -100,6 +100,10 @@ pub struct CheckVerdict {
     /// `--allow-unfinished` says the run was stopped on purpose.
     pub unfinished_compiles: Vec<String>,
     pub unfinished_allowed: bool,
+    /// Counted recompiles whose guard text guardscope does not read: no
+    /// budget excuses them (fail closed), only `--allow other` or a
+    /// baseline with the same text.
+    pub unrecognised: usize,
     /// The one-line verdict.
     pub message: String,
 }
@@ -185,7 +189,9 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     if !opts.allow_unfinished {
         unread_inputs.extend(unfinished.iter().cloned());
     }
-    let passed = !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty();
+    let unrecognised = offending.iter().filter(|o| !o.cause.recognised()).count();
+    let passed =
+        !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty() && unrecognised == 0;
     let (one, many) = if mode == "baseline" {
         ("new recompile", "new recompiles")
     } else {
@@ -222,6 +228,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             plural(unfinished.len(), "compile", "compiles")
         ));
     }
+    if unrecognised > 0 {
+        message.push_str(&format!(
+            "; {} not recognised (no budget excuses a guard text guardscope cannot read)",
+            plural(unrecognised, "recompile", "recompiles")
+        ));
+    }
     if !new_frames.is_empty() {
         let limit = opts
             .max_new_frames
@@ -253,6 +265,7 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         unread_inputs,
         unfinished_compiles: unfinished,
         unfinished_allowed: opts.allow_unfinished,
+        unrecognised,
         message,
     }
 }

@@ -29,6 +29,9 @@ pub struct CulpritGroup {
     pub owner: super::ValueOwner,
     /// What in the log decided the group's severity.
     pub evidence: super::judge::evidence::Evidence,
+    /// The user's line of its first recompile, `{site, from}` (as on
+    /// recompiles); null when the log holds none.
+    pub user_line: Option<super::cause::UserLine>,
 }
 
 /// A hook's closure state is one cause whatever it holds: its flag and the
@@ -82,6 +85,7 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
                 severity: r.severity,
                 owner: r.judgement.ownership.owner,
                 evidence: r.judgement.evidence.clone(),
+                user_line: r.user_line.clone(),
             }),
         }
     }

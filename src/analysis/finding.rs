@@ -1,7 +1,7 @@
 //! One recompile and what caused it: the unit every view and the culprit
 //! groups read, apart from `Findings` (the run analysed), which builds it.
 
-use super::cause::CallSite;
+use super::cause::{CallSite, UserLine};
 use super::judge::{Judgement, Severity};
 use crate::model::{Compile, Frame};
 use crate::reasons::{GuardFailure, RecompileReason};
@@ -27,6 +27,9 @@ pub struct Finding<'r> {
     pub called_from: Option<CallSite>,
     /// Every user frame of the compile's stack, outermost first.
     pub user_calls: Vec<CallSite>,
+    /// The line of the user's code this recompile is about, and where the
+    /// log gave it; None when the log holds no line of the user's code.
+    pub user_line: Option<UserLine>,
 }
 
 impl<'r> Finding<'r> {

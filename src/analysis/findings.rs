@@ -5,7 +5,7 @@
 //! severity, call site and guard diff; culprit groups, counts by category,
 //! lone ranks, distinct graph breaks and totals. Renderers read it; they do not classify.
 
-use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls};
+use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, user_line};
 use super::cost::{cost, Cost};
 use super::culprits::{group, CulpritGroup};
 // judge/ names `findings::Finding`; the type lives in finding.rs.
@@ -148,7 +148,7 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
     let cause_index = cause_index(compile);
     let chosen = cause_index.map(|i| reasons[i].clone());
     let mut cause = if compile.cache_limit {
-        classify::cache_limit(chosen)
+        crate::reasons::limit::cache_limit(chosen)
     } else {
         chosen.unwrap_or_else(|| unknown(compile))
     };
@@ -165,9 +165,11 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
             .into_iter()
             .any(|j| reasons[j].category != reasons[i].category)
     });
+    let user_line = user_line(frame, compile, cause.source.as_deref(), called_from.as_ref());
     Finding {
         frame,
         compile,
+        user_line,
         cause_index,
         cause,
         severity: Severity::Expected,
@@ -184,6 +186,7 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
 fn unknown(compile: &Compile) -> RecompileReason {
     RecompileReason {
         category: Category::Other,
+        form: crate::reasons::classify::NO_REASON,
         culprit: "unknown (no recompile_reasons in the log)".to_string(),
         source: None,
         code: None,

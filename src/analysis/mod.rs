@@ -14,7 +14,7 @@ mod ranks;
 pub mod steps;
 mod unfinished;
 
-pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
+pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite, UserLine};
 pub use cost::{Cost, EagerFallback};
 pub use culprits::CulpritGroup;
 pub use finding::Finding;

@@ -16,6 +16,10 @@ use std::sync::OnceLock;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RecompileReason {
     pub category: Category,
+    /// The stable id of the table row that read the guard text
+    /// (`tensor.size`), or `unrecognised` when no row did: then nothing
+    /// but the text itself (and torch's own HINT) is said about it.
+    pub form: &'static str,
     /// What a user would name: `pos_encoding.pos_enc_cache (buffer)`.
     pub culprit: String,
     /// The user's `file.py:LINE`, when the text gives one.
@@ -126,9 +130,25 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
             return apply(&row.rule, &caps, g, ctx);
         }
     }
-    let subject = culprit::subject_of(&guard);
+    unrecognised(g, &guard)
+}
+
+/// No row reads this text: the reason says so and names only what the
+/// text itself names (torch's `guard on "v"` hint, else the text's own
+/// subject). The advice is torch's own HINT when it gave one, never a
+/// guess: a later stage keeps it that way.
+fn unrecognised(g: &GuardFailure, guard: &str) -> RecompileReason {
+    let subject = culprit::subject_of(guard);
+    let advice = match g.hint.as_deref() {
+        Some(h) => format!("No fix offered: guardscope does not recognise this guard text. Torch's own hint: {h}"),
+        None => format!(
+            "No fix offered: guardscope does not recognise this guard text, and torch gave no hint. The raw text: {}",
+            g.guard.trim()
+        ),
+    };
     RecompileReason {
         category: Category::Other,
+        form: UNRECOGNISED,
         culprit: g
             .hint
             .as_deref()
@@ -136,12 +156,25 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
             .unwrap_or_else(|| short(&culprit::render(subject))),
         source: g.source.clone(),
         code: g.code.clone(),
-        detail: Some(format!("unrecognised guard: {}", g.guard)),
-        advice: "guardscope does not recognise this guard; read the raw text below: it names the value that changed."
-            .to_string(),
+        detail: Some(format!("not recognised: {}", g.guard.trim())),
+        advice,
         ..located(g)
     }
 }
+
+/// The `form` of a reason no row of the table read.
+pub const UNRECOGNISED: &str = "unrecognised";
+
+impl RecompileReason {
+    /// A row of the table read the guard text (false: the verdict is "not
+    /// recognised", with no reason or fix beyond the text's own).
+    pub fn recognised(&self) -> bool {
+        self.form != UNRECOGNISED && self.form != NO_REASON
+    }
+}
+
+/// The `form` of a recompile whose log holds no reason text.
+pub const NO_REASON: &str = "no_reason";
 
 /// Classifies every failure of one compile: each on its own, then what
 /// one failure tells of another's value. A length guard `len(X)` is on a
@@ -179,6 +212,7 @@ pub fn classify_all(guards: &[GuardFailure], ctx: &Context<'_>) -> Vec<Recompile
 fn located(g: &GuardFailure) -> RecompileReason {
     RecompileReason {
         category: Category::Other,
+        form: UNRECOGNISED,
         culprit: String::new(),
         source: g.source.clone(),
         code: g.code.clone(),
@@ -188,40 +222,6 @@ fn located(g: &GuardFailure) -> RecompileReason {
         called_from_code: None,
         library_line: g.library_location().map(|l| l.short()),
         changed: g.changes.clone().unwrap_or_default(),
-    }
-}
-
-/// The cause of a compile that Dynamo refused because the recompile limit
-/// was hit: the category is `cache_limit`, the culprit that of the reason
-/// (already classified) that pushed the frame over the limit.
-pub fn cache_limit(inner: Option<RecompileReason>) -> RecompileReason {
-    let culprit = inner
-        .as_ref()
-        .map_or_else(|| "the recompile limit".to_string(), |r| r.culprit.clone());
-    let cause = inner.as_ref().map_or(String::new(), |r| {
-        format!(
-            " The recompiles that filled the cache were caused by {} ({}); fix that: {}",
-            r.culprit,
-            r.category.label(),
-            r.advice
-        )
-    });
-    RecompileReason {
-        category: Category::CacheLimit,
-        culprit,
-        source: inner.as_ref().and_then(|r| r.source.clone()),
-        code: inner.as_ref().and_then(|r| r.code.clone()),
-        detail: Some(match &inner {
-            Some(r) => format!("recompile limit hit; last guard failure: {} ({})", r.category.name(), r.culprit),
-            None => "recompile limit hit".to_string(),
-        }),
-        advice: format!(
-            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit) and gave up: this frame runs eagerly, uncompiled, for the rest of the process.{cause}"
-        ),
-        library_line: inner.as_ref().and_then(|r| r.library_line.clone()),
-        changed: inner.map(|r| r.changed).unwrap_or_default(),
-        called_from: None,
-        called_from_code: None,
     }
 }
 
@@ -303,6 +303,7 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
     }
     RecompileReason {
         category,
+        form: rule.id,
         culprit,
         detail,
         advice,
@@ -420,20 +421,4 @@ fn short(guard: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reasons::split;
-
-    // Hand-made snippets in the shape of newer torch texts (torch 2.15's
-    // guards.py builds them); real logs of the common kinds are tested in
-    // tests/classify_real_logs.rs and tests/corpus_third_party.rs.
-    #[test]
-    fn backend_mismatch_and_empty_reason() {
-        let g = split::split("0/0: BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: my_backend (id=0x1). New backend: my_backend (id=0x2). If this is unexpected, wrap your backend in functools.partial");
-        let r = classify(&g);
-        assert_eq!(r.category, Category::ObjectId);
-        assert_eq!(r.culprit, "the torch.compile backend object");
-        let r = classify(&split::split("0/0: "));
-        assert_eq!(r.category, Category::Other);
-    }
-}
+mod tests;

@@ -8,6 +8,7 @@ pub mod graph_break;
 mod guard_cache;
 pub mod guard_line;
 pub mod guard_tree;
+pub mod limit;
 pub mod paths;
 pub mod rule;
 pub mod rules;
@@ -15,7 +16,7 @@ pub mod split;
 pub mod subject;
 pub mod tensor_site;
 
-pub use classify::{classify, Category, RecompileReason};
+pub use classify::{classify, Category, RecompileReason, NO_REASON, UNRECOGNISED};
 pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
 pub use guard_tree::{GuardChange, GuardSet};

@@ -38,6 +38,9 @@ pub enum When {
 }
 
 pub struct Rule {
+    /// The form's stable name (`tensor.size`, `torch.function_mode_stack`):
+    /// what `--json` reports as `form`, kept when a row's wording changes.
+    pub id: &'static str,
     pub category: Category,
     pub when: When,
     pub pattern: &'static str,

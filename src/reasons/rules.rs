@@ -7,6 +7,7 @@ use super::category::Category;
 
 use super::rule::{Culprit, Rule, When};
 
+mod forms;
 mod values;
 
 /// A plain module attribute, reached through `self` or through any name
@@ -23,8 +24,9 @@ const MODULE_ROOT: &str = r"(?:self|fn|args\[0\]|L\['self'\]|L\['fn'\])";
 pub fn rules() -> Vec<Rule> {
     use Category::*;
     let tensor = |what: &str| format!(r"^tensor '(?P<src>.+)' {what}");
-    vec![
+    let rows = vec![
         Rule {
+            id: "optimizer.hyperparameter",
             category: OptimizerHyperparam,
             when: When::Always,
             pattern: r"(?:___as_tensor\()?(?P<src>[A-Za-z_][A-Za-z0-9_\[\]'.]*?param_groups\[(?P<g>\d+)\]\['(?P<hp>[A-Za-z_0-9]+)'\](?:\[\d+\])?)",
@@ -33,14 +35,16 @@ pub fn rules() -> Vec<Rule> {
             advice: "Give the optimizer its {hp} as a tensor, so a scheduler changes a tensor instead of a guarded Python float: torch.optim.AdamW(params, lr=torch.tensor(1e-3)) (torch's documented fix for compiled optimizers; schedulers work with it). Or leave opt.step() uncompiled and compile only the model.",
         },
         Rule {
+            id: "optimizer.state_created",
             category: OptimizerState,
             when: When::Always,
             pattern: r"len\((?P<src>[A-Za-z_\[\]'.]*state)\[list\(dict\.keys\(|^(?:not )?len\((?P<src2>(?:self|L\['self'\])\.state)\)",
             culprit: Culprit::Template("optimizer state (its first step creates it)"),
             detail: Some("the optimizer's per-parameter state (momentum_buffer, exp_avg, ...) is created lazily on its first step"),
-            advice: "Expected once: the first optimizer step creates its state, the next one runs with it. To avoid the recompile, take one optimizer step before compiling (or accept it).",
+            advice: "Expected once: the first optimizer step creates its state, the next one runs with it (and a parameter that starts training later, unfrozen, gets its state on its first update: once more). To avoid the recompile, take one optimizer step before compiling (or accept it).",
         },
         Rule {
+            id: "optimizer.identity",
             category: OptimizerRecreated,
             when: When::Optimizer,
             pattern: r"___check_obj_id\((?P<src>self|L\['self'\])[,)]|got deallocated|[Cc]ache line invalidated",
@@ -49,6 +53,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Create the optimizer (and its LR scheduler) once, before the training loop, and reuse it; a new optimizer every step compiles its step every time, until the recompile limit.",
         },
         Rule {
+            id: "hooks.replaced",
             // Another function registered in the hook's slot (a hook
             // replaced): Dynamo compiled the old one in by identity.
             category: HooksChanged,
@@ -59,6 +64,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "A hook was replaced by another function after compiling, and Dynamo compiled the old one in. Register the hook once, before the first compile, and change what it does with state read outside the traced region.",
         },
         Rule {
+            id: "function.identity",
             category: FunctionIdentity,
             when: When::Always,
             pattern: r"___check_obj_id\((?P<src>[^,]+?)\.(?:__code__|func)\b",
@@ -67,6 +73,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "A new function (a lambda, a nested def or a functools.partial made inside the loop) is passed on each call, and Dynamo compiles once per function. Define it once outside the loop and reuse it, and pass what varies as a tensor argument.",
         },
         Rule {
+            id: "attribute.hasattr",
             category: NewAttribute,
             when: When::Always,
             pattern: r"^(?:not )?hasattr\((?P<src>[^,]+), '(?P<attr>[^']+)'\)",
@@ -75,6 +82,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "An attribute the compiled code checks for ({culprit}) was added after the first compile. Set every attribute in __init__ (None when unused) so the object has the same attributes on every call.",
         },
         Rule {
+            id: "partial.bound_value",
             category: ConstantValue,
             when: When::Always,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*?\.(?:keywords\['[^']+'\]|args\[\d+\]))\s*(?:==|!=|is)",
@@ -83,6 +91,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "A functools.partial (or similar) is rebuilt with new bound values for each call, and each value is baked into the graph. Pass the varying values as tensor arguments instead of binding them, and create the function once outside the loop.",
         },
         Rule {
+            id: "module.parameter_resized",
             // A parameter does not grow in forward: its module was replaced
             // (`model.head = nn.Linear(...)`) or resized by the user.
             category: NnModuleAttr,
@@ -95,6 +104,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "A parameter of {culprit} changed size after compiling: a new module was assigned (model.head = nn.Linear(...)) or its weights were resized, and the new shapes compile once. Assign the new module before compiling when you can; a module whose size keeps changing compiles every time.",
         },
         Rule {
+            id: "tensor.lazy_buffer_size",
             category: ShapeLazyBuffer,
             when: When::Always,
             pattern: leak(format!(
@@ -105,6 +115,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Pre-materialize {culprit} in __init__ at its maximum size (e.g. register_buffer with the full max length) and slice it in forward; never reassign or grow it in forward.",
         },
         Rule {
+            id: "generate.cache_size",
             category: KvCache,
             when: When::Generate,
             pattern: r"^tensor '(?P<src>.*(?:past_key_values|cache).*)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)",
@@ -113,6 +124,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "generate() grows the KV cache by one token per step: the first growth makes that dim dynamic, once. To keep shapes fixed, use a static cache (model.generate(..., cache_implementation=\"static\")).",
         },
         Rule {
+            id: "generate.prefill_to_decode",
             category: KvCache,
             when: When::Generate,
             pattern: r"^tensor '(?P<src>.+)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>1)$",
@@ -121,6 +133,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Expected once: generate() calls the model with the whole prompt (prefill), then one token at a time (decode), so one compile for each. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the later steps from recompiling.",
         },
         Rule {
+            id: "generate.decode_to_prefill",
             category: KvCache,
             when: When::Generate,
             pattern: r"^tensor '(?P<src>.+)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>1), actual (?P<act>\d+)$",
@@ -129,6 +142,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Expected once: generate() calls the model with the whole prompt (prefill), then one token at a time (decode), so one compile for each. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the later steps from recompiling.",
         },
         Rule {
+            id: "generate.kwargs",
             category: KvCache,
             when: When::Generate,
             pattern: r"^len\((?P<src>kwargs)\) == \d+|^(?:not )?___dict_contains\('(?P<key>[^']*)', (?P<src2>kwargs)\)",
@@ -137,6 +151,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Expected once: generate() calls the model with other keyword arguments after the first (prefill) step. A static cache (cache_implementation=\"static\") keeps later steps from recompiling.",
         },
         Rule {
+            id: "kwargs.count",
             // `**kwargs` of the compiled function: their count is which
             // keyword arguments the call passed, a dict's keys.
             category: DictKeys,
@@ -147,6 +162,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Pass the same keyword arguments every call (None for an unused optional one), or pass the optional input as a separate argument.",
         },
         Rule {
+            id: "tensor.size",
             category: ShapeInput,
             when: When::Always,
             pattern: leak(tensor(r"size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
@@ -155,6 +171,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Mark the varying dimension dynamic before the first call (torch._dynamo.mark_dynamic({$src}, {idx})) or compile with dynamic=True, or pad inputs to a fixed set of sizes.",
         },
         Rule {
+            id: "shape.symbolic_size",
             category: ShapeInput,
             when: When::Always,
             pattern: r"(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)\.size\(\)\[(?P<idx>\d+)\]",
@@ -163,6 +180,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "A dynamic dimension took a size the compiled graph excluded: sizes 0 and 1 are always specialised, and mark_dynamic does not change that. Avoid size-0/1 batches (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked({$src}, {idx}).",
         },
         Rule {
+            id: "tensor.rank",
             category: ShapeInput,
             when: When::Always,
             pattern: leak(tensor(r"rank mismatch\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
@@ -171,6 +189,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "{culprit} arrived with another number of dims: one compile per rank. Reshape it to one rank before the call if both occur.",
         },
         Rule {
+            id: "tensor.dynamic_indices",
             category: ShapeInput,
             when: When::Always,
             pattern: r"^_dynamo_dynamic_indices not a subset: runtime (?P<act>\{[^}]*\}) is not a subset of compiled (?P<exp>\{[^}]*\})",
@@ -179,14 +198,16 @@ pub fn rules() -> Vec<Rule> {
             advice: "A tensor was marked dynamic (mark_dynamic) on other dims than the compiled entry: mark the same dims on every call, before the first one.",
         },
         Rule {
+            id: "type.expected_type",
             category: TypeChange,
             when: When::Always,
-            pattern: r"^expected type of '(?P<src>[^']+)' to be (?P<exp>.+?),? '?\s*but found <class '(?P<act>[^']+)'>",
+            pattern: r"^expected type of '(?P<src>.+?)' to be (?P<exp>.+?),? '?\s*but found <class '(?P<act>[^']+)'>",
             culprit: Culprit::Source("src"),
             detail: Some("the type changed: expected {exp}, found {act}"),
             advice: "Pass {culprit} as the same Python type every call (always a tensor, or always a Python number).",
         },
         Rule {
+            id: "attribute.instance_dict",
             category: NewAttribute,
             when: When::Always,
             pattern: r"^(?:not )?___dict_contains\('(?P<attr>[A-Za-z_][A-Za-z0-9_]*)', (?P<src>[^)]+)\.__dict__\)",
@@ -195,6 +216,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "An instance attribute {attr} appeared on the object after the first compile. Set every attribute in __init__, or patch before compiling.",
         },
         Rule {
+            id: "generate.is_updated",
             category: KvCache,
             when: When::Generate,
             pattern: r"^(?:not )?(?P<src>\S*is_updated\S*)\s*(?:==|!=|$)",
@@ -203,6 +225,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Expected once: generate() fills the encoder-decoder cache's cross-attention part on the first decode step and flips its is_updated flags. A static cache (model.generate(..., cache_implementation=\"static\")) keeps later steps from recompiling.",
         },
         Rule {
+            id: "parametrize.cache_key",
             // A key of the cache itself (`(id, 'weight')`): its keys changed,
             // not whether cached() is on (`_cache_enabled`, below).
             category: DictKeys,
@@ -213,6 +236,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "parametrize.cached() fills a cache the compiled code reads: one compile with it and one without.",
         },
         Rule {
+            id: "parametrize.cache_state",
             category: TorchGlobalState,
             when: When::Always,
             pattern: r"G\['(?:torch|__import_torch_dot_nn_dot_utils_dot_parametrize)'\](?:\.nn\.utils\.parametrize)?\.(?P<what>_cache\w*)",
@@ -221,6 +245,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "parametrize.cached() fills a cache the compiled code reads: one compile with it and one without.",
         },
         Rule {
+            id: "tensor.stride",
             category: Stride,
             when: When::Always,
             pattern: leak(tensor(r"stride mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)")),
@@ -229,6 +254,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "{culprit} arrived with a different memory layout (e.g. transposed or sliced); call .contiguous() before the compiled call so the layout is always the same.",
         },
         Rule {
+            id: "tensor.dtype",
             category: Dtype,
             when: When::Always,
             pattern: leak(tensor(r"dtype mismatch\. expected (?P<exp>\S+), actual (?P<act>\S+)")),
@@ -237,6 +263,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Cast {culprit} to one dtype before the compiled call; each dtype otherwise gets its own compile.",
         },
         Rule {
+            id: "tensor.dispatch_keys",
             category: Device,
             when: When::Always,
             pattern: leak(tensor(r"(?:dispatch key set|device) mismatch\. expected (?:DispatchKeySet\()?(?P<exp>[^,)]+).*?, actual (?:DispatchKeySet\()?(?P<act>[^,)]+)")),
@@ -245,6 +272,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Keep {culprit} on one device; moving it between devices recompiles (one compile per device).",
         },
         Rule {
+            id: "tensor.requires_grad",
             category: RequiresGrad,
             when: When::Always,
             pattern: leak(tensor(r"requires_grad mismatch\. expected requires_grad=(?P<exp>\d)")),
@@ -253,6 +281,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Keep requires_grad of {culprit} the same on every call (e.g. detach inputs, or call under one grad setting).",
         },
         Rule {
+            id: "torch.global_state",
             category: TorchGlobalState,
             when: When::Always,
             pattern: r"^GLOBAL_STATE changed: (?P<what>.*?)\s*$",
@@ -261,6 +290,7 @@ pub fn rules() -> Vec<Rule> {
             advice: "Torch's global state ({what}) differs from when the graph was compiled, e.g. grad mode in train vs eval, or autocast. One compile per mode is expected; if it alternates within a step, keep the compiled call under one mode.",
         },
         Rule {
+            id: "torch.state_guard",
             category: TorchGlobalState,
             when: When::Always,
             pattern: r"(?P<what>___check_global_state|___check_torch_function_mode_stack|torch_function_mode_stack|DETERMINISTIC_ALGORITHMS|DEFAULT_DEVICE|GRAD_MODE|___check_current_backend)",
@@ -268,10 +298,18 @@ pub fn rules() -> Vec<Rule> {
             detail: None,
             advice: "Torch's global state ({what}) changed between calls (grad mode, autocast, deterministic algorithms, default device, torch-function modes or backend). Keep it fixed around the compiled call.",
         },
-    ]
-    .into_iter()
-    .chain(values::rows())
-    .collect()
+    ];
+    forms::rows().into_iter().chain(rows).chain(values::rows()).collect()
+}
+
+/// Whether the row that read `form` writes the whole fix itself: the
+/// forms of torch's own state and of relations (`forms.rs`), whose advice
+/// no owner-specific rewrite would improve (a `.grad` that appeared is not a
+/// scheduler's lr; a vmap is not a device change).
+pub fn advice_stands(form: &str) -> bool {
+    static IDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| forms::rows().iter().map(|r| r.id).collect())
+        .contains(&form)
 }
 
 /// Rule patterns are built once at startup and live for the program.

@@ -47,6 +47,11 @@ pub struct CompileEvent<'a> {
 pub struct Cause {
     pub category: Category,
     pub label: &'static str,
+    /// The stable id of the guard-text form (`summary --json`'s `form`).
+    pub form: &'static str,
+    /// False when guardscope does not read the guard text: the gates count
+    /// it whatever their budget (fail closed).
+    pub recognised: bool,
     pub culprit: String,
     /// The user's source line of the failed guard, `file.py:LINE` (full path).
     pub source: Option<String>,
@@ -120,6 +125,8 @@ fn cause_view(f: &Finding<'_>) -> Cause {
     Cause {
         category: r.category,
         label: r.category.label(),
+        form: r.form,
+        recognised: r.recognised(),
         culprit: r.culprit,
         source: r.source,
         code: r.code,

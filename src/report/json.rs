@@ -163,6 +163,10 @@ pub struct RecompileView<'a> {
     /// Every user frame on that stack, outermost first (the training
     /// loop's line, then the calls inside it).
     pub user_calls: Vec<String>,
+    /// The line of the user's code the recompile is about, `{site, from}`
+    /// (`from`: `guard`, `caller`, `outer_caller`, `compiled_function`);
+    /// null when the log holds no line of the user's code.
+    pub user_line: Option<&'a crate::analysis::UserLine>,
     /// "problem" or "expected".
     pub severity: Severity,
     /// Every guarded value that differs between the cause's cache entry and
@@ -186,6 +190,12 @@ pub struct RecompileView<'a> {
 #[derive(Serialize)]
 pub struct CauseView<'a> {
     pub category: Category,
+    /// The stable id of the guard-text form the table read (`tensor.size`),
+    /// `unrecognised` or `no_reason`.
+    pub form: &'static str,
+    /// False when no row read the text: the verdict is "not recognised",
+    /// the advice only what the text (torch's HINT) says.
+    pub recognised: bool,
     pub culprit: String,
     pub source: Option<String>,
     pub advice: String,
@@ -210,6 +220,8 @@ pub struct ReasonView<'a> {
     pub location: Option<String>,
     pub function: Option<&'a str>,
     pub category: Category,
+    pub form: &'static str,
+    pub recognised: bool,
     pub culprit: String,
     pub advice: String,
     pub detail: Option<String>,
@@ -264,6 +276,8 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     cause_index: r.cause_index,
                     cause: r.logged_cause().map(|c| CauseView {
                         category: c.category,
+                        form: c.form,
+                        recognised: c.recognised(),
                         culprit: c.culprit.clone(),
                         source: c.source.clone(),
                         advice: c.advice.clone(),
@@ -277,6 +291,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     }),
                     called_from: r.called_from.as_ref().map(|s| s.short()),
                     user_calls: r.user_calls.iter().map(|s| s.short()).collect(),
+                    user_line: r.user_line.as_ref(),
                     severity: r.severity,
                     changed: cause.and_then(|g| g.changes.clone()).unwrap_or_default(),
                     cause_ambiguous: r.ambiguous,
@@ -376,6 +391,8 @@ fn compile(c: &Compile) -> CompileView<'_> {
 fn reason<'a>((g, c): (&'a GuardFailure, &RecompileReason)) -> ReasonView<'a> {
     ReasonView {
         category: c.category,
+        form: c.form,
+        recognised: c.recognised(),
         culprit: c.culprit.clone(),
         advice: c.advice.clone(),
         detail: c.detail.clone(),

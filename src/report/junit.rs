@@ -133,6 +133,7 @@ mod tests {
             },
             cause: RecompileReason {
                 category: Category::ALL[0],
+                form: "tensor.size",
                 culprit: HOSTILE.into(),
                 source: None,
                 code: None,
@@ -159,6 +160,7 @@ mod tests {
             new_frames_failed: false,
             new_graph_breaks: Vec::new(),
             new_graph_breaks_failed: false,
+            unrecognised: 0,
             unread_inputs: vec![format!("{HOSTILE}.log")],
             unfinished_compiles: Vec::new(),
             unfinished_allowed: false,

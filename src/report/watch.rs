@@ -22,6 +22,10 @@ pub struct WatchEvent {
     pub frame: FrameRef,
     pub compile_id: String,
     pub category: Category,
+    /// The guard-text form read (`summary --json`'s `form`); false
+    /// `recognised`: guardscope does not read the text (fail closed).
+    pub form: &'static str,
+    pub recognised: bool,
     pub culprit: String,
     pub called_from: Option<String>,
     /// Forward compile time, seconds.
@@ -49,6 +53,8 @@ impl WatchEvent {
             frame: FrameRef::of(finding.frame),
             compile_id: c.compile_id.clone(),
             category: finding.cause.category,
+            form: finding.cause.form,
+            recognised: finding.cause.recognised(),
             culprit: finding.cause.culprit.clone(),
             called_from: finding.cause.called_from.clone(),
             duration_s: c.duration_s,

@@ -12,7 +12,7 @@ import logging
 import os
 from typing import Iterable, Optional, Union
 
-from guardscope._guards import RecompileError, allowed, categories, recompile_message
+from guardscope._guards import RecompileError, allowed, categories, recompile_message, unrecognised
 from guardscope._steps import StepLogger
 from guardscope._types import Category, CompileEvent, StepRecord
 
@@ -75,7 +75,7 @@ class Session:
         # log.records: the steps ended so far, this one included.
         if record["recompiles"] and self.budget.max_recompiles is not None and self.log.records > self.budget.warmup_steps:
             self.counted.extend(e for e in compiles if e.get("recompile") and not allowed(e, self.budget.allow))
-            if len(self.counted) > self.budget.max_recompiles:
+            if len(self.counted) > self.budget.max_recompiles or any(unrecognised(e) for e in self.counted):
                 self.close()
                 raise RecompileError(self._message(), list(self.counted))
 

@@ -38,6 +38,14 @@ TABLE = {
     "hooks_changed": ("hooks_changed", "0/1", "forward hooks of submodule 0"),
     "hooks_changed_top_level": ("hooks_changed", "0/2", "forward hooks of the top-level module"),
     "cache_limit": ("cache_limit", "0/2", "argument mode (recompile_limit 2 reached)"),
+    "default_device": ("default_device", "0/1", "the torch-function mode stack (torch.set_default_device)"),
+    "torch_function_mode": ("torch_function_mode", "0/1", "the torch-function mode stack (a TorchFunctionMode)"),
+    "functorch_vmap": ("functorch_vmap", "0/1", "torch.func.vmap around the call (argument x batched)"),
+    "subclass_metadata": ("subclass_metadata", "0/1", "ScaledTensor's metadata (its scale)"),
+    "subclass_type": ("subclass_type", "0/1", "model.weight (a Tagged subclass where a Parameter was compiled)"),
+    "symbolic_relation": ("symbolic_relation", "0/1", "the sizes of x and y, assumed equal"),
+    "optimizer_unfreeze": ("optimizer_unfreeze", "2/2", "param_groups[0]['params'][2].grad (layer 1 unfrozen)"),
+    "optimizer_unfreeze_second": ("optimizer_unfreeze", "2/4", "param_groups[0]['params'][0].grad (layer 0 unfrozen)"),
 }
 
 ENVELOPE = re.compile(r"^[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]+\] (\{.*\})$")

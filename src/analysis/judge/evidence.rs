@@ -49,6 +49,9 @@ pub enum EvidenceKind {
     ChangedOnce,
     /// Compiled once; no later compile failed on it.
     DidNotRecur,
+    /// No row of the table reads the guard text: nothing is known of the
+    /// value, so it counts as a problem until someone reads the text.
+    NotRecognised,
 }
 
 impl EvidenceKind {
@@ -67,6 +70,7 @@ impl EvidenceKind {
             EvidenceKind::FirstCall => "first_call",
             EvidenceKind::ChangedOnce => "changed_once",
             EvidenceKind::DidNotRecur => "did_not_recur",
+            EvidenceKind::NotRecognised => "not_recognised",
         }
     }
 
@@ -80,7 +84,8 @@ impl EvidenceKind {
             | EvidenceKind::RankAlone
             | EvidenceKind::StaticShapes
             | EvidenceKind::HiddenState
-            | EvidenceKind::StaysSpecialised => Severity::Problem,
+            | EvidenceKind::StaysSpecialised
+            | EvidenceKind::NotRecognised => Severity::Problem,
             EvidenceKind::BecameDynamic
             | EvidenceKind::OnePerVariant
             | EvidenceKind::FirstCall
@@ -109,6 +114,8 @@ impl Evidence {
 /// What is known of one recompile before its frame's others are weighed.
 pub struct Facts<'a> {
     pub category: Category,
+    /// A row of the table read the cause's guard text.
+    pub recognised: bool,
     pub culprit: &'a str,
     pub ownership: &'a Ownership,
     pub compile: &'a Compile,
@@ -150,6 +157,17 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             format!("the same cause filled the frame's cache: Dynamo refused {at} at the recompile limit"),
         );
     }
+    // Fail closed: a text no row reads gets no verdict of its own (no
+    // "a flag", no "made dynamic"); the gates count it.
+    if !f.recognised && f.guard.is_some() {
+        return Evidence::new(
+            EvidenceKind::NotRecognised,
+            format!(
+                "not recognised: guardscope has no reading of this guard text, so it cannot say whether it recurs; counted as a problem. The raw text: {}",
+                guard.trim()
+            ),
+        );
+    }
     if let Some(range) = f.guard.and_then(|g| declared_range(g, f.declared)) {
         return Evidence::new(EvidenceKind::DeclaredRange, range);
     }
@@ -180,6 +198,12 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         return Evidence::new(
             EvidenceKind::BecameDynamic,
             "the new entry guards it symbolically (torch made it dynamic): later values compile nothing",
+        );
+    }
+    if f.category == Category::OptimizerState && guard.contains("['params']") {
+        return Evidence::new(
+            EvidenceKind::FirstCall,
+            "the parameters the optimizer updates changed (a .grad appeared: a layer was unfrozen, or a group was added): one compile per change, and no later compile failed on it",
         );
     }
     if matches!(f.category, Category::OptimizerState) || first_call_setting(f) {
@@ -247,6 +271,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
 /// Why the values of this guard form a small, fixed set (each compiled
 /// once is the whole cost), or None.
 pub fn bounded(f: &Facts<'_>) -> Option<String> {
+    if !f.recognised {
+        return None;
+    }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
     use Category::*;
     if small_size(guard) || f.guard.is_some_and(specialisation_note) {
@@ -370,69 +397,4 @@ fn first_call_setting(f: &Facts<'_>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reasons::split;
-
-    fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, compile: &'a Compile) -> Facts<'a> {
-        Facts {
-            category,
-            culprit: "x",
-            ownership: owner,
-            compile,
-            guard: Some(g),
-            same_cause: vec!["0/1"],
-            declared: &[],
-            filled_limit: None,
-        }
-    }
-
-    // Hand-made snippets in the shape of torch 2.15's reason texts.
-    #[test]
-    fn a_size_made_dynamic_is_expected_and_a_static_config_is_not() {
-        let arg = Ownership {
-            owner: ValueOwner::UserArgument,
-            set_by: None,
-        };
-        let mut g = split("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 4");
-        g.now = Some(GuardedNow::Dynamic);
-        let c = Compile::default();
-        assert_eq!(
-            evidence(&facts(&g, Category::ShapeInput, &arg, &c)).kind,
-            EvidenceKind::BecameDynamic
-        );
-        let off = Compile {
-            automatic_dynamic: Some(false),
-            ..Compile::default()
-        };
-        assert_eq!(
-            evidence(&facts(&g, Category::ShapeInput, &arg, &off)).kind,
-            EvidenceKind::StaticShapes
-        );
-        let one = split("0/1: tensor 'x' size mismatch at index 0. expected 8, actual 1");
-        assert_eq!(
-            evidence(&facts(&one, Category::ShapeInput, &arg, &c)).kind,
-            EvidenceKind::OnePerVariant
-        );
-    }
-
-    #[test]
-    fn hidden_state_is_a_problem_even_once_and_a_bool_argument_is_not() {
-        let closure = Ownership {
-            owner: ValueOwner::Closure,
-            set_by: None,
-        };
-        let c = Compile::default();
-        let g = split("0/0: fn._forward_hooks[0].__closure__[0].cell_contents.on == False");
-        let e = evidence(&facts(&g, Category::ClosureHookState, &closure, &c));
-        assert_eq!(e.kind, EvidenceKind::HiddenState);
-        let arg = Ownership {
-            owner: ValueOwner::UserArgument,
-            set_by: None,
-        };
-        let g = split("0/0: need_weights == True");
-        let e = evidence(&facts(&g, Category::ConstantValue, &arg, &c));
-        assert_eq!(e.kind, EvidenceKind::OnePerVariant);
-        assert_eq!(e.kind.severity(), Severity::Expected);
-    }
-}
+mod tests;

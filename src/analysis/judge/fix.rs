@@ -53,6 +53,11 @@ pub fn fix(input: &FixInput<'_>) -> String {
 
 fn for_owner(input: &FixInput<'_>) -> String {
     let r = input.reason;
+    // A text no row reads: only what it says itself (torch's HINT), never
+    // a fix written for a guess at what it is.
+    if !r.recognised() || crate::reasons::rules::advice_stands(r.form) {
+        return r.advice.clone();
+    }
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
     let dynamic = input.evidence.kind == EvidenceKind::BecameDynamic;
     let culprit = r.culprit.as_str();
@@ -83,6 +88,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::LibraryAttribute => library_attribute_fix(input),
         ValueOwner::TorchState => torch_state_fix(input),
         ValueOwner::GraphBreakValue => graph_break_value_fix(input),
+        ValueOwner::Unknown => r.advice.clone(),
         ValueOwner::Closure | ValueOwner::Global if in_hook(input) => format!(
             "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes; a flag, a counter or a list the hook appends to are all the hook's state (one cause). Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks."
         ),

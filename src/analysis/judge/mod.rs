@@ -37,6 +37,12 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
     let owners: Vec<Ownership> = recompiles
         .iter()
         .map(|f| match inner_guard(f) {
+            // Whose value an unread text guards is not known: say so
+            // rather than guess from its spelling.
+            Some(_) if !inner_reason(f).recognised() => Ownership {
+                owner: ValueOwner::Unknown,
+                set_by: None,
+            },
             Some(g) => ownership(g, &context(f.frame, f.compile), f.frame, f.compile),
             None => Ownership {
                 owner: ValueOwner::UserArgument,
@@ -96,6 +102,7 @@ fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> 
     let inner = f.cause_index.map(|i| &f.reasons[i]);
     Facts {
         category: inner.map_or(f.cause.category, |r| r.category),
+        recognised: inner.map_or(f.cause.recognised(), |r| r.recognised()),
         culprit: &f.cause.culprit,
         ownership: o,
         compile: f.compile,

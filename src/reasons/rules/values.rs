@@ -12,6 +12,7 @@ pub(super) fn rows() -> Vec<Rule> {
     use Category::*;
     vec![
         Rule {
+            id: "hook.closure_cell",
             category: ClosureHookState,
             when: When::Always,
             pattern: leak(format!(
@@ -22,6 +23,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls).",
         },
         Rule {
+            id: "hooks.registered",
             category: HooksChanged,
             when: When::Always,
             pattern: leak(format!(
@@ -32,6 +34,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Register every hook before the first compile and keep it registered; toggle what it does with state read outside the traced region instead of adding/removing hooks.",
         },
         Rule {
+            id: "hooks.removed",
             // A removed hook's function is freed, and Dynamo drops the cache
             // entry that held it (`RemovableHandle.remove()`, an activation
             // trace's `remove()`): the hooks changed, not an object's identity.
@@ -43,6 +46,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Removing a hook recompiles once (Dynamo compiled the hook in). To stop a hook for a while, make it return early on a flag read outside the traced region (guardscope's trace.disable()) instead of removing it; remove hooks when you are done.",
         },
         Rule {
+            id: "closure.cell",
             category: ClosureState,
             when: When::Always,
             pattern: r"__closure__\[(?P<cell>\d+)\]\.cell_contents(?P<attr>[A-Za-z0-9_.]*)",
@@ -51,6 +55,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The compiled code reads captured state ({culprit}) that changed. Pass it as an argument (a tensor if it varies every step), or move the branch outside the compiled function.",
         },
         Rule {
+            id: "object.identity",
             category: ObjectId,
             when: When::Always,
             pattern: r"___check_obj_id\((?P<src>[^,]+),|ID_MATCH|(?P<dealloc>got deallocated|cache line invalidated)",
@@ -59,6 +64,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "A different object was passed where the compiled code expects the same one ({culprit}), or that object was garbage-collected. Create functions, modules and configs once, outside the loop, and reuse them.",
         },
         Rule {
+            id: "backend.identity",
             category: ObjectId,
             when: When::Always,
             pattern: r"^BACKEND_MATCH failure",
@@ -67,6 +73,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "A new backend object reached torch.compile (a backend function or lambda created per call). Create the backend once and pass the same object every time, or wrap it once in functools.partial.",
         },
         Rule {
+            id: "type.type_id",
             category: TypeChange,
             when: When::Always,
             pattern: r"___check_type_id\((?P<src>[^,]+),[^)]*\)(?:, type=<class '(?P<ty>[^']+)'>)?|TYPE_MATCH",
@@ -75,6 +82,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Pass {culprit} with the same Python type every call (e.g. always a tuple, never sometimes a list).",
         },
         Rule {
+            id: "container.length",
             category: ContainerLen,
             when: When::Always,
             pattern: r"^len\((?P<src>[^)]+)\) [!=]= (?P<n>\d+)",
@@ -83,6 +91,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Keep the number of elements of {culprit} fixed, or pass a stacked tensor instead of a Python container.",
         },
         Rule {
+            id: "dict.keys",
             category: DictKeys,
             when: When::Always,
             // A key is a string or a number (a cache keyed by a length).
@@ -92,6 +101,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: DICT_KEYS_ADVICE,
         },
         Rule {
+            id: "container.empty",
             category: ContainerLen,
             when: When::Always,
             pattern: r"^not (?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)$",
@@ -100,6 +110,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The compiled code branches on whether the container {culprit} is empty, so it compiled once for each. Keep containers the compiled code reads out of it (append outside the compiled region), or make them non-empty from the start.",
         },
         Rule {
+            id: "hook.read_state",
             category: ClosureHookState,
             when: When::InHook,
             pattern: r"^(?:not )?(?P<src>G\['[^']+'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
@@ -108,6 +119,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.",
         },
         Rule {
+            id: "global.value",
             category: GlobalVar,
             when: When::Always,
             pattern: r"(?P<src>G\['[^']+'\][A-Za-z0-9_.]*)",
@@ -116,6 +128,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Don't change {culprit} after the first compile: pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.",
         },
         Rule {
+            id: "module.config_value",
             category: NnModuleAttr,
             when: When::Always,
             pattern: leak(format!(
@@ -126,6 +139,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "A config value the forward reads ({culprit}) changed after compiling; some libraries set one on the first call (transformers sets config.problem_type). Expected once: set it before compiling (model.config.<name> = ...) so it never changes.",
         },
         Rule {
+            id: "module.training",
             category: NnModuleAttr,
             when: When::Always,
             pattern: leak(format!(
@@ -136,6 +150,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Switching train()/eval() compiles once per mode; that is expected. It is a problem only if the mode flips repeatedly; keep separate compiled models per mode if so.",
         },
         Rule {
+            id: "module.attribute",
             category: NnModuleAttr,
             when: When::Always,
             pattern: leak(format!(
@@ -146,6 +161,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: MODULE_ATTR_ADVICE,
         },
         Rule {
+            id: "graph_break.stack_value",
             category: ConstantValue,
             when: When::Always,
             pattern: r"(?P<src>___stack\d+)",
@@ -154,6 +170,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "A Python scalar from the previous graph (e.g. tensor.item()) was specialized as a constant. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True.",
         },
         Rule {
+            id: "value.none",
             // An optional argument: None on one call, a value on another.
             category: TypeChange,
             when: When::Always,
@@ -163,6 +180,18 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "{culprit} is None on some calls and a value on others: one compile for each. Always pass a value (e.g. a mask of ones) to have one compile.",
         },
         Rule {
+            // DUPLICATE_INPUT: two arguments were one object (or two) when
+            // compiled; `x is None` is the row above's.
+            id: "object.same_argument",
+            category: ObjectId,
+            when: When::Always,
+            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*) is (?P<other>[A-Za-z_][A-Za-z0-9_.\[\]']*)\s*$",
+            culprit: Culprit::Template("{@src} and {@other} (the same object when compiled)"),
+            detail: Some("two arguments were the same object when compiled and are not now"),
+            advice: "Dynamo compiled for {culprit}; now they differ (or the reverse): one compile each. Pass the same object in both places every call, or distinct objects every call.",
+        },
+        Rule {
+            id: "value.constant",
             category: ConstantValue,
             when: When::Always,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\])\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S|^(?:not )?(?P<bare>[A-Za-z_][A-Za-z0-9_]*)\s*$",
@@ -171,6 +200,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Python scalars are baked into the graph; each new value of {culprit} compiles again. Pass it as a tensor, or branch on it outside the compiled function.",
         },
         Rule {
+            id: "module.attribute_hinted",
             category: NnModuleAttr,
             when: When::ModuleHint,
             pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
@@ -179,6 +209,7 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: MODULE_ATTR_ADVICE,
         },
         Rule {
+            id: "value.attribute",
             // `cfg.step`: the log does not say whether `cfg` is an argument
             // or a captured variable (both are frame locals to Dynamo);
             // arguments (a config, a batch object) are the common case.

@@ -1,0 +1,127 @@
+//! One recorded log per guard form of torch's own state and of relations
+//! (samples/scripts/reasons/<name>.py, real torch 2.15): each is read by
+//! its row (its stable `form` id), recognised, with the category and fix
+//! written for it, never the general row's guess.
+
+mod common;
+
+use common::{root, summary_json};
+use serde_json::Value;
+
+/// The recompile `compile_id` of the sample's summary --json.
+fn recompile(sample: &str, compile_id: &str) -> Value {
+    let doc = summary_json(&root().join("samples/traces").join(sample));
+    doc["recompiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["compile_id"] == compile_id)
+        .unwrap_or_else(|| panic!("{sample} has no recompile {compile_id}"))
+        .clone()
+}
+
+fn advice(r: &Value) -> &str {
+    r["cause"]["advice"].as_str().unwrap()
+}
+
+#[test]
+fn every_recorded_form_is_recognised_by_its_row() {
+    let cases = [
+        (
+            "reasons/default_device",
+            "0/1",
+            "torch.function_mode_stack",
+            "torch_global_state",
+        ),
+        (
+            "reasons/torch_function_mode",
+            "0/1",
+            "torch.function_mode_stack",
+            "torch_global_state",
+        ),
+        (
+            "reasons/functorch_vmap",
+            "0/1",
+            "functorch.wrapped_tensor",
+            "torch_global_state",
+        ),
+        (
+            "reasons/subclass_metadata",
+            "0/1",
+            "tensor.subclass_metadata",
+            "type_change",
+        ),
+        (
+            "reasons/subclass_type",
+            "0/1",
+            "tensor.subclass_for_parameter",
+            "type_change",
+        ),
+        ("reasons/symbolic_relation", "0/1", "shape.sizes_equal", "shape_input"),
+        (
+            "reasons/optimizer_unfreeze",
+            "2/2",
+            "optimizer.grad_appeared",
+            "optimizer_state",
+        ),
+        (
+            "reasons/optimizer_unfreeze",
+            "2/4",
+            "optimizer.grad_appeared",
+            "optimizer_state",
+        ),
+        (
+            "reasons/optimizer_unfreeze",
+            "2/3",
+            "optimizer.state_created",
+            "optimizer_state",
+        ),
+        ("reasons/dtype", "0/1", "tensor.dtype", "dtype"),
+        ("reasons/type_change", "0/1", "type.type_id", "type_change"),
+        ("reasons/object_id", "0/1", "function.identity", "function_identity"),
+    ];
+    for (sample, id, form, category) in cases {
+        let r = recompile(sample, id);
+        let cause = &r["cause"];
+        assert_eq!(cause["form"], form, "{sample} {id}: {cause}");
+        assert_eq!(cause["recognised"], true, "{sample} {id}");
+        assert_eq!(cause["category"], category, "{sample} {id}: {cause}");
+        assert_ne!(r["evidence"]["kind"], "not_recognised", "{sample} {id}");
+    }
+}
+
+#[test]
+fn a_vmap_is_not_a_device_change_and_a_subclass_weight_is_named() {
+    let vmap = recompile("reasons/functorch_vmap", "0/1");
+    assert!(advice(&vmap).starts_with("Not a device change"), "{}", advice(&vmap));
+    assert!(!advice(&vmap).contains("one device"), "{}", advice(&vmap));
+
+    let weight = recompile("reasons/subclass_type", "0/1");
+    assert_eq!(weight["cause"]["culprit"], "weight (parameter)");
+    assert!(weight["cause"]["detail"].as_str().unwrap().contains("__main__.Tagged"));
+    assert!(advice(&weight).contains("before torch.compile"), "{}", advice(&weight));
+
+    let meta = recompile("reasons/subclass_metadata", "0/1");
+    assert!(advice(&meta).contains("__metadata_guard__"), "{}", advice(&meta));
+
+    // Duck sizing tied two sizes: not the 0/1 specialisation.
+    let tied = recompile("reasons/symbolic_relation", "0/1");
+    assert!(advice(&tied).contains("use_duck_shape"), "{}", advice(&tied));
+    assert!(!advice(&tied).contains("mark_unbacked"), "{}", advice(&tied));
+}
+
+#[test]
+fn a_grad_that_appears_under_gradual_unfreezing_is_optimizer_state_not_a_hyperparameter() {
+    for id in ["2/2", "2/4"] {
+        let r = recompile("reasons/optimizer_unfreeze", id);
+        let fix = advice(&r);
+        assert_eq!(r["severity"], "expected", "{id}: {r}");
+        assert_eq!(r["owner"], "torch_state", "{id}");
+        assert!(fix.contains("unfreeze"), "{id}: {fix}");
+        assert!(fix.contains("set_to_none=False"), "{id}: {fix}");
+        for wrong in ["lr=torch.tensor", "LR scheduler set", "as a tensor"] {
+            assert!(!fix.contains(wrong), "{id}: {wrong} in {fix}");
+        }
+        assert!(r["cause"]["culprit"].as_str().unwrap().contains(".grad"), "{id}");
+    }
+}
