@@ -220,5 +220,18 @@ pub(super) fn rows() -> Vec<Rule> {
             detail: Some("a Python value read from an object the compiled code is given is a constant of the graph"),
             advice: "The compiled code reads {culprit} as a Python value, and it changed. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
         },
+        Rule {
+            id: "value.item",
+            // `state['mode'] == 'm0'`, `cfg.opts['k'] == 3`, `xs[0] == 2`: an
+            // entry of a dict or list the frame reads (an argument or a
+            // captured variable; the text does not say which), compared as
+            // a constant. Recorded: tests/data/killed_mid_compile.
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"^(?:not )?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[(?:'[^']*'|-?\d+)\])*\[(?:'[^']*'|-?\d+)\](?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S",
+            culprit: Culprit::Source("src"),
+            detail: Some("an entry of a dict or list the compiled code reads is a constant of the graph"),
+            advice: "The compiled code reads {culprit} as a Python value, and it changed: each new value compiles again. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
+        },
     ]
 }
