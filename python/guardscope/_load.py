@@ -234,14 +234,19 @@ class Run:
         allow: Iterable[Category] = (),
         max_new_frames: Optional[int] = None,
         baseline: Optional[Run] = None,
+        max_new_graph_breaks: int = 0,
+        max_eager_frames: int = 0,
     ) -> Verdict:
         """The gate: ``guardscope check`` with ``--max-recompiles``, ``--allow``,
-        ``--max-new-frames`` and ``--baseline`` (another loaded run)."""
+        ``--max-new-frames``, ``--baseline`` (another loaded run),
+        ``--max-new-graph-breaks`` and ``--max-eager-frames``."""
         code, document, text = self._native.check(
             max_recompiles=max_recompiles,
             allow=list(allow),
             max_new_frames=max_new_frames,
             baseline=None if baseline is None else baseline._native,
+            max_new_graph_breaks=max_new_graph_breaks,
+            max_eager_frames=max_eager_frames,
         )
         return Verdict(code, document, text)
 
