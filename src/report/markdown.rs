@@ -71,7 +71,7 @@ pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
     if !v.eager_frames.is_empty() {
         let tag = if v.eager_frames_failed { "Error" } else { "Warning" };
         out.push_str(&format!("**{tag}**: frames that run eagerly (not compiled):\n\n"));
-        out.push_str("| frame | compile id | cost per call | because | file:line | fix |\n");
+        out.push_str("| not compiled | compile id | cost per call | because | file:line | fix |\n");
         out.push_str("|---|---|---|---|---|---|\n");
         for e in &v.eager_frames {
             let frame = match (&e.frame.file, e.frame.line) {
