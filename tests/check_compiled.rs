@@ -84,6 +84,15 @@ fn a_hook_disabled_inside_a_loop_fails_the_gate_by_default() {
     // The plain run compiles forward: no eager frame, its recompiles fail.
     let (_, v) = gate(&[PLAIN]);
     assert_eq!(v["eager_frames"], serde_json::json!([]));
+    // Its hook fix says what the decorator costs in a loop, before it is followed.
+    let advice = v["offending"][0]["advice"].as_str().unwrap();
+    assert!(advice.contains("@torch._dynamo.disable"), "{advice}");
+    assert!(
+        advice.contains(
+            "Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead"
+        ),
+        "{advice}"
+    );
 }
 
 #[test]

@@ -143,8 +143,8 @@ fn eager_frame(f: &Frame, c: &Compile) -> EagerFrame {
         };
         format!(
             "{what}A graph break inside a loop makes Dynamo skip the whole function, so nothing of it is compiled. \
-             Keep the loop free of breaks: compile each block instead of the model (block.compile() on each, so a \
-             hook runs between compiled blocks and breaks nothing), or move what breaks out of the loop (after the \
+             Keep the loop free of breaks: compile each block instead of the model (block.compile() on each: a \
+             break there splits one block's graph instead of skipping the loop), or move what breaks out of the loop (after the \
              forward returns){}.",
             if disabled {
                 ", or keep the hook's state where Dynamo cannot see it (a torch.library.custom_op) so the hook needs no disable"
