@@ -234,7 +234,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         } else {
             ""
         };
-        let names: Vec<&str> = eager_frames.iter().map(|e| e.frame.name.as_str()).collect();
+        let mut names: Vec<&str> = Vec::new();
+        for e in &eager_frames {
+            if !names.contains(&e.frame.name.as_str()) {
+                names.push(&e.frame.name);
+            }
+        }
         let part = format!(
             "{} {what}(allowed: {}): {}",
             plural(eager_frames.len(), "frame runs eagerly", "frames run eagerly"),

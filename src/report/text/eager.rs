@@ -20,9 +20,24 @@ pub fn write_eager_frames(out: &mut dyn Write, frames: &[EagerFrame], opts: &Ter
         "",
         "  ",
     )?;
+    // Every rank's copy of a frame says the same: each sentence once,
+    // with the ranks that share it.
+    let mut shown: Vec<(String, Vec<Option<u32>>, Option<&String>)> = Vec::new();
     for e in frames {
-        write_wrapped(out, &e.sentence(display_site), w, "  ", "      ")?;
-        if let Some(fix) = &e.fix {
+        let sentence = e.sentence(display_site);
+        match shown.iter_mut().find(|(s, _, _)| *s == sentence) {
+            Some((_, ranks, _)) => ranks.push(e.frame.rank),
+            None => shown.push((sentence, vec![e.frame.rank], e.fix.as_ref())),
+        }
+    }
+    for (sentence, ranks, fix) in shown {
+        let line = if ranks.len() > 1 {
+            format!("{sentence} on {} ranks", ranks.len())
+        } else {
+            sentence
+        };
+        write_wrapped(out, &line, w, "  ", "      ")?;
+        if let Some(fix) = fix {
             write_wrapped(out, fix, w, "      fix: ", "           ")?;
         }
     }
