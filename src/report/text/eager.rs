@@ -22,17 +22,17 @@ pub fn write_eager_frames(out: &mut dyn Write, frames: &[EagerFrame], opts: &Ter
     )?;
     // Every rank's copy of a frame says the same: each sentence once,
     // with the ranks that share it.
-    let mut shown: Vec<(String, Vec<Option<u32>>, Option<&String>)> = Vec::new();
+    let mut shown: Vec<(String, usize, Option<&String>)> = Vec::new();
     for e in frames {
         let sentence = e.sentence(display_site);
         match shown.iter_mut().find(|(s, _, _)| *s == sentence) {
-            Some((_, ranks, _)) => ranks.push(e.frame.rank),
-            None => shown.push((sentence, vec![e.frame.rank], e.fix.as_ref())),
+            Some((_, copies, _)) => *copies += 1,
+            None => shown.push((sentence, 1, e.fix.as_ref())),
         }
     }
-    for (sentence, ranks, fix) in shown {
-        let line = if ranks.len() > 1 {
-            format!("{sentence} on {} ranks", ranks.len())
+    for (sentence, copies, fix) in shown {
+        let line = if copies > 1 {
+            format!("{sentence} on {copies} ranks")
         } else {
             sentence
         };
