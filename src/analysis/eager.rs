@@ -80,6 +80,15 @@ fn soft(c: &Compile) -> bool {
     skipped || matches!(c.fail_type.as_deref(), Some("Unsupported" | "UserError"))
 }
 
+/// At most `MAX_REASON` characters of a logged line, marked when cut.
+fn cut(line: &str) -> String {
+    const MAX_REASON: usize = 200;
+    match line.char_indices().nth(MAX_REASON) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_string(),
+    }
+}
+
 fn eager_frame(f: &Frame, c: &Compile) -> EagerFrame {
     let compiled = f.compiles.iter().filter(|c| !c.failed && !c.cache_limit).count();
     let raised = c
@@ -103,7 +112,9 @@ fn eager_frame(f: &Frame, c: &Compile) -> EagerFrame {
         _ => "that call ran eagerly or raised (the log does not say which)".to_string(),
     };
     let reason = c.fail_reason.as_deref().unwrap_or("");
-    let first = reason.lines().map(str::trim).find(|l| !l.is_empty());
+    // One line of the error, cut: a failed compile's text can be megabytes
+    // (summary --json keeps it whole in the compile's fail_reason).
+    let first = reason.lines().map(str::trim).find(|l| !l.is_empty()).map(cut);
     let in_loop = reason.contains("graph break in loop");
     let because = if c.cache_limit {
         format!("it hit the recompile limit after {compiled} compiles")
