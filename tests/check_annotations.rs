@@ -90,7 +90,8 @@ fn markdown_has_one_row_per_counted_recompile() {
         assert_eq!(row[6].replace('\u{200d}', ""), o["advice"].as_str().unwrap());
     }
 
-    let pass = check(&["samples/traces/collision_fixed", "--format", "markdown"]);
+    // A run that compiles every frame once (tests/corpus, real torch 2.15).
+    let pass = check(&["tests/corpus/logs/torch2.15.0/lambda_per_call", "--format", "markdown"]);
     assert_eq!(pass.code, 0);
     assert!(
         pass.stdout.starts_with("## guardscope check: ✅ PASS\n"),

@@ -128,18 +128,19 @@ fn check(extra: &[&str]) -> (i32, Value, String) {
 
 #[test]
 fn check_gates_on_graph_breaks_the_baseline_lacks() {
-    // Without the flag: a warning, listed, and the gate passes.
+    // Without the flag: a new break fails the gate, as a new recompile does.
     let (code, v, text) = check(&[]);
-    assert_eq!(code, 0, "{text}");
+    assert_eq!(code, 1, "{text}");
     assert_eq!(v["new_graph_breaks"].as_array().unwrap().len(), 2);
-    assert_eq!(v["new_graph_breaks_failed"], false);
+    assert_eq!(v["new_graph_breaks_failed"], true);
     assert!(
-        text.contains("warning: graph breaks the baseline does not have:"),
+        text.contains("error: graph breaks the baseline does not have:"),
         "{text}"
     );
-    assert!(
-        text.contains("2 new graph break(s) versus the baseline (warning only)"),
-        "{text}"
+    assert_eq!(
+        v["message"],
+        "FAIL: 2 new graph breaks versus the baseline (allowed: 0); 2 new recompiles (allowed: 99); \
+         3 new frame(s) versus the baseline (allowed: 99)"
     );
     // Over the limit: exit 1, as any failed gate.
     let (code, v, text) = check(&["--max-new-graph-breaks", "1"]);

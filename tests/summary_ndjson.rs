@@ -174,10 +174,46 @@ fn every_record_parses_and_matches_summary_json_on_every_real_log() {
         }
         recompiles_seen += recompiles.len();
 
-        // Summed per culprit, the records give the culprit groups' seconds.
+        // Summed per culprit group, the records give the groups' seconds. A
+        // group may hold recompiles whose own culprits differ (a hook's flag
+        // and the list it appends to are one cause): each record is counted
+        // under the group that lists its compile id.
+        let mut group_of: BTreeMap<(String, String, String, String), (String, String)> = BTreeMap::new();
+        for g in doc["culprits"].as_array().unwrap() {
+            let ranks: Vec<Value> = match g["ranks"].as_array() {
+                Some(r) if !r.is_empty() => r.clone(),
+                _ => vec![g["rank"].clone()],
+            };
+            for (i, id) in g["compile_ids"].as_array().unwrap().iter().enumerate() {
+                // Across ranks the ids are listed once per rank, in rank order.
+                let rank_ids: Vec<&Value> = if ranks.len() == g["compile_ids"].as_array().unwrap().len() {
+                    vec![&ranks[i]]
+                } else {
+                    ranks.iter().collect()
+                };
+                for r in rank_ids {
+                    let key = (
+                        g["run"].to_string(),
+                        r.to_string(),
+                        g["frame_id"].to_string(),
+                        id.to_string(),
+                    );
+                    group_of.insert(key, (g["category"].to_string(), g["culprit"].to_string()));
+                }
+            }
+        }
         let mut from_rows: BTreeMap<(String, String), f64> = BTreeMap::new();
         for row in &recompiles {
-            let key = (row["category"].to_string(), row["culprit"].to_string());
+            let at = (
+                row["run"].to_string(),
+                row["rank"].to_string(),
+                row["frame_id"].to_string(),
+                row["compile_id"].to_string(),
+            );
+            let key = group_of
+                .get(&at)
+                .cloned()
+                .unwrap_or_else(|| panic!("{what}: no group lists {at:?}"));
             *from_rows.entry(key).or_default() += row["seconds"].as_f64().unwrap_or(0.0);
         }
         let mut from_groups: BTreeMap<(String, String), f64> = BTreeMap::new();

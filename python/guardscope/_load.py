@@ -234,10 +234,13 @@ class Run:
         allow: Iterable[Category] = (),
         max_new_frames: Optional[int] = None,
         baseline: Optional[Run] = None,
+        max_new_graph_breaks: int = 0,
+        max_eager_frames: int = 0,
         allow_unfinished: bool = False,
     ) -> Verdict:
         """The gate: ``guardscope check`` with ``--max-recompiles``, ``--allow``,
-        ``--max-new-frames``, ``--baseline`` (another loaded run) and
+        ``--max-new-frames``, ``--baseline`` (another loaded run),
+        ``--max-new-graph-breaks``, ``--max-eager-frames`` and
         ``--allow-unfinished`` (a compile the log never finishes then does not
         fail the gate; by default it does, exit code 2)."""
         code, document, text = self._native.check(
@@ -245,6 +248,8 @@ class Run:
             allow=list(allow),
             max_new_frames=max_new_frames,
             baseline=None if baseline is None else baseline._native,
+            max_new_graph_breaks=max_new_graph_breaks,
+            max_eager_frames=max_eager_frames,
             allow_unfinished=allow_unfinished,
         )
         return Verdict(code, document, text)

@@ -118,6 +118,8 @@ class LoadedRun:
         allow: Sequence[str] = ...,
         max_new_frames: int | None = None,
         baseline: LoadedRun | None = None,
+        max_new_graph_breaks: int = 0,
+        max_eager_frames: int = 0,
         allow_unfinished: bool = False,
     ) -> tuple[int, str, str]: ...
     def report(self, output: Union[str, PathLike[str]], *, overwrite: bool = False) -> Path: ...

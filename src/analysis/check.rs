@@ -1,8 +1,10 @@
 //! The pre-merge gate: does this run recompile (more than a baseline run of
 //! the same program)?
 
+mod compiled;
+
 use super::unfinished::unfinished_compiles;
-use super::{Finding, Findings, FrameRef, Severity};
+use super::{EagerFrame, Finding, Findings, FrameRef, Severity};
 use crate::input::ProblemKind;
 use crate::model::Frame;
 use crate::reasons::{Category, RecompileReason};
@@ -17,8 +19,11 @@ pub struct CheckOptions {
     pub allow: Vec<Category>,
     /// New frames (graph breaks) tolerated versus the baseline; None: warn only.
     pub max_new_frames: Option<usize>,
-    /// Distinct graph breaks the baseline lacks tolerated; None: warn only.
-    pub max_new_graph_breaks: Option<usize>,
+    /// Distinct graph breaks the baseline lacks tolerated (baseline mode).
+    pub max_new_graph_breaks: usize,
+    /// Frames that run eagerly (skipped, failed, over the recompile limit)
+    /// tolerated; with a baseline, those the baseline does not also have.
+    pub max_eager_frames: usize,
     /// The run was stopped on purpose: a compile the log never finishes
     /// does not fail the gate (`--allow-unfinished`).
     pub allow_unfinished: bool,
@@ -35,6 +40,10 @@ pub struct NewGraphBreak {
     /// torch's `Hint:` lines (what to change), as `summary --json` has them.
     pub hints: Vec<String>,
     pub compile_ids: Vec<String>,
+    /// The frames it breaks (`forward (model.py:43)`).
+    pub frames: Vec<String>,
+    /// What it costs each call of those frames, in words.
+    pub per_call: String,
 }
 
 /// A frame as the user's code names it. Frame ids shift when a graph break
@@ -49,6 +58,15 @@ pub struct FrameKey {
 
 impl FrameKey {
     fn of(f: &Frame) -> Self {
+        FrameKey {
+            rank: f.rank,
+            function: f.function.clone(),
+            file: f.file.clone(),
+            line: f.line,
+        }
+    }
+
+    fn of_ref(f: &FrameRef) -> Self {
         FrameKey {
             rank: f.rank,
             function: f.function.clone(),
@@ -92,6 +110,11 @@ pub struct CheckVerdict {
     /// Distinct graph breaks only the candidate has; baseline mode only.
     pub new_graph_breaks: Vec<NewGraphBreak>,
     pub new_graph_breaks_failed: bool,
+    pub max_new_graph_breaks: usize,
+    /// Frames that run eagerly (with a baseline: that the baseline compiled).
+    pub eager_frames: Vec<EagerFrame>,
+    pub eager_frames_failed: bool,
+    pub max_eager_frames: usize,
     /// Input of either run that could not be read (`file:line: why`): the
     /// gate cannot vouch for what it did not see, so any makes it fail.
     pub unread_inputs: Vec<String>,
@@ -175,8 +198,10 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     offending.sort_by_key(|o| o.severity);
     let too_many = offending.len() > opts.max_recompiles;
     let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
-    let new_graph_breaks = baseline.map(|b| new_breaks(candidate, b)).unwrap_or_default();
-    let new_graph_breaks_failed = opts.max_new_graph_breaks.is_some_and(|n| new_graph_breaks.len() > n);
+    let new_graph_breaks = baseline.map(|b| compiled::new_breaks(candidate, b)).unwrap_or_default();
+    let new_graph_breaks_failed = new_graph_breaks.len() > opts.max_new_graph_breaks;
+    let eager_frames = compiled::eager_frames(candidate, baseline);
+    let eager_frames_failed = eager_frames.len() > opts.max_eager_frames;
     let mut unread_inputs = candidate.run.problems.unread();
     let mut unread_count = candidate.run.problems.count_of(ProblemKind::Io);
     if let Some(base) = baseline {
@@ -190,8 +215,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         unread_inputs.extend(unfinished.iter().cloned());
     }
     let unrecognised = offending.iter().filter(|o| !o.cause.recognised()).count();
-    let passed =
-        !too_many && !new_frames_failed && !new_graph_breaks_failed && unread_inputs.is_empty() && unrecognised == 0;
+    let passed = !too_many
+        && !new_frames_failed
+        && !new_graph_breaks_failed
+        && !eager_frames_failed
+        && unread_inputs.is_empty()
+        && unrecognised == 0;
     let (one, many) = if mode == "baseline" {
         ("new recompile", "new recompiles")
     } else {
@@ -211,9 +240,8 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             if unread_count == 1 { "" } else { "s" }
         )
     };
-    let mut message = format!(
-        "{}: {unread}{} (allowed: {}){}",
-        if passed { "PASS" } else { "FAIL" },
+    let recompiles = format!(
+        "{} (allowed: {}){}",
         plural(n, one, many),
         opts.max_recompiles,
         if allowed.is_empty() {
@@ -222,36 +250,71 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             format!(", {} excused by --allow", allowed.len())
         },
     );
-    if opts.allow_unfinished && !unfinished.is_empty() {
-        message.push_str(&format!(
-            "; {} unfinished, not judged (--allow-unfinished: the run was stopped on purpose)",
-            plural(unfinished.len(), "compile", "compiles")
-        ));
+    // What failed the gate leads, so a heading or a one-line summary built
+    // from the message names the real reason.
+    let mut failing = Vec::new();
+    let mut rest = vec![recompiles];
+    if too_many {
+        failing.push(rest.pop().expect("the recompile count"));
     }
     if unrecognised > 0 {
-        message.push_str(&format!(
-            "; {} not recognised (no budget excuses a guard text guardscope cannot read)",
+        failing.push(format!(
+            "{} not recognised (no budget excuses a guard text guardscope cannot read)",
             plural(unrecognised, "recompile", "recompiles")
         ));
+    }
+    if !eager_frames.is_empty() {
+        let what = if mode == "baseline" {
+            "that the baseline compiled "
+        } else {
+            ""
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for e in &eager_frames {
+            if !names.contains(&e.frame.name.as_str()) {
+                names.push(&e.frame.name);
+            }
+        }
+        let part = format!(
+            "{} {what}(allowed: {}): {}",
+            plural(eager_frames.len(), "frame runs eagerly", "frames run eagerly"),
+            opts.max_eager_frames,
+            names.join(", ")
+        );
+        if eager_frames_failed { &mut failing } else { &mut rest }.push(part);
+    }
+    if !new_graph_breaks.is_empty() {
+        let part = format!(
+            "{} versus the baseline (allowed: {})",
+            plural(new_graph_breaks.len(), "new graph break", "new graph breaks"),
+            opts.max_new_graph_breaks
+        );
+        if new_graph_breaks_failed {
+            &mut failing
+        } else {
+            &mut rest
+        }
+        .push(part);
     }
     if !new_frames.is_empty() {
         let limit = opts
             .max_new_frames
             .map_or("warning only".to_string(), |m| format!("allowed: {m}"));
-        message.push_str(&format!(
-            "; {} new frame(s) versus the baseline ({limit})",
-            new_frames.len()
+        let part = format!("{} new frame(s) versus the baseline ({limit})", new_frames.len());
+        if new_frames_failed { &mut failing } else { &mut rest }.push(part);
+    }
+    failing.extend(rest);
+    if opts.allow_unfinished && !unfinished.is_empty() {
+        failing.push(format!(
+            "{} unfinished, not judged (--allow-unfinished: the run was stopped on purpose)",
+            plural(unfinished.len(), "compile", "compiles")
         ));
     }
-    if !new_graph_breaks.is_empty() {
-        let limit = opts
-            .max_new_graph_breaks
-            .map_or("warning only".to_string(), |m| format!("allowed: {m}"));
-        message.push_str(&format!(
-            "; {} new graph break(s) versus the baseline ({limit})",
-            new_graph_breaks.len()
-        ));
-    }
+    let message = format!(
+        "{}: {unread}{}",
+        if passed { "PASS" } else { "FAIL" },
+        failing.join("; ")
+    );
     CheckVerdict {
         passed,
         mode,
@@ -262,32 +325,14 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         new_frames_failed,
         new_graph_breaks,
         new_graph_breaks_failed,
+        max_new_graph_breaks: opts.max_new_graph_breaks,
+        eager_frames,
+        eager_frames_failed,
+        max_eager_frames: opts.max_eager_frames,
         unread_inputs,
         unfinished_compiles: unfinished,
         unfinished_allowed: opts.allow_unfinished,
         unrecognised,
         message,
     }
-}
-
-/// The candidate's distinct graph breaks that the baseline does not log.
-fn new_breaks(candidate: &Findings<'_>, baseline: &Findings<'_>) -> Vec<NewGraphBreak> {
-    candidate
-        .graph_breaks
-        .iter()
-        .filter(|g| {
-            !baseline
-                .graph_breaks
-                .iter()
-                .any(|b| b.reason == g.reason && b.user_line == g.user_line)
-        })
-        .map(|g| NewGraphBreak {
-            reason: g.reason.clone(),
-            user_line: g.user_line.clone(),
-            user_code: g.user_code.clone(),
-            registry_id: g.registry_id.clone(),
-            hints: g.hints.clone(),
-            compile_ids: g.compile_ids.clone(),
-        })
-        .collect()
 }

@@ -36,6 +36,9 @@ pub struct Findings<'r> {
     pub graph_breaks: Vec<GraphBreak<'r>>,
     /// Guard checks, cache hits and misses, eager fallbacks.
     pub cost: Cost,
+    /// Frames Dynamo did not compile (skipped, failed, over the recompile
+    /// limit), each once, in run order.
+    pub eager_frames: Vec<super::EagerFrame>,
     /// Compile (by address) -> index into `recompiles`.
     index: HashMap<*const Compile, usize>,
 }
@@ -101,6 +104,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         by_category,
         lone_ranks: lone,
         cost: cost(run),
+        eager_frames: super::eager::eager_frames(run),
         index,
     }
 }

@@ -20,8 +20,11 @@ pub struct GraphBreak<'r> {
     pub library_line: Option<String>,
     /// The graph-break registry id (`gb0124`), where the log's text has one.
     pub registry_id: Option<String>,
-    /// What to change, as torch's own `Hint:` lines say it (empty when the
-    /// log states none, or only asks to report the break to PyTorch).
+    /// What to change: torch's own `Hint:` lines (empty when the log
+    /// states none, or only asks to report the break to PyTorch), except
+    /// where they cannot be followed: for a function kept out of the graph
+    /// on purpose, and for a break inside torch's or a library's code,
+    /// guardscope's advice stands in their place (see `advice`).
     pub hints: Vec<String>,
     /// Times the log holds this break.
     pub count: usize,
@@ -75,18 +78,50 @@ fn user_line(g: &GraphBreakText) -> Option<String> {
 
 fn new_break<'r>(parsed: GraphBreakText, user_line: Option<String>, text: &'r str) -> GraphBreak<'r> {
     let library_line = parsed.at.filter(|at| Some(at) != user_line.as_ref());
+    let hints = advice(&parsed.reason, parsed.registry_id.as_deref(), library_line.as_deref())
+        .map_or(parsed.hints, |a| vec![a]);
     GraphBreak {
         reason: parsed.reason,
         user_code: parsed.user_code,
         library_line,
         registry_id: parsed.registry_id,
-        hints: parsed.hints,
+        hints,
         user_line,
         count: 0,
         compile_ids: Vec::new(),
         frames: Vec::new(),
         text,
     }
+}
+
+/// guardscope's advice where torch's hints cannot be followed, or would
+/// undo a fix: a call to a function decorated with `torch._dynamo.disable`
+/// (torch says to remove the decorator, which a hook kept out of the graph
+/// on guardscope's advice needs), and a break inside torch's or a library's
+/// code (torch's hint names code the user did not write).
+fn advice(reason: &str, registry_id: Option<&str>, library_line: Option<&str>) -> Option<String> {
+    let disabled = registry_id.is_some_and(|id| id.eq_ignore_ascii_case("gb0098"))
+        || reason.contains("torch.compiler.disable()`d function");
+    if disabled {
+        return Some(
+            "A function decorated with torch._dynamo.disable (or torch.compiler.disable) is called here, \
+             such as a hook kept out of the graph on purpose: if it is, keep the decorator. It costs one graph \
+             break per call; inside a loop Dynamo skips the whole enclosing function, which then runs eagerly \
+             (see the frames that are not compiled): compile each block instead of the model so the call falls \
+             between compiled graphs."
+                .to_string(),
+        );
+    }
+    let lib = library_line?;
+    let file = lib
+        .rsplit_once("site-packages/")
+        .map(|(_, tail)| tail)
+        .unwrap_or_else(|| lib.rsplit(['/', '\\']).next().unwrap_or(lib));
+    Some(format!(
+        "The break is inside {file} (torch's or a library's code, not yours), reached from your line: \
+         its cause is in that code, so torch's hint does not apply to yours. Call that code outside the \
+         compiled region, or accept the break."
+    ))
 }
 
 #[cfg(test)]
@@ -146,5 +181,54 @@ mod tests {
         assert!(breaks
             .iter()
             .any(|g| g.compile_ids.iter().any(|id| id.starts_with("rank 1 "))));
+    }
+}
+
+#[cfg(test)]
+mod advice_tests {
+    use super::*;
+
+    fn breaks_of(path: &str) -> Vec<(String, Vec<String>)> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let run = crate::load::load(&[p], &crate::trace::ParseOptions::default()).expect("sample loads");
+        distinct(&run).into_iter().map(|g| (g.reason, g.hints)).collect()
+    }
+
+    #[test]
+    fn a_hook_disabled_on_purpose_is_not_fixed_by_removing_the_decorator() {
+        // samples/traces/hook_loop_disabled (real torch 2.15): the hook was
+        // decorated as guardscope's hook fix says; torch's hint undoes it.
+        let breaks = breaks_of("samples/traces/hook_loop_disabled");
+        let hints = &breaks[0].1;
+        assert_eq!(hints.len(), 1, "{hints:?}");
+        assert!(!hints[0].contains("Remove the"), "{}", hints[0]);
+        assert!(hints[0].contains("keep the decorator"), "{}", hints[0]);
+        assert!(hints[0].contains("inside a loop Dynamo skips the whole enclosing function"));
+    }
+
+    #[test]
+    fn torchs_hints_about_library_code_are_not_given_as_the_users_fix() {
+        // tests/corpus (real torch 2.15): DDP's logging call and the
+        // graph_break() inside torch.optim's Adam.step.
+        for (path, file) in [
+            (
+                "tests/corpus/logs/torch2.15.0/ddp_gloo",
+                "torch/nn/parallel/distributed.py",
+            ),
+            (
+                "tests/corpus/logs/torch2.15.0/optim_tensor_lr",
+                "torch/optim/optimizer.py",
+            ),
+        ] {
+            let breaks = breaks_of(path);
+            let (_, hints) = breaks
+                .iter()
+                .find(|(_, h)| h.iter().any(|h| h.contains(file)))
+                .unwrap_or_else(|| panic!("{path}: {breaks:?}"));
+            assert!(hints[0].contains("not yours"), "{hints:?}");
+            for h in hints {
+                assert!(!h.contains("in your code") && !h.starts_with("Remove the"), "{h}");
+            }
+        }
     }
 }

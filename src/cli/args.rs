@@ -114,6 +114,12 @@ pub struct RunArgs {
     /// With --check: fail when the run has more than N frames the baseline lacks.
     #[arg(long, value_name = "N", requires = "check")]
     pub max_new_frames: Option<usize>,
+    /// With --check --baseline: distinct graph breaks the baseline lacks tolerated.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
+    pub max_new_graph_breaks: usize,
+    /// With --check: frames that run eagerly (skipped, failed, over the recompile limit) tolerated.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
+    pub max_eager_frames: usize,
     /// With --check: the run may be stopped on purpose (killed, timed out): a
     /// compile its log never finishes does not fail the check.
     #[arg(long, requires = "check")]
@@ -196,9 +202,14 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N")]
     pub max_new_frames: Option<usize>,
     /// Fail when the run logs more than N distinct graph breaks (reason and
-    /// user line) the baseline lacks (default: warn only). Needs --baseline.
+    /// user line) the baseline lacks (default 0). Needs --baseline.
     #[arg(long, value_name = "N", requires = "baseline")]
     pub max_new_graph_breaks: Option<usize>,
+    /// Fail when more than N frames run eagerly, not compiled (Dynamo skipped
+    /// them, their compile failed, or they hit the recompile limit); with
+    /// --baseline, frames the baseline compiled.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_eager_frames: usize,
     /// The run was stopped on purpose (killed, timed out): a compile the log
     /// never finishes is named but does not fail the check (by default it
     /// does, exit 2: the log is not the whole run).

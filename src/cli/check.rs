@@ -49,7 +49,8 @@ fn load_and_gate(args: CheckArgs, out: Output, format: CheckFormat) -> Result<St
         max_recompiles: args.max_recompiles,
         allow: args.allow,
         max_new_frames: args.max_new_frames,
-        max_new_graph_breaks: args.max_new_graph_breaks,
+        max_new_graph_breaks: args.max_new_graph_breaks.unwrap_or(0),
+        max_eager_frames: args.max_eager_frames,
         allow_unfinished: args.allow_unfinished,
     };
     let candidate = analysis::analyse(&candidate);

@@ -156,13 +156,18 @@ run the same steps twice, e.g. with and without new hooks, and compare.
 Frames are matched by function, file and first line (frame ids shift when a
 graph break is added); new frames are a warning unless --max-new-frames.
 Graph breaks are matched by reason and user line; those the baseline does
-not log are a warning unless --max-new-graph-breaks N (fail above N).";
+not log fail the check (--max-new-graph-breaks N tolerates N).
+A frame that runs eagerly, not compiled (Dynamo skipped it, e.g. for a graph
+break inside a loop; its compile failed; it hit the recompile limit) fails
+the check, with --baseline only one the baseline compiled
+(--max-eager-frames N tolerates N).";
 
 const CHECK_HELP_TAIL: &str = "\
 Output for CI (docs/ci.md): --format sarif (upload it to GitHub code
 scanning), github (annotations on the lines, in a GitHub Actions log) or
 markdown (append it to $GITHUB_STEP_SUMMARY); each names the user's line of
-every counted recompile, relative to --repo-root.
+every counted recompile, frame that runs eagerly and new graph break,
+relative to --repo-root.
 Example:  guardscope check /tmp/hooks --baseline /tmp/base --format sarif > guardscope.sarif
 
 A log that cannot be read completely (a rank's file unreadable, a gzip

@@ -81,7 +81,8 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
             max_recompiles: args.max_recompiles,
             allow: args.allow.clone(),
             max_new_frames: args.max_new_frames,
-            max_new_graph_breaks: None,
+            max_new_graph_breaks: args.max_new_graph_breaks,
+            max_eager_frames: args.max_eager_frames,
             allow_unfinished: args.allow_unfinished,
         };
         let format = if args.json {

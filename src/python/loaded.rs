@@ -117,13 +117,15 @@ impl PyLoadedRun {
 
     /// The gate's verdict, as `guardscope check` gives it: (exit code, the
     /// `--json` document, the text it prints).
-    #[pyo3(signature = (*, max_recompiles = 0, allow = Vec::new(), max_new_frames = None, baseline = None, allow_unfinished = false))]
+    #[pyo3(signature = (*, max_recompiles = 0, allow = Vec::new(), max_new_frames = None, baseline = None, max_new_graph_breaks = 0, max_eager_frames = 0, allow_unfinished = false))]
     fn check(
         &self,
         max_recompiles: usize,
         allow: Vec<String>,
         max_new_frames: Option<usize>,
         baseline: Option<PyRef<'_, PyLoadedRun>>,
+        max_new_graph_breaks: usize,
+        max_eager_frames: usize,
         allow_unfinished: bool,
     ) -> PyResult<(i32, String, String)> {
         let allow = allow
@@ -142,7 +144,8 @@ impl PyLoadedRun {
             max_recompiles,
             allow,
             max_new_frames,
-            max_new_graph_breaks: None,
+            max_new_graph_breaks,
+            max_eager_frames,
             allow_unfinished,
         };
         let base = baseline.as_ref().map(|b| b.findings());

@@ -8,8 +8,8 @@
 use super::paths::tail_under;
 use super::text::check::frame;
 use super::text::terminal_safe;
-use crate::analysis::check::Offense;
-use crate::analysis::Severity;
+use crate::analysis::check::{NewGraphBreak, Offense};
+use crate::analysis::{EagerFrame, Severity};
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
@@ -95,6 +95,59 @@ impl RepoRoot {
                 line,
             })
     }
+}
+
+impl RepoRoot {
+    /// A `file:line` of the log as the CI formats place it.
+    pub fn site_of(&self, site: Option<&str>) -> Option<Site> {
+        site.and_then(split_site).map(|(file, line)| Site {
+            file: self.name(file),
+            line,
+        })
+    }
+
+    /// `file:line` named from the root, for messages.
+    pub fn display(&self, site: &str) -> String {
+        match split_site(site) {
+            Some((file, line)) => format!("{}:{line}", self.name(file).as_str()),
+            None => site.to_string(),
+        }
+    }
+}
+
+/// A frame that runs eagerly, in one paragraph: which frame, the cost per
+/// call, why, at which line, and the fix.
+pub fn eager_sentence(e: &EagerFrame, root: &RepoRoot) -> String {
+    let mut s = e.sentence(|site| root.display(site));
+    s.push('.');
+    if let Some(fix) = &e.fix {
+        s.push_str(&format!(" Fix: {fix}"));
+    }
+    s
+}
+
+/// A new graph break, in one paragraph: what broke, at which line, what it
+/// costs each call, and the fix.
+pub fn break_sentence(g: &NewGraphBreak, root: &RepoRoot) -> String {
+    let mut s = format!("New graph break: {}", g.reason);
+    if let Some(id) = &g.registry_id {
+        s.push_str(&format!(" [{}]", id.to_uppercase()));
+    }
+    if let Some(at) = &g.user_line {
+        s.push_str(&format!(" at {}", root.display(at)));
+        if let Some(code) = &g.user_code {
+            s.push_str(&format!(": {code}"));
+        }
+    }
+    s.push_str(&format!(" ({})", g.compile_ids.join(", ")));
+    if !g.per_call.is_empty() {
+        s.push_str(&format!(". Cost: {}", g.per_call));
+    }
+    s.push('.');
+    if let Some(hint) = g.hints.first() {
+        s.push_str(&format!(" Fix: {hint}"));
+    }
+    s
 }
 
 /// `file:LINE` split, when the line is a positive number.

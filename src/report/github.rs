@@ -8,7 +8,7 @@
 //! (actions/toolkit's command.ts): otherwise a newline in a culprit would
 //! end the command, and the next line of text could be a command of its own.
 
-use super::ci::{cut, inert, sentence, RepoRoot};
+use super::ci::{break_sentence, cut, eager_sentence, inert, sentence, RepoRoot, Site};
 use super::text::check::frame;
 use super::text::workflow_inert;
 use crate::analysis::check::{CheckVerdict, Offense};
@@ -29,6 +29,24 @@ pub fn github(v: &CheckVerdict, root: &RepoRoot) -> String {
     }
     for o in &v.offending {
         commands.push(annotation(o, root));
+    }
+    for e in &v.eager_frames {
+        let command = if v.eager_frames_failed { "error" } else { "warning" };
+        let mut props = site_props(root.site_of(e.user_line.as_deref()));
+        props.push((
+            "title",
+            format!("guardscope: {} runs eagerly (not compiled)", e.frame.name),
+        ));
+        commands.push((command, command_line(command, &props, &eager_sentence(e, root))));
+    }
+    for g in &v.new_graph_breaks {
+        let command = if v.new_graph_breaks_failed { "error" } else { "warning" };
+        let mut props = site_props(root.site_of(g.user_line.as_deref()));
+        props.push((
+            "title",
+            "guardscope: a graph break the baseline does not have".to_string(),
+        ));
+        commands.push((command, command_line(command, &props, &break_sentence(g, root))));
     }
     for k in &v.new_frames {
         let command = if v.new_frames_failed { "error" } else { "warning" };
@@ -91,11 +109,7 @@ fn annotation(o: &Offense, root: &RepoRoot) -> (&'static str, String) {
         Severity::Problem => "error",
         Severity::Expected => "warning",
     };
-    let mut props = Vec::new();
-    if let Some(site) = root.site(o) {
-        props.push(("file", site.file.as_str().to_string()));
-        props.push(("line", site.line.to_string()));
-    }
+    let mut props = site_props(root.site(o));
     let title = format!(
         "guardscope: {} recompile ({}) of {}",
         o.cause.category.name(),
@@ -104,6 +118,12 @@ fn annotation(o: &Offense, root: &RepoRoot) -> (&'static str, String) {
     );
     props.push(("title", title));
     (command, command_line(command, &props, &sentence(o)))
+}
+
+/// `file=` and `line=` of a place, when there is one.
+fn site_props(site: Option<Site>) -> Vec<(&'static str, String)> {
+    site.map(|s| vec![("file", s.file.as_str().to_string()), ("line", s.line.to_string())])
+        .unwrap_or_default()
 }
 
 /// `::command key=value,...::message\n`, each part escaped; a `##[` from a

@@ -32,6 +32,9 @@ pub struct SummaryDocument<'a> {
     /// Each distinct graph break (same reason at the same user line) once,
     /// most logged first: the list the summary text and the report show.
     pub graph_breaks: Vec<GraphBreakView<'a>>,
+    /// Frames that run eagerly, not compiled (skipped, failed, over the
+    /// recompile limit): the summary's "Not compiled" list.
+    pub eager_frames: &'a [crate::analysis::EagerFrame],
 }
 
 #[derive(Serialize)]
@@ -329,6 +332,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
         },
         runs: &run.runs,
         cost: &findings.cost,
+        eager_frames: &findings.eager_frames,
         graph_breaks: findings
             .graph_breaks
             .iter()

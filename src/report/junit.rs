@@ -28,12 +28,15 @@ pub fn junit(v: &CheckVerdict) -> String {
                 .unwrap_or_default()
         ));
     }
+    for e in v.eager_frames.iter().filter(|_| v.eager_frames_failed) {
+        body.push_str(&format!("runs eagerly: {}\n", e.sentence(display_site)));
+    }
     for k in v.new_frames.iter().filter(|_| v.new_frames_failed) {
         body.push_str(&format!("new frame {}\n", k.function.as_deref().unwrap_or("?")));
     }
     for g in v.new_graph_breaks.iter().filter(|_| v.new_graph_breaks_failed) {
         let at = g.user_line.as_deref().unwrap_or("?");
-        body.push_str(&format!("new graph break at {at}: {}\n", g.reason));
+        body.push_str(&format!("new graph break at {at}: {}; {}\n", g.reason, g.per_call));
     }
     for p in &v.unread_inputs {
         body.push_str(&format!("unreadable input: {p}\n"));
@@ -160,6 +163,10 @@ mod tests {
             new_frames_failed: false,
             new_graph_breaks: Vec::new(),
             new_graph_breaks_failed: false,
+            max_new_graph_breaks: 0,
+            eager_frames: Vec::new(),
+            eager_frames_failed: false,
+            max_eager_frames: 0,
             unrecognised: 0,
             unread_inputs: vec![format!("{HOSTILE}.log")],
             unfinished_compiles: Vec::new(),

@@ -22,20 +22,91 @@ pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
     } else {
         ""
     };
-    out.push_str(&format!(
-        "**{word}**: {noun}{new} counted, budget {} (`--max-recompiles`)",
-        v.max_recompiles
-    ));
+    let mut recompiles = format!("{noun}{new} counted, budget {} (`--max-recompiles`)", v.max_recompiles);
     if !v.allowed.is_empty() {
-        out.push_str(&format!("; {} excused by `--allow`", v.allowed.len()));
+        recompiles.push_str(&format!("; {} excused by `--allow`", v.allowed.len()));
     }
-    out.push_str(".\n\n");
+    // What failed the gate comes first: the line names the real reason.
+    let mut failing = Vec::new();
+    let mut rest = Vec::new();
+    let too_many = v.offending.len() > v.max_recompiles;
+    if too_many { &mut failing } else { &mut rest }.push(recompiles);
+    if !v.eager_frames.is_empty() {
+        let part = format!(
+            "{}{}, budget {} (`--max-eager-frames`)",
+            plural(v.eager_frames.len(), "frame runs", "frames run"),
+            if v.mode == "baseline" {
+                " eagerly that the baseline compiled"
+            } else {
+                " eagerly, not compiled"
+            },
+            v.max_eager_frames
+        );
+        if v.eager_frames_failed { &mut failing } else { &mut rest }.push(part);
+    }
+    if !v.new_graph_breaks.is_empty() {
+        let part = format!(
+            "{} not in the baseline, budget {} (`--max-new-graph-breaks`)",
+            plural(v.new_graph_breaks.len(), "graph break", "graph breaks"),
+            v.max_new_graph_breaks
+        );
+        if v.new_graph_breaks_failed {
+            &mut failing
+        } else {
+            &mut rest
+        }
+        .push(part);
+    }
+    failing.extend(rest);
+    out.push_str(&format!("**{word}**: {}.\n\n", failing.join("; ")));
     out.push_str(&format!("> {}\n\n", cell(&v.message)));
     if !v.offending.is_empty() {
         out.push_str("| frame | compile id | category | culprit | file:line | severity | fix |\n");
         out.push_str("|---|---|---|---|---|---|---|\n");
         let rows = v.offending.iter().map(|o| row(o, root));
         bounded(&mut out, rows, v.offending.len(), "recompiles");
+        out.push('\n');
+    }
+    if !v.eager_frames.is_empty() {
+        let tag = if v.eager_frames_failed { "Error" } else { "Warning" };
+        out.push_str(&format!("**{tag}**: frames that run eagerly (not compiled):\n\n"));
+        out.push_str("| not compiled | compile id | cost per call | because | file:line | fix |\n");
+        out.push_str("|---|---|---|---|---|---|\n");
+        for e in &v.eager_frames {
+            let frame = match (&e.frame.file, e.frame.line) {
+                (Some(f), Some(l)) => format!("{} ({}:{l})", e.frame.name, root.name(f).as_str()),
+                _ => e.frame.name.clone(),
+            };
+            let site = e.user_line.as_deref().map_or_else(|| "?".into(), |s| root.display(s));
+            let cells = [
+                frame,
+                e.compile_id.clone(),
+                e.per_call.clone(),
+                e.because.clone(),
+                site,
+                e.fix.clone().unwrap_or_default(),
+            ];
+            out.push_str(&table_row(&cells));
+        }
+        out.push('\n');
+    }
+    if !v.new_graph_breaks.is_empty() {
+        let tag = if v.new_graph_breaks_failed { "Error" } else { "Warning" };
+        out.push_str(&format!("**{tag}**: graph breaks the baseline does not have:\n\n"));
+        out.push_str("| graph break | compile ids | file:line | cost per call | fix |\n");
+        out.push_str("|---|---|---|---|---|\n");
+        for g in &v.new_graph_breaks {
+            let id = g.registry_id.as_deref().map(|i| format!(" [{}]", i.to_uppercase()));
+            let site = g.user_line.as_deref().map_or_else(|| "?".into(), |s| root.display(s));
+            let cells = [
+                format!("{}{}", g.reason, id.unwrap_or_default()),
+                g.compile_ids.join(", "),
+                site,
+                g.per_call.clone(),
+                g.hints.first().cloned().unwrap_or_default(),
+            ];
+            out.push_str(&table_row(&cells));
+        }
         out.push('\n');
     }
     if !v.new_frames.is_empty() {
@@ -116,6 +187,11 @@ fn row(o: &Offense, root: &RepoRoot) -> String {
         o.severity.name().to_string(),
         o.cause.advice.clone(),
     ];
+    let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
+    format!("| {} |\n", cells.join(" | "))
+}
+
+fn table_row(cells: &[String]) -> String {
     let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
     format!("| {} |\n", cells.join(" | "))
 }

@@ -7,7 +7,7 @@
 //! log that reads clean. Shape checked against the OASIS schema by
 //! tests/check_formats.rs.
 
-use super::ci::{cut, sentence, what_changed, FileName, RepoRoot, Site};
+use super::ci::{break_sentence, cut, eager_sentence, sentence, what_changed, FileName, RepoRoot, Site};
 use super::text::check::frame;
 use super::text::workflow::json_inert;
 use crate::analysis::check::{CheckVerdict, FrameKey, Offense};
@@ -48,13 +48,35 @@ const PATH: &AsciiSet = &CONTROLS
 /// with, recorded in the invocation.
 pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
     let categories = used_categories(&v.offending);
-    let rules: Vec<Value> = categories.iter().map(|c| rule(*c)).collect();
-    let results: Vec<Value> = v
+    let mut rules: Vec<Value> = categories.iter().map(|c| rule(*c)).collect();
+    let mut results: Vec<Value> = v
         .offending
         .iter()
         .take(MAX_RESULTS)
         .map(|o| result(o, root, &categories))
         .collect();
+    // What the change did to what runs compiled: a rule each, after the
+    // categories, and a result at the line that caused it.
+    if !v.eager_frames.is_empty() {
+        let index = rules.len();
+        rules.push(compiled_rule(EAGER_RULE));
+        let level = if v.eager_frames_failed { "error" } else { "warning" };
+        for e in &v.eager_frames {
+            let place = root.site_of(e.user_line.as_deref());
+            let keys = [EAGER_RULE.0, e.why, e.frame.function.as_deref().unwrap_or("")];
+            results.push(compiled_result(&keys, index, level, &eager_sentence(e, root), place));
+        }
+    }
+    if !v.new_graph_breaks.is_empty() {
+        let index = rules.len();
+        rules.push(compiled_rule(BREAK_RULE));
+        let level = if v.new_graph_breaks_failed { "error" } else { "warning" };
+        for g in &v.new_graph_breaks {
+            let place = root.site_of(g.user_line.as_deref());
+            let keys = [BREAK_RULE.0, g.reason.as_str(), g.registry_id.as_deref().unwrap_or("")];
+            results.push(compiled_result(&keys, index, level, &break_sentence(g, root), place));
+        }
+    }
     let mut notifications = Vec::new();
     // The verdict first: a viewer that shows one notification shows it.
     let level = if v.passed { "note" } else { "error" };
@@ -108,6 +130,8 @@ pub fn sarif(v: &CheckVerdict, root: &RepoRoot, exit_code: i32) -> String {
                 "mode": v.mode,
                 "maxRecompiles": v.max_recompiles,
                 "counted": v.offending.len(),
+                "eagerFrames": v.eager_frames.len(),
+                "newGraphBreaks": v.new_graph_breaks.len(),
                 "excused": v.allowed.len(),
                 "verdict": v.message,
             },
@@ -197,6 +221,64 @@ fn rule(c: Category) -> Value {
         "properties": {"tags": ["torch.compile", "recompile", "performance"]},
     })
 }
+
+/// The rules of what runs compiled: id, short and full description.
+const EAGER_RULE: (&str, &str, &str) = (
+    "eager_frame",
+    "A frame torch.compile does not compile: it runs eagerly",
+    "Dynamo skipped this function (a graph break inside a loop, an unsupported construct), its compile failed, \
+     or it hit the recompile limit: the function runs eagerly, uncompiled, on the calls named. \
+     The result sits on the line that caused it and names the fix. Tolerate N with `guardscope check --max-eager-frames N`.",
+);
+const BREAK_RULE: (&str, &str, &str) = (
+    "new_graph_break",
+    "A graph break the baseline run does not have",
+    "This run breaks the compiled graph where the baseline did not: each call leaves the graph at this line and \
+     resumes in another (inside a loop, Dynamo skips the whole function). \
+     Tolerate N with `guardscope check --max-new-graph-breaks N`.",
+);
+
+fn compiled_rule((id, short, full): (&str, &str, &str)) -> Value {
+    json!({
+        "id": id,
+        "name": id,
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "help": {"text": full},
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"tags": ["torch.compile", "graph-break", "performance"]},
+    })
+}
+
+/// A result of a compiled-code rule; its fingerprint hashes `keys` and the
+/// file (no line, compile id or rank), as a recompile's does.
+fn compiled_result(keys: &[&str], index: usize, level: &str, text: &str, site: Option<Site>) -> Value {
+    let mut r = json!({
+        "ruleId": keys[0],
+        "ruleIndex": index,
+        "level": level,
+        "message": {"text": text},
+    });
+    let file = match site.as_ref().map(|s| &s.file) {
+        Some(FileName::Relative(f)) => f.as_str(),
+        Some(FileName::Absolute(f)) => f.rsplit(['/', '\\']).next().unwrap_or(f),
+        None => "",
+    };
+    let mut hash = Sha256::new();
+    for part in keys.iter().copied().chain([file]) {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    let print: String = hash.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect();
+    r["partialFingerprints"] = json!({COMPILED_FINGERPRINT: print});
+    if let Some(site) = &site {
+        r["locations"] = json!([location(site)]);
+    }
+    r
+}
+
+/// The fingerprint key of the compiled-code rules.
+const COMPILED_FINGERPRINT: &str = "guardscope/compiled/v1";
 
 fn level(o: &Offense) -> &'static str {
     match o.severity {

@@ -20,7 +20,7 @@ pub(super) fn rows() -> Vec<Rule> {
             )),
             culprit: Culprit::HintOr("closure cell {cell}{attr} of a {hooks} hook"),
             detail: Some("a {hooks} hook's closure is read inside the compiled region"),
-            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls).",
+            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls).",
         },
         Rule {
             id: "hooks.registered",
@@ -116,7 +116,7 @@ pub(super) fn rows() -> Vec<Rule> {
             pattern: r"^(?:not )?(?P<src>G\['[^']+'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
             culprit: Culprit::Source("src"),
             detail: Some("a module hook reads this state inside the compiled region"),
-            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.",
+            advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.",
         },
         Rule {
             id: "global.value",

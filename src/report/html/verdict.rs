@@ -22,6 +22,15 @@ pub struct Headline {
     pub sentence: String,
     pub stats: Vec<Stat>,
     pub notes: Vec<String>,
+    /// Frames that run eagerly, each as a card above the fixes.
+    pub eager: Vec<EagerCard>,
+}
+
+/// A frame Dynamo did not compile: the summary's sentence and its fix.
+#[derive(Serialize)]
+pub struct EagerCard {
+    pub sentence: String,
+    pub fix: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -142,6 +151,18 @@ pub fn verdict(findings: &Findings<'_>, shown: Shown) -> Headline {
     }
     let (tone, sentence) = if t.compiles == 0 {
         ("warn", "The log holds no compiles.".to_string())
+    } else if !findings.eager_frames.is_empty() {
+        let names: Vec<&str> = findings.eager_frames.iter().map(|e| e.frame.name.as_str()).collect();
+        let mut s = format!(
+            "{} not compiled: {} eagerly ({}).",
+            plural(names.len(), "frame is", "frames are"),
+            if names.len() == 1 { "it runs" } else { "they run" },
+            names.join(", ")
+        );
+        if t.recompiles > 0 {
+            s.push_str(&format!(" {}", recompile_sentence(findings, t)));
+        }
+        ("bad", s)
     } else if t.recompiles == 0 {
         let mut s = format!(
             "No recompiles: {} compiled once each, {} in all.",
@@ -159,11 +180,20 @@ pub fn verdict(findings: &Findings<'_>, shown: Shown) -> Headline {
     } else {
         ("bad", recompile_sentence(findings, t))
     };
+    let eager = findings
+        .eager_frames
+        .iter()
+        .map(|e| EagerCard {
+            sentence: e.sentence(display_site),
+            fix: e.fix.clone(),
+        })
+        .collect();
     Headline {
         tone,
         sentence,
         stats,
         notes,
+        eager,
     }
 }
 

@@ -55,6 +55,27 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
         }
         writeln!(out)?;
     }
+    if !v.eager_frames.is_empty() {
+        let (tag, tag_style) = if v.eager_frames_failed {
+            ("error", style::fail())
+        } else {
+            ("warning", style::warn())
+        };
+        out.styled(tag_style, tag)?;
+        let what = if v.mode == "baseline" {
+            "frames that run eagerly, not compiled, where the baseline compiled them:"
+        } else {
+            "frames that run eagerly, not compiled:"
+        };
+        writeln!(out, ": {what}")?;
+        for e in &v.eager_frames {
+            write_wrapped(out, &e.sentence(display_site), w, "  ", "      ")?;
+            if let Some(fix) = &e.fix {
+                write_wrapped(out, fix, w, "      fix: ", "           ")?;
+            }
+        }
+        writeln!(out)?;
+    }
     if !v.new_frames.is_empty() {
         let (tag, tag_style) = if v.new_frames_failed {
             ("error", style::fail())
@@ -95,6 +116,9 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
             let at = g.user_line.as_deref().map_or_else(|| "?".to_string(), display_site);
             let line = format!("{}{id} at {at} ({})", g.reason, g.compile_ids.join(", "));
             write_wrapped(out, &line, w, "  ", "      ")?;
+            if !g.per_call.is_empty() {
+                write_wrapped(out, &g.per_call, w, "      cost: ", "            ")?;
+            }
             if let Some(hint) = g.hints.first() {
                 write_wrapped(out, hint, w, "      fix: ", "           ")?;
             }

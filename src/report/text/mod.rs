@@ -23,6 +23,7 @@
 mod breaks;
 pub mod check;
 pub mod diff;
+mod eager;
 pub mod fit;
 mod frames;
 mod recompiles;

@@ -62,6 +62,14 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     if t.recompiles > 0 {
         notes.push(format!("{:.2} s in recompiles", t.recompile_seconds));
     }
+    if !findings.eager_frames.is_empty() {
+        let n = findings.eager_frames.len();
+        notes.push(plural(
+            n,
+            "frame runs eagerly, not compiled",
+            "frames run eagerly, not compiled",
+        ));
+    }
     if !notes.is_empty() {
         line.push_str(&format!(" ({})", notes.join("; ")));
     }
@@ -93,6 +101,10 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     if !run.frames.is_empty() {
         writeln!(out)?;
         write_frames(out, findings, opts)?;
+    }
+    if !findings.eager_frames.is_empty() {
+        writeln!(out)?;
+        super::eager::write_eager_frames(out, &findings.eager_frames, opts)?;
     }
     let (problems, expected): (Vec<&CulpritGroup>, Vec<&CulpritGroup>) =
         findings.culprits.iter().partition(|g| g.severity == Severity::Problem);
