@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 mod parts;
+mod text;
 use parts::{lines_before_each, parse_beside_building};
 
 #[derive(Clone)]
@@ -70,6 +71,10 @@ fn parts_for(source: &LogSource, files: usize, cores: usize) -> usize {
 /// that cannot be opened is a problem of the run, not the end of it.
 pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run, Problems) {
     let (opts, bytes_read) = (&load.parse, &load.bytes_read);
+    let stdin = input::is_stdin(&source.path);
+    if !stdin && input::sniff::reads_as_text(&source.path) {
+        return text::load_text_log(source, load, None);
+    }
     let mut problems = Problems::default();
     let mut builder = RunBuilder::new(source);
     if !load.guard_trees {
@@ -86,6 +91,10 @@ pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run
             parse_beside_building(source, load, readers.zip(before).collect(), &mut problems, &mut builder)
         }
         None => match input::open_counted(&source.path, bytes_read.clone()) {
+            // What stdin holds is known once it is opened.
+            Ok(reader) if stdin && input::sniff::reads_as_text(&source.path) => {
+                return text::load_text_log(source, load, Some(reader));
+            }
             Ok(reader) => parse_beside_building(source, load, vec![(reader, 0)], &mut problems, &mut builder),
             Err(e) => {
                 problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));

@@ -150,9 +150,40 @@ pub fn gunzip_prefix(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 /// What stdin held, recorded when it was opened: it cannot be read twice.
 static STDIN_CONTENT: OnceLock<Content> = OnceLock::new();
+static STDIN_TEXT: OnceLock<bool> = OnceLock::new();
 
-pub(crate) fn record_stdin(content: Content) {
-    let _ = STDIN_CONTENT.set(content);
+pub(crate) fn record_stdin(prefix: &[u8]) {
+    let _ = STDIN_CONTENT.set(classify(prefix));
+    let _ = STDIN_TEXT.set(is_text_log(prefix));
+}
+
+/// Whether the start of a file's text is read as a text log (a job's
+/// stderr with Dynamo's `TORCH_LOGS` lines, a pasted block) rather than a
+/// TORCH_TRACE log: no line in it is a trace envelope (`...] {`), and it is
+/// not one of guardscope's own JSONL files. Anything else is text: what
+/// Dynamo wrote in it, if anything, is found by reading it all.
+pub fn is_text_log(prefix: &[u8]) -> bool {
+    if matches!(
+        classify(prefix),
+        Content::Activations | Content::StepRecords | Content::Empty
+    ) {
+        return false;
+    }
+    !prefix.split(|&b| b == b'\n').any(|line| {
+        let line = line.trim_ascii_start();
+        is_glog_prefix(line) && memchr::memmem::find(line, b"] ").is_some_and(|at| line.get(at + 2) == Some(&b'{'))
+    })
+}
+
+/// Whether an input is read as a text log (see `is_text_log`): stdin as
+/// recorded when it was opened, a file by its first bytes.
+pub fn reads_as_text(path: &Path) -> bool {
+    if super::is_stdin(path) {
+        return STDIN_TEXT.get().copied().unwrap_or(false);
+    }
+    let mut raw = Vec::with_capacity(SNIFF_BYTES);
+    let read = File::open(path).and_then(|f| f.take(SNIFF_BYTES as u64).read_to_end(&mut raw));
+    read.is_ok() && is_text_log(&gunzip_prefix(&raw))
 }
 
 /// What an input holds: stdin (`-`) as recorded when it was read, a file by

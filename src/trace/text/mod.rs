@@ -1,0 +1,269 @@
+//! Dynamo's text logs (`TORCH_LOGS=recompiles` in a job's stderr, a CI
+//! log, a block pasted into an issue) read into the same events a
+//! TORCH_TRACE log yields: a line's prefixes (`prefix`), a recompile's
+//! lines gathered (`block`), the events they become (`events`).
+//!
+//! A job's log is mostly its own output: a line is looked at only when it
+//! holds one of Dynamo's words or continues a block being read.
+
+mod block;
+mod events;
+mod prefix;
+
+use super::event::Event;
+use super::lines::{LineReader, PayloadLine};
+use super::parser::ParseStats;
+use crate::input::problems::{ProblemKind, Problems};
+use block::{Block, Origin};
+use prefix::{LineView, Tag};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::sync::Arc;
+
+/// What a text log held of Dynamo's, for the summary's word on what it
+/// could read.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct TextStats {
+    /// Lines that were Dynamo's (prefixed, tagged, or inside its blocks).
+    pub dynamo_lines: u64,
+    /// `Recompiling function ...` headers and pasted reason blocks.
+    pub recompile_blocks: u64,
+    /// `torch._dynamo hit config.recompile_limit` warnings.
+    pub limit_warnings: u64,
+    pub graph_breaks: u64,
+}
+
+impl TextStats {
+    pub fn add(&mut self, other: &TextStats) {
+        self.dynamo_lines += other.dynamo_lines;
+        self.recompile_blocks += other.recompile_blocks;
+        self.limit_warnings += other.limit_warnings;
+        self.graph_breaks += other.graph_breaks;
+    }
+}
+
+/// Longest line looked at; a longer one is read by its start.
+const LINE_CAP: usize = 1 << 20;
+/// Lines of a pasted graph break taken after its first, at most.
+const PASTED_BREAK_LINES: usize = 80;
+
+/// Who wrote a line: its rank and process, when its prefixes say.
+type Key = (Option<u32>, Option<u64>);
+
+enum Open {
+    Recompile(Block),
+    GraphBreak(GraphBreak),
+}
+
+struct GraphBreak {
+    origin: Origin,
+    compile: Option<super::envelope::CompileRef>,
+    /// Its lines came tagged `[__graph_breaks]`: only such lines continue it.
+    logged: bool,
+    text: String,
+    lines: usize,
+}
+
+impl GraphBreak {
+    fn take(&mut self, v: &LineView) -> bool {
+        let goes_on = if self.logged {
+            v.tag == Some(Tag::GraphBreaks) && v.compile == self.compile
+        } else {
+            !v.is_logged() && self.lines < PASTED_BREAK_LINES
+        };
+        if goes_on {
+            self.text.push('\n');
+            self.text.push_str(&v.body);
+            self.lines += 1;
+        }
+        goes_on
+    }
+}
+
+pub struct TextParser<'p> {
+    file: Arc<str>,
+    problems: &'p mut Problems,
+    open: HashMap<Key, Open>,
+    /// The latest compile the limit refused, kept until the log moves on:
+    /// a `FailOnRecompileLimitHit` traceback may follow it.
+    refused: Option<Block>,
+    emitter: events::Emitter,
+    stats: TextStats,
+}
+
+impl<'p> TextParser<'p> {
+    pub fn new(file: Arc<str>, problems: &'p mut Problems) -> Self {
+        TextParser {
+            file,
+            problems,
+            open: HashMap::new(),
+            refused: None,
+            emitter: events::Emitter::default(),
+            stats: TextStats::default(),
+        }
+    }
+
+    /// Reads a whole stream, handing each event to `on_event`.
+    pub fn run<R: BufRead>(mut self, reader: R, on_event: &mut dyn FnMut(Event)) -> ParseStats {
+        let mut lines = LineReader::new(reader, LINE_CAP);
+        let mut count = 0;
+        let mut pids = Vec::new();
+        let on_event = &mut |ev: Event| {
+            if !pids.contains(&ev.pid) {
+                pids.push(ev.pid);
+            }
+            on_event(ev)
+        };
+        loop {
+            let line = match lines.next_line(PayloadLine::Keep, &mut |_| {}) {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(e) => {
+                    self.problems.push(
+                        &self.file,
+                        count + 1,
+                        ProblemKind::Io,
+                        format!("read error: {e}; rest of file skipped"),
+                    );
+                    break;
+                }
+            };
+            count = line.number;
+            let dynamo = prefix::might_be_dynamo(line.bytes);
+            if !dynamo && self.open.is_empty() {
+                continue;
+            }
+            let text = String::from_utf8_lossy(line.bytes);
+            let view = prefix::view(&text);
+            self.line(view, line.number, dynamo, on_event);
+        }
+        self.close_all(on_event);
+        if let Some(b) = self.refused.take() {
+            self.emitter.block(b, on_event);
+        }
+        ParseStats {
+            lines: count,
+            bytes: lines.bytes_read(),
+            pids: {
+                pids.sort_unstable();
+                pids
+            },
+            text: Some(self.stats),
+            ..ParseStats::default()
+        }
+    }
+
+    fn line(&mut self, v: LineView, number: u64, dynamo: bool, out: &mut dyn FnMut(Event)) {
+        let key = (v.rank, v.pid);
+        let body: &str = &v.body;
+        let trimmed = body.trim_start();
+        let origin = Origin {
+            line: number,
+            time: v.time,
+            pid: v.pid,
+            rank: v.rank,
+        };
+        if let Some((name, file, first_line)) = Block::header(body) {
+            self.close(key, out);
+            let mut b = Block::new(origin, v.compile);
+            (b.function, b.file, b.first_line) = (Some(name), Some(file), first_line);
+            self.begin(key, Open::Recompile(b));
+            self.stats.recompile_blocks += 1;
+            return;
+        }
+        if body.contains("hit config.recompile_limit") || body.contains("hit config.cache_size_limit") {
+            self.stats.limit_warnings += 1;
+            self.stats.dynamo_lines += 1;
+            let same = matches!(self.open.get(&key), Some(Open::Recompile(b))
+                if v.compile.is_none() || b.compile.is_none() || b.compile == v.compile);
+            if !same {
+                self.close(key, out);
+                self.open.insert(key, Open::Recompile(Block::new(origin, v.compile)));
+            }
+            if let Some(Open::Recompile(b)) = self.open.get_mut(&key) {
+                b.refused = true;
+                b.in_reasons = false;
+            }
+            return;
+        }
+        if trimmed.starts_with("Graph break in user code at ") {
+            self.close(key, out);
+            self.stats.graph_breaks += 1;
+            let logged = v.tag == Some(Tag::GraphBreaks);
+            let text = trimmed.to_string();
+            let g = GraphBreak {
+                origin,
+                compile: v.compile,
+                logged,
+                text,
+                lines: 0,
+            };
+            self.begin(key, Open::GraphBreak(g));
+            return;
+        }
+        if body.contains("FailOnRecompileLimitHit") {
+            let open = match self.open.get_mut(&key) {
+                Some(Open::Recompile(b)) if b.refused => Some(b),
+                _ => None,
+            };
+            if let Some(b) = open.or(self.refused.as_mut()) {
+                b.hard_failure = true;
+                self.stats.dynamo_lines += 1;
+            }
+            return;
+        }
+        let taken = match self.open.get_mut(&key) {
+            Some(Open::Recompile(b)) => b.take(body),
+            Some(Open::GraphBreak(g)) => g.take(&v),
+            None => false,
+        };
+        if taken {
+            self.stats.dynamo_lines += 1;
+            return;
+        }
+        self.close(key, out);
+        let pasted = trimmed.starts_with("triggered by the following guard failure")
+            || trimmed.strip_prefix("- ").and_then(block::entry_id).is_some();
+        if pasted {
+            // A reason block without its header (pasted alone).
+            let mut b = Block::new(origin, v.compile);
+            b.take(body);
+            self.begin(key, Open::Recompile(b));
+            self.stats.recompile_blocks += 1;
+            return;
+        }
+        if v.is_logged() && matches!(v.tag, Some(Tag::Recompiles | Tag::RecompilesVerbose | Tag::GraphBreaks)) {
+            self.stats.dynamo_lines += 1;
+        } else if !dynamo {
+            // A job's own line: whatever was open has ended.
+            self.close_all(out);
+        }
+    }
+
+    fn begin(&mut self, key: Key, open: Open) {
+        self.stats.dynamo_lines += 1;
+        self.open.insert(key, open);
+    }
+
+    fn close(&mut self, key: Key, out: &mut dyn FnMut(Event)) {
+        match self.open.remove(&key) {
+            Some(Open::Recompile(b)) if b.refused => {
+                if let Some(older) = self.refused.replace(b) {
+                    self.emitter.block(older, out);
+                }
+            }
+            Some(Open::Recompile(b)) => self.emitter.block(b, out),
+            Some(Open::GraphBreak(g)) => self.emitter.graph_break(g.compile, g.origin, g.text, out),
+            None => {}
+        }
+    }
+
+    fn close_all(&mut self, out: &mut dyn FnMut(Event)) {
+        let mut keys: Vec<Key> = self.open.keys().copied().collect();
+        keys.sort();
+        for key in keys {
+            self.close(key, out);
+        }
+    }
+}
