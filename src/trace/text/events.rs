@@ -26,6 +26,11 @@ pub struct Emitter {
     started: HashSet<(u64, u32, u32)>,
     /// A pasted header without an id or reasons: its frame, by its code.
     by_code: HashMap<(String, Option<u32>), (u32, u32)>,
+    /// The frames ranked lines recompiled (`[rank1]:`), by id: what the
+    /// ranks that logged none of them compiled once (see `quiet_ranks`).
+    ranked_frames: std::collections::BTreeMap<u32, (Option<String>, Option<String>, Option<u32>)>,
+    /// (rank, frame id) of every frame emitted for a rank.
+    rank_frames: HashSet<(u32, u32)>,
 }
 
 /// The process a line is counted to: its pid, or without a glog prefix
@@ -72,6 +77,11 @@ impl Emitter {
         };
         // A recompile proves its frame compiled before: that first compile
         // is in the log only as the entry the reasons name.
+        if let Some(rank) = b.origin.rank {
+            self.rank_frames.insert((rank, frame_id));
+            let named = (b.function.clone(), b.file.clone(), b.first_line);
+            self.ranked_frames.entry(frame_id).or_insert(named);
+        }
         if r.frame_compile_id != Some(0) && self.started.insert((pid, frame_id, 0)) {
             let first = CompileRef {
                 frame_compile_id: Some(0),
@@ -96,6 +106,50 @@ impl Emitter {
             _ => None,
         };
         out(event(r, named(fail)));
+    }
+
+    /// Each rank of the job (`[rankN]:` lines, with the process each
+    /// rank's glog prefix names) that logged no recompile of a frame
+    /// another rank recompiled compiled it once: TORCH_LOGS is the same
+    /// for every rank, so a rank's silence is its single compile. This is
+    /// what tells a rank that recompiled alone (a rank-divergent input).
+    pub fn quiet_ranks(&mut self, ranks: &std::collections::BTreeMap<u32, Option<u64>>, out: &mut dyn FnMut(Event)) {
+        for (&frame_id, (function, file, first_line)) in &self.ranked_frames {
+            for (&rank, &pid) in ranks {
+                if self.rank_frames.contains(&(rank, frame_id)) {
+                    continue;
+                }
+                let compile = CompileRef {
+                    frame_id: Some(frame_id),
+                    frame_compile_id: Some(0),
+                    attempt: Some(0),
+                    compiled_autograd_id: None,
+                };
+                let event = |data| Event {
+                    line: 0,
+                    time: NO_TIME,
+                    pid: process(pid, Some(rank)),
+                    rank: Some(rank),
+                    compile,
+                    data,
+                };
+                out(event(EventData::DynamoStart {
+                    stack: vec![StackFrame {
+                        file: file.clone(),
+                        line: *first_line,
+                        function: function.clone(),
+                        code: None,
+                    }],
+                    interned_files: Vec::new(),
+                }));
+                out(event(EventData::CompilationMetrics(Box::new(CompilationMetrics {
+                    co_name: function.clone(),
+                    co_filename: file.clone(),
+                    co_firstlineno: *first_line,
+                    ..CompilationMetrics::default()
+                }))));
+            }
+        }
     }
 
     /// A header pasted alone (no id, no reasons): the frame is known by its

@@ -90,6 +90,9 @@ pub struct TextParser<'p> {
     refused: Option<Block>,
     emitter: events::Emitter,
     stats: TextStats,
+    /// The ranks whose lines the log holds (`[rankN]:`), with the process
+    /// their glog prefix names.
+    ranks: std::collections::BTreeMap<u32, Option<u64>>,
 }
 
 impl<'p> TextParser<'p> {
@@ -101,6 +104,7 @@ impl<'p> TextParser<'p> {
             refused: None,
             emitter: events::Emitter::default(),
             stats: TextStats::default(),
+            ranks: std::collections::BTreeMap::new(),
         }
     }
 
@@ -131,17 +135,26 @@ impl<'p> TextParser<'p> {
             };
             count = line.number;
             let dynamo = prefix::might_be_dynamo(line.bytes);
-            if !dynamo && self.open.is_empty() {
+            let ranked = line.bytes.starts_with(b"[rank");
+            if !dynamo && !ranked && self.open.is_empty() {
                 continue;
             }
             let text = String::from_utf8_lossy(line.bytes);
             let view = prefix::view(&text);
+            if let Some(rank) = view.rank {
+                let pid = self.ranks.entry(rank).or_default();
+                *pid = pid.or(view.pid);
+            }
+            if !dynamo && self.open.is_empty() {
+                continue;
+            }
             self.line(view, line.number, dynamo, on_event);
         }
         self.close_all(on_event);
         if let Some(b) = self.refused.take() {
             self.emitter.block(b, on_event);
         }
+        self.emitter.quiet_ranks(&self.ranks, on_event);
         ParseStats {
             lines: count,
             bytes: lines.bytes_read(),

@@ -61,7 +61,15 @@ pub fn might_be_dynamo(line: &[u8]) -> bool {
         .map(|w| Finder::new(w.as_bytes()).into_owned())
         .collect()
     });
-    finders.iter().any(|f| f.find(line).is_some())
+    finders.iter().any(|f| f.find(line).is_some()) || is_reason_line(line)
+}
+
+/// `    - 0/1: ...`: a failed entry's reason, pasted without its header.
+fn is_reason_line(line: &[u8]) -> bool {
+    let rest = line.trim_ascii_start();
+    rest.starts_with(b"- ")
+        && rest.get(2).is_some_and(u8::is_ascii_digit)
+        && memchr::memchr(b'/', &rest[2..rest.len().min(16)]).is_some()
 }
 
 /// Removes ANSI escape sequences (`ESC [ ... letter`, and lone `ESC x`).
