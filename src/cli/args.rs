@@ -211,6 +211,12 @@ pub struct CheckArgs {
     /// the current directory); files outside it stay absolute.
     #[arg(long, value_name = "DIR")]
     pub repo_root: Option<PathBuf>,
+    /// The job ran with TORCH_LOGS=recompiles: a text log (its stderr)
+    /// without recompile lines means nothing recompiled. Without this,
+    /// check refuses such a log (exit 2): the lines may be missing only
+    /// because TORCH_LOGS was not set.
+    #[arg(long)]
+    pub recompiles_logged: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

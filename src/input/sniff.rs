@@ -159,8 +159,8 @@ pub(crate) fn record_stdin(prefix: &[u8]) {
 
 /// Whether the start of a file's text is read as a text log (a job's
 /// stderr with Dynamo's `TORCH_LOGS` lines, a pasted block) rather than a
-/// TORCH_TRACE log: no line in it is a trace envelope (`...] {`), and it is
-/// not one of guardscope's own JSONL files. Anything else is text: what
+/// TORCH_TRACE log: no line in it is a trace envelope (`...] {`), it is
+/// not one of guardscope's own JSONL files, and it holds no NUL byte. Anything else is text: what
 /// Dynamo wrote in it, if anything, is found by reading it all.
 pub fn is_text_log(prefix: &[u8]) -> bool {
     if matches!(
