@@ -35,7 +35,10 @@ pub fn read_from_text(t: &TextStats) -> String {
             "recompile-limit warning",
             "recompile-limit warnings"
         ),
-        plural(t.graph_breaks as usize, "graph break", "graph breaks"),
+        match t.graph_breaks {
+            0 => "no graph break (printed only with TORCH_LOGS=graph_breaks)".to_string(),
+            n => plural(n as usize, "graph break", "graph breaks"),
+        },
         unknown.join("; ")
     )
 }

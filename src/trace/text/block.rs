@@ -15,6 +15,9 @@ pub struct Origin {
     pub time: Option<LogTime>,
     pub pid: Option<u64>,
     pub rank: Option<u32>,
+    /// Written by a logger (glog prefix or tag): only such lines continue
+    /// it, and a line of the job's own cannot end it.
+    pub logged: bool,
 }
 
 #[derive(Debug)]
@@ -182,6 +185,7 @@ mod tests {
             time: None,
             pid: None,
             rank: None,
+            logged: false,
         }
     }
 

@@ -56,18 +56,25 @@ enum Open {
     GraphBreak(GraphBreak),
 }
 
+impl Open {
+    fn logged(&self) -> bool {
+        match self {
+            Open::Recompile(b) => b.origin.logged,
+            Open::GraphBreak(g) => g.origin.logged,
+        }
+    }
+}
+
 struct GraphBreak {
     origin: Origin,
     compile: Option<super::envelope::CompileRef>,
-    /// Its lines came tagged `[__graph_breaks]`: only such lines continue it.
-    logged: bool,
     text: String,
     lines: usize,
 }
 
 impl GraphBreak {
     fn take(&mut self, v: &LineView) -> bool {
-        let goes_on = if self.logged {
+        let goes_on = if self.origin.logged {
             v.tag == Some(Tag::GraphBreaks) && v.compile == self.compile
         } else {
             !v.is_logged() && self.lines < PASTED_BREAK_LINES
@@ -135,8 +142,11 @@ impl<'p> TextParser<'p> {
             };
             count = line.number;
             let dynamo = prefix::might_be_dynamo(line.bytes);
-            let ranked = line.bytes.starts_with(b"[rank");
-            if !dynamo && !ranked && self.open.is_empty() {
+            let ranked = memchr::memmem::find(line.bytes, b"[rank").is_some();
+            // A logged block's lines all hold Dynamo's words; a pasted
+            // one's further lines need not.
+            let pasted_open = self.open.values().any(|o| !o.logged());
+            if !dynamo && !ranked && !pasted_open {
                 continue;
             }
             let text = String::from_utf8_lossy(line.bytes);
@@ -145,7 +155,7 @@ impl<'p> TextParser<'p> {
                 let pid = self.ranks.entry(rank).or_default();
                 *pid = pid.or(view.pid);
             }
-            if !dynamo && self.open.is_empty() {
+            if !dynamo && !pasted_open {
                 continue;
             }
             self.line(view, line.number, dynamo, on_event);
@@ -176,6 +186,7 @@ impl<'p> TextParser<'p> {
             time: v.time,
             pid: v.pid,
             rank: v.rank,
+            logged: v.is_logged(),
         };
         if let Some((name, file, first_line)) = Block::header(body) {
             self.close(key, out);
@@ -203,12 +214,10 @@ impl<'p> TextParser<'p> {
         if trimmed.starts_with("Graph break in user code at ") {
             self.close(key, out);
             self.stats.graph_breaks += 1;
-            let logged = v.tag == Some(Tag::GraphBreaks);
             let text = trimmed.to_string();
             let g = GraphBreak {
                 origin,
                 compile: v.compile,
-                logged,
                 text,
                 lines: 0,
             };
@@ -249,8 +258,9 @@ impl<'p> TextParser<'p> {
         if v.is_logged() && matches!(v.tag, Some(Tag::Recompiles | Tag::RecompilesVerbose | Tag::GraphBreaks)) {
             self.stats.dynamo_lines += 1;
         } else if !dynamo {
-            // A job's own line: whatever was open has ended.
-            self.close_all(out);
+            // A job's own line: a pasted block has ended (a logged one goes
+            // on; its writer prints it whole, but other processes may not).
+            self.close_pasted(out);
         }
     }
 
@@ -269,6 +279,14 @@ impl<'p> TextParser<'p> {
             Some(Open::Recompile(b)) => self.emitter.block(b, out),
             Some(Open::GraphBreak(g)) => self.emitter.graph_break(g.compile, g.origin, g.text, out),
             None => {}
+        }
+    }
+
+    fn close_pasted(&mut self, out: &mut dyn FnMut(Event)) {
+        let mut keys: Vec<Key> = self.open.iter().filter(|(_, o)| !o.logged()).map(|(k, _)| *k).collect();
+        keys.sort();
+        for key in keys {
+            self.close(key, out);
         }
     }
 

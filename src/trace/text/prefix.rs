@@ -56,6 +56,9 @@ pub fn might_be_dynamo(line: &[u8]) -> bool {
             "_limit",
             "guard failure",
             "__guards",
+            // The recompile-limit warning's further lines.
+            "function: '",
+            "last reason: ",
         ]
         .iter()
         .map(|w| Finder::new(w.as_bytes()).into_owned())
@@ -193,7 +196,8 @@ pub fn view(raw: &str) -> LineView<'_> {
                 let g = glog::parse(&after_rank.as_bytes()[at..]).expect("checked by glog_start");
                 let message_at = offset + at + (after_rank.len() - at - g.message.len());
                 // `[rank1]:` can also come after a progress bar.
-                let rank = rank.or_else(|| strip_rank(&after_rank[..at]).0);
+                let before = &after_rank[..at];
+                let rank = rank.or_else(|| strip_rank(&before[before.rfind("[rank")?..]).0);
                 (rank, Some(g.pid), Some(g.time), Some(g.level), message_at)
             }
             None => (rank, None, None, None, offset),
