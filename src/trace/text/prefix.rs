@@ -110,7 +110,6 @@ fn glog_start(line: &str) -> Option<usize> {
         matches!(b[i], b'V' | b'I' | b'W' | b'E' | b'C' | b'D')
             && b[i + 1..i + 5].iter().all(u8::is_ascii_digit)
             && b[i + 5] == b' '
-            && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
             && glog::parse(&b[i..]).is_some()
     })
 }
