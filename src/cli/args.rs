@@ -59,7 +59,8 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct WatchArgs {
-    /// The TORCH_TRACE directory the job writes (or one of its `.log` files).
+    /// The TORCH_TRACE directory the job writes (or one of its `.log` files);
+    /// `-`: the job's stderr piped in, read as a text log (TORCH_LOGS=recompiles).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// Stop once the process PID has exited (after reading what its logs hold by then).

@@ -141,29 +141,9 @@ impl<'p> TextParser<'p> {
                 }
             };
             count = line.number;
-            let dynamo = prefix::might_be_dynamo(line.bytes);
-            let ranked = memchr::memmem::find(line.bytes, b"[rank").is_some();
-            // A logged block's lines all hold Dynamo's words; a pasted
-            // one's further lines need not.
-            let pasted_open = self.open.values().any(|o| !o.logged());
-            if !dynamo && !ranked && !pasted_open {
-                continue;
-            }
-            let text = String::from_utf8_lossy(line.bytes);
-            let view = prefix::view(&text);
-            if let Some(rank) = view.rank {
-                let pid = self.ranks.entry(rank).or_default();
-                *pid = pid.or(view.pid);
-            }
-            if !dynamo && !pasted_open {
-                continue;
-            }
-            self.line(view, line.number, dynamo, on_event);
+            self.feed_line(line.bytes, line.number, on_event);
         }
-        self.close_all(on_event);
-        if let Some(b) = self.refused.take() {
-            self.emitter.block(b, on_event);
-        }
+        self.flush(on_event);
         self.emitter.quiet_ranks(&self.ranks, on_event);
         ParseStats {
             lines: count,
@@ -174,6 +154,39 @@ impl<'p> TextParser<'p> {
             },
             text: Some(self.stats),
             ..ParseStats::default()
+        }
+    }
+
+    /// Takes one line of the log (its number in the log given), handing on
+    /// the events of what it ends.
+    pub fn feed_line(&mut self, bytes: &[u8], number: u64, out: &mut dyn FnMut(Event)) {
+        let dynamo = prefix::might_be_dynamo(bytes);
+        let ranked = memchr::memmem::find(bytes, b"[rank").is_some();
+        // A logged block's lines all hold Dynamo's words; a pasted
+        // one's further lines need not.
+        let pasted_open = self.open.values().any(|o| !o.logged());
+        if !dynamo && !ranked && !pasted_open {
+            return;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let view = prefix::view(&text);
+        if let Some(rank) = view.rank {
+            let pid = self.ranks.entry(rank).or_default();
+            *pid = pid.or(view.pid);
+        }
+        if !dynamo && !pasted_open {
+            return;
+        }
+        self.line(view, number, dynamo, out);
+    }
+
+    /// Ends every block being read, as the end of the log does: `watch -`
+    /// calls it when the job has printed nothing for a moment, so that a
+    /// recompile is told without waiting for the job's next line.
+    pub fn flush(&mut self, out: &mut dyn FnMut(Event)) {
+        self.close_all(out);
+        if let Some(b) = self.refused.take() {
+            self.emitter.block(b, out);
         }
     }
 
