@@ -18,6 +18,9 @@ const NO_TIME: LogTime = LogTime {
     seconds_of_day: 0.0,
 };
 
+/// A frame as a recompile's header names it: function, file, first line.
+type Named = (Option<String>, Option<String>, Option<u32>);
+
 /// What the reader of one file remembers between blocks.
 #[derive(Default)]
 pub struct Emitter {
@@ -28,7 +31,7 @@ pub struct Emitter {
     by_code: HashMap<(String, Option<u32>), (u32, u32)>,
     /// The frames ranked lines recompiled (`[rank1]:`), by id: what the
     /// ranks that logged none of them compiled once (see `quiet_ranks`).
-    ranked_frames: std::collections::BTreeMap<u32, (Option<String>, Option<String>, Option<u32>)>,
+    ranked_frames: std::collections::BTreeMap<u32, Named>,
     /// (rank, frame id) of every frame emitted for a rank.
     rank_frames: HashSet<(u32, u32)>,
 }
