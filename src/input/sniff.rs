@@ -160,13 +160,22 @@ pub(crate) fn record_stdin(prefix: &[u8]) {
 /// Whether the start of a file's text is read as a text log (a job's
 /// stderr with Dynamo's `TORCH_LOGS` lines, a pasted block) rather than a
 /// TORCH_TRACE log: no line in it is a trace envelope (`...] {`), it is
-/// not one of guardscope's own JSONL files, and it holds no NUL byte. Anything else is text: what
-/// Dynamo wrote in it, if anything, is found by reading it all.
+/// not one of guardscope's own JSONL files, and it is UTF-8 without NULs. Anything else is
+/// text: what Dynamo wrote in it, if anything, is found by reading it all.
 pub fn is_text_log(prefix: &[u8]) -> bool {
     if matches!(
         classify(prefix),
         Content::Activations | Content::StepRecords | Content::Empty
     ) {
+        return false;
+    }
+    // NUL bytes or bytes that are not UTF-8 (a character cut at the end
+    // of the prefix aside): a binary file, no one's log.
+    let utf8 = match std::str::from_utf8(prefix) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    if !utf8 || memchr::memchr(0, prefix).is_some() {
         return false;
     }
     !prefix.split(|&b| b == b'\n').any(|line| {
