@@ -263,3 +263,30 @@ fn check_refuses_a_text_log_that_cannot_show_recompiles() {
         recompiled.stdout
     );
 }
+
+#[test]
+fn watch_follows_a_piped_stderr() {
+    // `python train.py 2>&1 | guardscope watch -`, the job's lines replayed.
+    let job = job("torch2.15.0", "limit_int_attr");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_guardscope"))
+        .args(["watch", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::fs::read(job.join("stderr.txt")).unwrap();
+    child.stdin.take().unwrap().write_all(&stderr).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let events: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<&str> = events.iter().map(|e| e["compile_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["0/1", "0/2", "0/3", "0/4", "0/5", "0/6", "0/7", "0/8"]);
+    assert_eq!(events[7]["event"], "recompile_limit");
+    assert!(events
+        .iter()
+        .all(|e| e["culprit"] == "self.step" && e["duration_s"].is_null()));
+}

@@ -254,6 +254,24 @@ mod tests {
     }
 
     #[test]
+    fn text_logs_are_told_from_trace_logs() {
+        // Hand-made in the shapes torch writes (tests/textlogs has real ones).
+        let trace = b"V1128 17:10:39.762000 26269 torch/_dynamo/guards.py:6378] {\"artifact\": {}}\n";
+        assert!(!is_text_log(trace));
+        let text =
+            b"step 1\nV1128 17:10:39.762000 26269 torch/_dynamo/guards.py:6374] [0/1] [__recompiles] Recompiling\n";
+        assert!(is_text_log(text));
+        assert!(is_text_log(b"[rank1]: epoch 3 loss 0.2\n"));
+        // A trace line after the job's own output is still a trace log.
+        let mixed = [&b"warming up\n"[..], &trace[..]].concat();
+        assert!(!is_text_log(&mixed));
+        assert!(!is_text_log(b"\x00\x01binary"));
+        assert!(!is_text_log(b"\xbb\xcc not utf-8\n"));
+        assert!(!is_text_log(br#"{"step": 1, "start": 1.0, "wall_ms": 2.0}"#));
+        assert!(!is_text_log(b"  \n"));
+    }
+
+    #[test]
     fn a_gzip_prefix_yields_its_text() {
         use std::io::Write;
         let text: String = (0..10_000)
