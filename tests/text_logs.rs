@@ -290,3 +290,21 @@ fn watch_follows_a_piped_stderr() {
         .iter()
         .all(|e| e["culprit"] == "self.step" && e["duration_s"].is_null()));
 }
+
+#[test]
+fn the_page_says_it_read_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("report");
+    let log = job("torch2.15.0", "hook_flag_flip").join("stderr.txt");
+    let out = guardscope([
+        "report".as_ref(),
+        "-q".as_ref(),
+        "-o".as_ref(),
+        out_dir.as_os_str(),
+        log.as_os_str(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let page = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert!(page.contains("read from a text log"));
+    assert!(page.contains("global metrics.norms"));
+}
