@@ -9,9 +9,9 @@
 mod block;
 mod events;
 mod prefix;
+mod scan;
 
 use super::event::Event;
-use super::lines::{LineReader, PayloadLine};
 use super::parser::ParseStats;
 use crate::input::problems::{ProblemKind, Problems};
 use block::{Block, Origin};
@@ -47,6 +47,22 @@ impl TextStats {
 const LINE_CAP: usize = 1 << 20;
 /// Lines of a pasted graph break taken after its first, at most.
 const PASTED_BREAK_LINES: usize = 80;
+
+/// The parser and where its events go, as the scan's sink.
+struct Feed<'a, 'p> {
+    parser: &'a mut TextParser<'p>,
+    out: &'a mut dyn FnMut(Event),
+}
+
+impl scan::Lines for Feed<'_, '_> {
+    fn every_line(&self) -> bool {
+        self.parser.open.values().any(|o| !o.logged())
+    }
+
+    fn line(&mut self, bytes: &[u8], number: u64) {
+        self.parser.feed_line(bytes, number, self.out);
+    }
+}
 
 /// Who wrote a line: its rank and process, when its prefixes say.
 type Key = (Option<u32>, Option<u64>);
@@ -117,8 +133,6 @@ impl<'p> TextParser<'p> {
 
     /// Reads a whole stream, handing each event to `on_event`.
     pub fn run<R: BufRead>(mut self, reader: R, on_event: &mut dyn FnMut(Event)) -> ParseStats {
-        let mut lines = LineReader::new(reader, LINE_CAP);
-        let mut count = 0;
         let mut pids = Vec::new();
         let on_event = &mut |ev: Event| {
             if !pids.contains(&ev.pid) {
@@ -126,28 +140,26 @@ impl<'p> TextParser<'p> {
             }
             on_event(ev)
         };
-        loop {
-            let line = match lines.next_line(PayloadLine::Keep, &mut |_| {}) {
-                Ok(Some(line)) => line,
-                Ok(None) => break,
-                Err(e) => {
-                    self.problems.push(
-                        &self.file,
-                        count + 1,
-                        ProblemKind::Io,
-                        format!("read error: {e}; rest of file skipped"),
-                    );
-                    break;
-                }
-            };
-            count = line.number;
-            self.feed_line(line.bytes, line.number, on_event);
-        }
+        let mut feed = Feed {
+            parser: &mut self,
+            out: on_event,
+        };
+        let (count, bytes) = match scan::scan(reader, LINE_CAP, &mut feed) {
+            Ok(read) => read,
+            Err(e) => {
+                self.problems.push_file_level(
+                    &self.file,
+                    ProblemKind::Io,
+                    format!("read error: {e}; rest of file skipped"),
+                );
+                (0, 0)
+            }
+        };
         self.flush(on_event);
         self.emitter.quiet_ranks(&self.ranks, on_event);
         ParseStats {
             lines: count,
-            bytes: lines.bytes_read(),
+            bytes,
             pids: {
                 pids.sort_unstable();
                 pids
