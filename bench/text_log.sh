@@ -24,7 +24,7 @@ cat "$log" > /dev/null
 # Prints "seconds KB" of one run of the command.
 measure() {
   /usr/bin/time -f '%e %M' -o /tmp/text_log_bench.$$ "$@" > /dev/null 2>&1 || true
-  cat /tmp/text_log_bench.$$
+  tail -n 1 /tmp/text_log_bench.$$
   rm -f /tmp/text_log_bench.$$
 }
 
