@@ -173,11 +173,10 @@ impl<'p> TextParser<'p> {
     /// the events of what it ends.
     pub fn feed_line(&mut self, bytes: &[u8], number: u64, out: &mut dyn FnMut(Event)) {
         let dynamo = prefix::might_be_dynamo(bytes);
-        let ranked = memchr::memmem::find(bytes, b"[rank").is_some();
         // A logged block's lines all hold Dynamo's words; a pasted
         // one's further lines need not.
         let pasted_open = self.open.values().any(|o| !o.logged());
-        if !dynamo && !ranked && !pasted_open {
+        if !dynamo && !pasted_open && !self.new_rank(bytes) {
             return;
         }
         let text = String::from_utf8_lossy(bytes);
@@ -190,6 +189,21 @@ impl<'p> TextParser<'p> {
             return;
         }
         self.line(view, number, dynamo, out);
+    }
+
+    /// Whether a line names a rank (`[rank3]:`) not seen yet: under
+    /// torchrun every line has one, and only a rank's first line is taken
+    /// apart for it (its process comes with its Dynamo lines).
+    fn new_rank(&self, bytes: &[u8]) -> bool {
+        let Some(at) = memchr::memmem::find(bytes, b"[rank") else {
+            return false;
+        };
+        let digits = &bytes[at + 5..];
+        let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+        let rank = std::str::from_utf8(&digits[..n])
+            .ok()
+            .and_then(|d| d.parse::<u32>().ok());
+        rank.is_none_or(|r| !self.ranks.contains_key(&r))
     }
 
     /// Ends every block being read, as the end of the log does: `watch -`
