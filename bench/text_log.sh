@@ -23,9 +23,11 @@ cat "$log" > /dev/null
 
 # Prints "seconds KB" of one run of the command.
 measure() {
-  /usr/bin/time -f '%e %M' -o /tmp/text_log_bench.$$ "$@" > /dev/null 2>&1 || true
-  tail -n 1 /tmp/text_log_bench.$$
-  rm -f /tmp/text_log_bench.$$
+  local f
+  f=$(mktemp)
+  /usr/bin/time -f '%e %M' -o "$f" "$@" > /dev/null 2>&1 || true
+  tail -n 1 "$f"
+  rm -f "$f"
 }
 
 median() { sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
