@@ -158,6 +158,11 @@ const OTHER_COMMANDS: &[(&str, &str)] = &[
 /// Blocks that are not commands: (file, how the block starts, why it is not run).
 const NOT_RUN: &[(&str, &str, &str)] = &[
     (
+        "docs/performance.md",
+        "cat                                    0.41 s",
+        "a benchmark's transcript (bench/text_log.sh): measured times",
+    ),
+    (
         "docs/watch.md",
         "12:54:10.394",
         "output of a live run (its clock); the same events are checked by tests/watch_command.rs",
