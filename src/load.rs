@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 mod parts;
+mod text;
 use parts::{lines_before_each, parse_beside_building};
 
 #[derive(Clone)]
@@ -69,7 +70,28 @@ fn parts_for(source: &LogSource, files: usize, cores: usize) -> usize {
 /// on threads of their own where it can be (a plain file, mapped). A file
 /// that cannot be opened is a problem of the run, not the end of it.
 pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run, Problems) {
+    let stdin = input::is_stdin(&source.path);
+    if !stdin && input::sniff::reads_as_text(&source.path) {
+        let (run, problems) = text::load_text_log(source, load, None);
+        if run.text_log().is_some_and(|t| t.dynamo_lines > 0) || problems.count_of(ProblemKind::Io) > 0 {
+            return (run, problems);
+        }
+        // Not a line of Dynamo's: perhaps a trace log whose first KB are
+        // damaged, which the trace reader reads; if it finds no event
+        // either, the text reader's word on it stands.
+        let (trace, trace_problems) = load_trace(source, load, parts);
+        return match trace.envelope_count() {
+            0 => (run, problems),
+            _ => (trace, trace_problems),
+        };
+    }
+    load_trace(source, load, parts)
+}
+
+/// `load_source` for a TORCH_TRACE log (or stdin, whichever it holds).
+fn load_trace(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run, Problems) {
     let (opts, bytes_read) = (&load.parse, &load.bytes_read);
+    let stdin = input::is_stdin(&source.path);
     let mut problems = Problems::default();
     let mut builder = RunBuilder::new(source);
     if !load.guard_trees {
@@ -86,6 +108,10 @@ pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run
             parse_beside_building(source, load, readers.zip(before).collect(), &mut problems, &mut builder)
         }
         None => match input::open_counted(&source.path, bytes_read.clone()) {
+            // What stdin holds is known once it is opened.
+            Ok(reader) if stdin && input::sniff::reads_as_text(&source.path) => {
+                return text::load_text_log(source, load, Some(reader));
+            }
             Ok(reader) => parse_beside_building(source, load, vec![(reader, 0)], &mut problems, &mut builder),
             Err(e) => {
                 problems.push_file_level(&source.display, ProblemKind::Io, format!("cannot open: {e}"));
@@ -107,7 +133,7 @@ pub fn load_source(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run
                 bytes_read: None,
                 ..load.clone()
             };
-            return load_source(source, &again, parts);
+            return load_trace(source, &again, parts);
         }
         problems.push(
             &source.display,

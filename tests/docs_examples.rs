@@ -73,6 +73,11 @@ const PLACEHOLDERS: &[(&str, &[&str])] = &[
     // `guardscope run -- python train.py`: a tiny real torch script that
     // recompiles once (see `run_placeholder` for the interpreter).
     ("train.py", &["tests/run/recompiling.py"]),
+    // A job's stderr with TORCH_LOGS=recompiles (docs/text-logs.md).
+    (
+        "job.err",
+        &["tests/textlogs/logs/torch2.15.0/shapes_then_hook/stderr.txt"],
+    ),
     // `watch --until-exit PID`: the pid is that of a short sleeper (see `watch_until`).
     ("4242", &["PID"]),
 ];
@@ -127,6 +132,7 @@ fn allowed_codes(command: &str) -> &'static [i32] {
 /// Command lines that are not guardscope's: (how the line starts, why it is not run).
 const OTHER_COMMANDS: &[(&str, &str)] = &[
     ("TORCH_TRACE=", "runs the reader's own training script"),
+    ("TORCH_LOGS=", "runs the reader's own training script"),
     ("pip install", "installs the package: a build, and network"),
     ("make test", "runs every test, this one included"),
     (
@@ -151,6 +157,11 @@ const OTHER_COMMANDS: &[(&str, &str)] = &[
 
 /// Blocks that are not commands: (file, how the block starts, why it is not run).
 const NOT_RUN: &[(&str, &str, &str)] = &[
+    (
+        "docs/performance.md",
+        "cat                                    0.41 s",
+        "a benchmark's transcript (bench/text_log.sh): measured times",
+    ),
     (
         "docs/watch.md",
         "12:54:10.394",
@@ -377,7 +388,11 @@ fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<Str
     let real: Vec<String> = real
         .into_iter()
         .map(|a| {
-            if a.starts_with("samples/") || a.starts_with("tests/run/") || a.starts_with("tests/data/") {
+            if a.starts_with("samples/")
+                || a.starts_with("tests/run/")
+                || a.starts_with("tests/data/")
+                || a.starts_with("tests/textlogs/")
+            {
                 root().join(a).to_string_lossy().into_owned()
             } else {
                 a

@@ -59,7 +59,8 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct WatchArgs {
-    /// The TORCH_TRACE directory the job writes (or one of its `.log` files).
+    /// The TORCH_TRACE directory the job writes (or one of its `.log` files);
+    /// `-`: the job's stderr piped in, read as a text log (TORCH_LOGS=recompiles).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// Stop once the process PID has exited (after reading what its logs hold by then).
@@ -231,6 +232,12 @@ pub struct CheckArgs {
     /// the current directory); files outside it stay absolute.
     #[arg(long, value_name = "DIR")]
     pub repo_root: Option<PathBuf>,
+    /// The job ran with TORCH_LOGS=recompiles: a text log (its stderr)
+    /// without recompile lines means nothing recompiled. Without this,
+    /// check refuses such a log (exit 2): the lines may be missing only
+    /// because TORCH_LOGS was not set.
+    #[arg(long)]
+    pub recompiles_logged: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use super::args::{CheckArgs, CheckFormat, InputArgs};
 use super::error::{CliError, Status};
 use super::exit;
-use super::load::load_run;
+use super::load::{load_run_quiet_text, text_logs_without_recompiles};
 use super::output::{print_verbatim, Output};
 use crate::analysis::{self, check::CheckOptions, Findings};
 use crate::report::ci::RepoRoot;
@@ -33,7 +33,9 @@ pub fn check(args: CheckArgs, out: Output) -> Result<Status, CliError> {
 }
 
 fn load_and_gate(args: CheckArgs, out: Output, format: CheckFormat) -> Result<Status, CliError> {
-    let candidate = load_run(&args.input.paths, &args.input, false)?;
+    let logged = args.recompiles_logged;
+    // A job's log without Dynamo's lines is refused below, in check's words.
+    let candidate = load_run_quiet_text(&args.input.paths, &args.input, true)?;
     let baseline = match &args.baseline[..] {
         [] => None,
         // --latest / --run pick the candidate's run: the baseline is read whole.
@@ -42,9 +44,24 @@ fn load_and_gate(args: CheckArgs, out: Output, format: CheckFormat) -> Result<St
                 verify_all: args.input.verify_all,
                 ..InputArgs::all(paths.to_vec(), args.input.quiet)
             };
-            Some(load_run(paths, &whole, false)?)
+            Some(load_run_quiet_text(paths, &whole, true)?)
         }
     };
+    let silent: Vec<&str> = [Some(&candidate), baseline.as_ref()]
+        .into_iter()
+        .flatten()
+        .flat_map(text_logs_without_recompiles)
+        .collect();
+    if !silent.is_empty() && !logged {
+        // No recompile line in a job's stderr is what TORCH_LOGS unset looks
+        // like too: the gate cannot pass on it.
+        return Err(CliError::BadInput(format!(
+            "{}: a text log without a single recompile line cannot show recompiles (TORCH_LOGS=recompiles \
+             may not have been set); run the job with TORCH_LOGS=recompiles or TORCH_TRACE=DIR, or pass \
+             --recompiles-logged if it ran with TORCH_LOGS=recompiles",
+            silent.join(", ")
+        )));
+    }
     let opts = CheckOptions {
         max_recompiles: args.max_recompiles,
         allow: args.allow,

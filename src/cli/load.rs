@@ -20,6 +20,22 @@ pub fn load_run(paths: &[PathBuf], input: &InputArgs, guard_trees: bool) -> Resu
 /// `load_run` after discovery: the Python `load` discovers first, to raise
 /// FileNotFoundError for a missing path and ValueError for the rest.
 pub(crate) fn load_found(found: &Discovery, input: &InputArgs, guard_trees: bool) -> Result<Run, CliError> {
+    load_found_with(found, input, guard_trees, false)
+}
+
+/// `load_run` for `check --recompiles-logged`: text logs without a single
+/// Dynamo line are a run with no compile (the user says TORCH_LOGS was
+/// set), not a file that is no log at all.
+pub fn load_run_quiet_text(paths: &[PathBuf], input: &InputArgs, quiet_text_ok: bool) -> Result<Run, CliError> {
+    load_found_with(&input::discover(paths)?, input, false, quiet_text_ok)
+}
+
+fn load_found_with(
+    found: &Discovery,
+    input: &InputArgs,
+    guard_trees: bool,
+    quiet_text_ok: bool,
+) -> Result<Run, CliError> {
     let total: u64 = found.sources.iter().map(|s| s.size).sum();
     let bar = Progress::start(total, !input.quiet && io::stderr().is_terminal());
     let opts = LoadOptions {
@@ -49,7 +65,9 @@ pub(crate) fn load_found(found: &Discovery, input: &InputArgs, guard_trees: bool
         };
         return Err(CliError::BadInput(format!("--run {n}: the logs hold {held}")));
     }
-    if run.envelope_count() == 0 {
+    let all_text = !run.inputs.is_empty() && run.inputs.iter().all(|i| i.stats.text.is_some());
+    let silent_text = quiet_text_ok && all_text && run.problems.count_of(input::ProblemKind::Io) == 0;
+    if run.envelope_count() == 0 && !silent_text {
         if let Some(advice) = found.sources.iter().find_map(wrong_kind) {
             return Err(CliError::BadInput(advice));
         }
@@ -60,6 +78,22 @@ pub(crate) fn load_found(found: &Discovery, input: &InputArgs, guard_trees: bool
         return Err(CliError::BadInput(format!("no TORCH_TRACE events found: {why}")));
     }
     Ok(run)
+}
+
+/// The text logs of a run that hold no recompile line at all, named for
+/// check's refusal: such a log cannot show recompiles unless the job ran
+/// with TORCH_LOGS=recompiles.
+pub fn text_logs_without_recompiles(run: &Run) -> Vec<&str> {
+    run.inputs
+        .iter()
+        .filter(|i| {
+            i.stats
+                .text
+                .as_ref()
+                .is_some_and(|t| t.recompile_blocks + t.limit_warnings == 0)
+        })
+        .map(|i| i.path.as_str())
+        .collect()
 }
 
 /// A source that is another guardscope input, with the command that reads it.

@@ -22,6 +22,7 @@ mod run;
 mod steps;
 mod summary;
 mod watch;
+mod watch_text;
 
 pub use args::{
     CheckArgs, CheckFormat, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs,

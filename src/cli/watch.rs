@@ -38,6 +38,9 @@ const RELIST: Duration = Duration::from_secs(10);
 const NAMED_LOGS: usize = 8;
 
 pub fn watch(args: WatchArgs, out: Output) -> Result<Status, CliError> {
+    if crate::input::is_stdin(&args.dir) {
+        return super::watch_text::watch_stdin(out);
+    }
     if let Some(pid) = args.until_exit {
         if !alive(pid)? {
             return Err(CliError::BadInput(format!("--until-exit {pid}: no such process")));

@@ -37,7 +37,7 @@ pub fn open_counted(path: &Path, counter: Option<Arc<AtomicU64>>) -> io::Result<
             .lock()
             .take(sniff::SNIFF_BYTES as u64)
             .read_to_end(&mut head)?;
-        sniff::record_stdin(sniff::classify(&sniff::gunzip_prefix(&head)));
+        sniff::record_stdin(&sniff::gunzip_prefix(&head));
         let stdin: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(io::stdin()));
         return gunzip_if_gzip(Counting { inner: stdin, counter });
     }

@@ -150,9 +150,49 @@ pub fn gunzip_prefix(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 /// What stdin held, recorded when it was opened: it cannot be read twice.
 static STDIN_CONTENT: OnceLock<Content> = OnceLock::new();
+static STDIN_TEXT: OnceLock<bool> = OnceLock::new();
 
-pub(crate) fn record_stdin(content: Content) {
-    let _ = STDIN_CONTENT.set(content);
+pub(crate) fn record_stdin(prefix: &[u8]) {
+    let _ = STDIN_CONTENT.set(classify(prefix));
+    let _ = STDIN_TEXT.set(is_text_log(prefix));
+}
+
+/// Whether the start of a file's text is read as a text log (a job's
+/// stderr with Dynamo's `TORCH_LOGS` lines, a pasted block) rather than a
+/// TORCH_TRACE log: no line in it is a trace envelope (`...] {`), it is
+/// not one of guardscope's own JSONL files, and it is UTF-8 without NULs. Anything else is
+/// text: what Dynamo wrote in it, if anything, is found by reading it all.
+pub fn is_text_log(prefix: &[u8]) -> bool {
+    if matches!(
+        classify(prefix),
+        Content::Activations | Content::StepRecords | Content::Empty
+    ) {
+        return false;
+    }
+    // NUL bytes or bytes that are not UTF-8 (a character cut at the end
+    // of the prefix aside): a binary file, no one's log.
+    let utf8 = match std::str::from_utf8(prefix) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    if !utf8 || memchr::memchr(0, prefix).is_some() {
+        return false;
+    }
+    !prefix.split(|&b| b == b'\n').any(|line| {
+        let line = line.trim_ascii_start();
+        is_glog_prefix(line) && memchr::memmem::find(line, b"] ").is_some_and(|at| line.get(at + 2) == Some(&b'{'))
+    })
+}
+
+/// Whether an input is read as a text log (see `is_text_log`): stdin as
+/// recorded when it was opened, a file by its first bytes.
+pub fn reads_as_text(path: &Path) -> bool {
+    if super::is_stdin(path) {
+        return STDIN_TEXT.get().copied().unwrap_or(false);
+    }
+    let mut raw = Vec::with_capacity(SNIFF_BYTES);
+    let read = File::open(path).and_then(|f| f.take(SNIFF_BYTES as u64).read_to_end(&mut raw));
+    read.is_ok() && is_text_log(&gunzip_prefix(&raw))
 }
 
 /// What an input holds: stdin (`-`) as recorded when it was read, a file by
@@ -211,6 +251,24 @@ mod tests {
         assert_eq!(classify(b"  \n\t"), Content::Empty);
         assert_eq!(classify(b"\x00\x01binary"), Content::Other);
         assert_eq!(classify(b"V12 not a glog line"), Content::Other);
+    }
+
+    #[test]
+    fn text_logs_are_told_from_trace_logs() {
+        // Hand-made in the shapes torch writes (tests/textlogs has real ones).
+        let trace = b"V1128 17:10:39.762000 26269 torch/_dynamo/guards.py:6378] {\"artifact\": {}}\n";
+        assert!(!is_text_log(trace));
+        let text =
+            b"step 1\nV1128 17:10:39.762000 26269 torch/_dynamo/guards.py:6374] [0/1] [__recompiles] Recompiling\n";
+        assert!(is_text_log(text));
+        assert!(is_text_log(b"[rank1]: epoch 3 loss 0.2\n"));
+        // A trace line after the job's own output is still a trace log.
+        let mixed = [&b"warming up\n"[..], &trace[..]].concat();
+        assert!(!is_text_log(&mixed));
+        assert!(!is_text_log(b"\x00\x01binary"));
+        assert!(!is_text_log(b"\xbb\xcc not utf-8\n"));
+        assert!(!is_text_log(br#"{"step": 1, "start": 1.0, "wall_ms": 2.0}"#));
+        assert!(!is_text_log(b"  \n"));
     }
 
     #[test]

@@ -259,9 +259,21 @@ impl Run {
         self.runs.len() > 1
     }
 
-    /// Events found in all inputs together.
+    /// Events found in all inputs together: TORCH_TRACE envelopes, and
+    /// the lines of Dynamo's that text logs held.
     pub fn envelope_count(&self) -> u64 {
-        self.inputs.iter().map(|i| i.stats.envelopes).sum()
+        let text = |i: &InputFile| i.stats.text.as_ref().map_or(0, |t| t.dynamo_lines);
+        self.inputs.iter().map(|i| i.stats.envelopes + text(i)).sum()
+    }
+
+    /// What the inputs read as text logs held, when any was one
+    /// (`TORCH_LOGS` lines in a job's stderr rather than TORCH_TRACE).
+    pub fn text_log(&self) -> Option<crate::trace::TextStats> {
+        let mut all: Option<crate::trace::TextStats> = None;
+        for t in self.inputs.iter().filter_map(|i| i.stats.text.as_ref()) {
+            all.get_or_insert_default().add(t);
+        }
+        all
     }
 }
 

@@ -15,6 +15,13 @@ use std::collections::BTreeMap;
 #[derive(Serialize)]
 pub struct SummaryDocument<'a> {
     pub version: &'static str,
+    /// What the inputs were: `trace` (TORCH_TRACE logs) or `text` (Dynamo's
+    /// TORCH_LOGS lines in a job's stderr; with any trace log, `mixed`).
+    pub source: &'static str,
+    /// For a run read from text: what the text held, what it lacks and the
+    /// command that records it; absent for trace logs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_log: Option<crate::report::text_log::TextLogView>,
     pub totals: Totals,
     pub frames: Frames<'a>,
     /// The frames matched across ranks: one per compiled function.
@@ -255,8 +262,15 @@ pub struct ProblemsView {
 
 pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
     let run = findings.run;
+    let text_inputs = run.inputs.iter().filter(|i| i.stats.text.is_some()).count();
     SummaryDocument {
         version: env!("CARGO_PKG_VERSION"),
+        source: match text_inputs {
+            0 => "trace",
+            n if n == run.inputs.len() => "text",
+            _ => "mixed",
+        },
+        text_log: run.text_log().map(crate::report::text_log::TextLogView::new),
         totals: findings.totals.clone(),
         frames: Frames(&run.frames),
         frame_groups: FrameGroups(findings),

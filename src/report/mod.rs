@@ -24,5 +24,6 @@ pub mod paths;
 pub mod runs;
 pub mod sarif;
 pub mod text;
+pub mod text_log;
 pub mod trace_events;
 pub mod watch;

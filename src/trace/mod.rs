@@ -10,9 +10,11 @@ pub mod kinds;
 pub mod lines;
 pub mod parser;
 mod payload;
+pub mod text;
 
 pub use envelope::CompileRef;
 pub use event::{Event, EventData};
 pub use parser::{ParseOptions, ParseStats, Parser};
 #[cfg(feature = "python")]
 pub(crate) use payload::is_kept_guard_line;
+pub use text::{TextParser, TextStats};

@@ -57,6 +57,10 @@ pub struct ParseStats {
     /// so the loader reads the file again verifying it (`load_source`).
     #[serde(skip)]
     pub unchecked_at_eof: Option<(u64, u64)>,
+    /// The file was read as Dynamo's text log (`TORCH_LOGS`), not as a
+    /// TORCH_TRACE log: what it held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<super::text::TextStats>,
 }
 
 impl ParseStats {
@@ -73,6 +77,9 @@ impl ParseStats {
         self.md5_mismatch += part.md5_mismatch;
         self.md5_unchecked += part.md5_unchecked;
         self.unchecked_at_eof = part.unchecked_at_eof.or(self.unchecked_at_eof);
+        if let Some(t) = &part.text {
+            self.text.get_or_insert_default().add(t);
+        }
         self.pids.extend(part.pids);
         self.pids.sort_unstable();
         self.pids.dedup();

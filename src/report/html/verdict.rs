@@ -149,6 +149,9 @@ pub fn verdict(findings: &Findings<'_>, shown: Shown) -> Headline {
             shown.see("Input errors")
         ));
     }
+    if let Some(text) = findings.run.text_log() {
+        notes.insert(0, crate::report::text_log::read_from_text(&text));
+    }
     let (tone, sentence) = if t.compiles == 0 {
         ("warn", "The log holds no compiles.".to_string())
     } else if !findings.eager_frames.is_empty() {

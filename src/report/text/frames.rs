@@ -46,6 +46,9 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
     };
     let mut header = vec!["frame", "compiled", "location"];
     let with_rank = run.has_several_ranks();
+    // A text log has no compile times: "?" rather than a made-up 0.00.
+    let timed = run.text_log().is_none();
+    let secs = move |s: f64| if timed { format!("{s:.2}") } else { "?".to_string() };
     // The rows are made twice, to measure the columns and then to write
     // them, rather than held: a fleet's table has 10^5-10^6 rows.
     let rows = || -> Box<dyn Iterator<Item = Vec<String>> + '_> {
@@ -59,7 +62,7 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
                     g.copies.len().to_string(),
                     g.typical_compiles.to_string(),
                     g.typical_attempts().to_string(),
-                    format!("{:.2}", g.slowest_seconds()),
+                    secs(g.slowest_seconds()),
                     differs(g),
                 ]
             }))
@@ -71,7 +74,7 @@ pub fn write_frames(out: &mut dyn Write, findings: &Findings<'_>, opts: &Termina
                     location(f),
                     f.compiles.len().to_string(),
                     f.attempts().to_string(),
-                    format!("{:.2}", f.compile_seconds()),
+                    secs(f.compile_seconds()),
                 ]
             }))
         }

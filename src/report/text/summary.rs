@@ -43,23 +43,26 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     } else {
         plural(t.frames, "frame", "frames")
     };
+    let text_log = run.text_log();
+    let seconds = match (&text_log, parallel) {
+        (Some(_), _) => "compile times not in a text log".to_string(),
+        (None, true) => format!("{:.2} s compiling", t.compile_wall_seconds),
+        (None, false) => format!("{:.2} s compiling", t.compile_seconds),
+    };
     let mut line = format!(
-        "{frames} · {} · {} · {} failed · {} · {:.2} s compiling",
+        "{frames} · {} · {} · {} failed · {} · {seconds}",
         plural(t.compiles, "compile", "compiles"),
         plural(t.recompiles, "recompile", "recompiles"),
         t.failed_compiles,
         plural(t.graph_breaks, "graph break", "graph breaks"),
-        if parallel {
-            t.compile_wall_seconds
-        } else {
-            t.compile_seconds
-        }
     );
     let mut notes = Vec::new();
-    if parallel {
+    if let Some(text) = &text_log {
+        write_wrapped(out, &crate::report::text_log::read_from_text(text), w, "", "  ")?;
+    } else if parallel {
         notes.push(format!("wall clock; {:.2} s summed over processes", t.compile_seconds));
     }
-    if t.recompiles > 0 {
+    if t.recompiles > 0 && text_log.is_none() {
         notes.push(format!("{:.2} s in recompiles", t.recompile_seconds));
     }
     if !findings.eager_frames.is_empty() {
@@ -117,7 +120,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
             &[("What to fix", style::severity(Severity::Problem))],
         )?;
         for g in &problems {
-            write_culprit(out, g, opts)?;
+            write_culprit(out, g, opts, text_log.is_none())?;
         }
     }
     if !expected.is_empty() {
@@ -143,7 +146,8 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     write_problems(out, run, opts)
 }
 
-fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -> io::Result<()> {
+/// `timed`: the log holds compile times (a text log does not).
+fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions, timed: bool) -> io::Result<()> {
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
     let frame = match (&f.file, f.line) {
@@ -167,13 +171,16 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions) -
     } else {
         rank
     };
+    let seconds = match timed {
+        true => format!("{:.2} s", g.seconds),
+        false => "time not logged".to_string(),
+    };
     let head = format!(
-        "{} of {rank}frame {} ({frame}){on_ranks} caused by {} [{}], {:.2} s ({})",
+        "{} of {rank}frame {} ({frame}){on_ranks} caused by {} [{}], {seconds} ({})",
         plural(n, "recompile", "recompiles"),
         f.frame_id,
         c.culprit,
         c.category.name(),
-        g.seconds,
         compile_ids(g)
     );
     let w = opts.width;
