@@ -1,0 +1,81 @@
+"""Scenarios run twice by test_rehearse.py: for real on CPU under TORCH_TRACE
+(``python _rehearse_scenarios.py NAME BACKEND``, a fresh process as a job
+is) and rehearsed on meta with ``guardscope.rehearse`` in the test's
+process. The model and the loop are the same code in both; only the device
+and the model's copy differ."""
+
+import sys
+
+import torch
+from torch import nn
+
+
+class MLP(nn.Module):
+    def __init__(self, d_in=32, d_hidden=64, d_out=4):
+        super().__init__()
+        self.fc1 = nn.Linear(d_in, d_hidden)
+        self.drop = nn.Dropout(0.1)
+        self.fc2 = nn.Linear(d_hidden, d_out)
+
+    def forward(self, x):
+        return self.fc2(self.drop(torch.relu(self.fc1(x))))
+
+
+def mlp_loop(model, compiled, device):
+    """Three full batches and an odd last one in training, then an eval pass
+    under no_grad (a full batch and the odd one)."""
+    model.train()
+    for batch in (16, 16, 16, 7):
+        x = torch.randn(batch, 32, device=device)
+        compiled(x).sum().backward()
+    model.eval()
+    with torch.no_grad():
+        for batch in (16, 7):
+            compiled(torch.randn(batch, 32, device=device))
+
+
+def tiny_gpt2():
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(vocab_size=128, n_positions=64, n_embd=32, n_layer=2, n_head=2)
+    torch.manual_seed(0)
+    return GPT2LMHeadModel(config)
+
+
+def gpt2_loop(model, compiled, device):
+    """Variable sequence lengths in training (labels given: a loss), then
+    an eval pass under no_grad."""
+    model.train()
+    for length in (16, 16, 24, 9):
+        ids = torch.randint(0, 128, (4, length), device=device)
+        compiled(input_ids=ids, labels=ids).loss.backward()
+    model.eval()
+    with torch.no_grad():
+        compiled(input_ids=torch.randint(0, 128, (4, 16), device=device))
+
+
+def item_loop(model, compiled, device):
+    """A loss logged with .item() after each step: needs real values."""
+    losses = []
+    for batch in (16, 16, 7):
+        loss = compiled(torch.randn(batch, 32, device=device)).sum()
+        loss.backward()
+        losses.append(loss.item())
+
+
+SCENARIOS = {
+    "mlp": (lambda: MLP(), mlp_loop),
+    "gpt2": (tiny_gpt2, gpt2_loop),
+    "item": (lambda: MLP(), item_loop),
+}
+
+
+def real(name, backend):
+    make, loop = SCENARIOS[name]
+    torch.manual_seed(0)
+    model = make()
+    loop(model, torch.compile(model, backend=backend), "cpu")
+
+
+if __name__ == "__main__":
+    real(sys.argv[1], sys.argv[2])
