@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "summary",
     "check",
     "report",
@@ -25,6 +25,7 @@ const SUBCOMMANDS: [&str; 9] = [
     "completions",
     "man",
     "watch",
+    "rehearse",
 ];
 
 /// The width the transcripts were made at: the README's summary wraps its
@@ -119,7 +120,7 @@ fn default_inputs(command: &str) -> &'static [&'static str] {
 /// `check` and `diff` fail with 1 on a finding (README, "Exit codes").
 fn allowed_codes(command: &str) -> &'static [i32] {
     match command {
-        "check" | "diff" | "run" => &[0, 1],
+        "check" | "diff" | "run" | "rehearse" => &[0, 1],
         _ => &[0],
     }
 }
@@ -352,13 +353,14 @@ fn guardscope_args(line: &str) -> Option<Vec<String>> {
 fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<String> {
     let command = args.first().map(String::as_str).unwrap_or("");
     let mut args = args.to_vec();
-    if command == "run" && !args.iter().any(|a| a == "--") {
+    let runs = command == "run" || command == "rehearse";
+    if runs && !args.iter().any(|a| a == "--") {
         // `guardscope run` named in prose runs the placeholder script.
         args.extend(["--", "python", "train.py"].map(String::from));
     }
     let mut real: Vec<String> = Vec::new();
     for arg in &args {
-        if let Some(program) = run_placeholder(arg).filter(|_| command == "run") {
+        if let Some(program) = run_placeholder(arg).filter(|_| runs) {
             real.extend(program);
         } else if let Some((_, to)) = PLACEHOLDERS.iter().find(|(from, _)| from == arg) {
             real.extend(to.iter().map(|t| t.to_string()));
