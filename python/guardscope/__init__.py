@@ -29,7 +29,7 @@ Rehearsals (a job's compiles predicted before it runs, docs/rehearse.md):
 - ``to_meta(obj)``: a model, tensor or batch copied onto the meta device.
 - ``rehearse(plan, backend="eager")`` -> ``Rehearsal``: the compiles of
   ``plan()`` in a forked process with fresh Dynamo caches, as a ``Run``
-  of predicted recompiles plus ``unseen``.
+  of predicted recompiles plus ``unseen`` and ``verified_fixes``.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from guardscope._hooks import ActivationTrace, attach_from_env, trace_activations
     from guardscope._specs import HookHandles, activation_stats, register_forward_hooks
     from guardscope._meta import to_meta
+    from guardscope._fixes import Fix
     from guardscope._rehearse import Rehearsal, RehearsalError, Unseen, rehearse
     from guardscope._steps import StepLogger
 
@@ -59,6 +60,7 @@ __all__ = [
     "Compile",
     "CompileEvent",
     "CompileEvents",
+    "Fix",
     "Frame",
     "GuardscopeWarning",
     "HookHandles",
@@ -105,6 +107,7 @@ _LAZY = {
     "compile_events": "guardscope._guards",
     "no_recompiles": "guardscope._guards",
     "to_meta": "guardscope._meta",
+    "Fix": "guardscope._fixes",
     "Rehearsal": "guardscope._rehearse",
     "RehearsalError": "guardscope._rehearse",
     "Unseen": "guardscope._rehearse",

@@ -38,12 +38,12 @@ def _tensor(t: torch.Tensor, memo: Dict[int, Any]) -> torch.Tensor:
     if found is None:
         found = _meta_tensor(t)
         memo[id(t)] = found
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _module(module: torch.nn.Module, memo: Dict[int, Any]) -> torch.nn.Module:
     if id(module) in memo:
-        return memo[id(module)]  # type: ignore[no-any-return]
+        return memo[id(module)]
     # Every tensor deepcopy would meet, mapped in advance: deepcopy looks in
     # the memo before copying, so it never copies (or even reads) the data.
     for sub in module.modules():

@@ -27,13 +27,14 @@ import traceback
 import warnings
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Callable, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
 
 from guardscope import _native
+from guardscope._fixes import Fix, candidates, judge, unverified
 from guardscope._load import Run, Verdict, load
 from guardscope._types import Category
 
-__all__ = ["Rehearsal", "RehearsalError", "Unseen", "rehearse"]
+__all__ = ["Fix", "Rehearsal", "RehearsalError", "Unseen", "rehearse"]
 
 LOG_NAME = "dedicated_log_torch_trace_rehearsal.log"
 RESULT_NAME = "rehearsal.json"
@@ -78,9 +79,11 @@ class Rehearsal(Run):
     ``check()``, ``report()`` as ``guardscope.load`` gives them), plus what
     the rehearsal could not see."""
 
-    __slots__ = ("unseen", "level", "cannot_see", "backend", "seconds", "peak_rss_bytes")
+    __slots__ = ("unseen", "level", "cannot_see", "backend", "seconds", "peak_rss_bytes", "verified_fixes")
 
-    def __init__(self, run: Run, unseen: Tuple[Unseen, ...], backend: Optional[str], seconds: float, peak_rss_bytes: int) -> None:
+    def __init__(
+        self, run: Run, unseen: Tuple[Unseen, ...], backend: Optional[str], seconds: float, peak_rss_bytes: int, verified_fixes: Tuple[Fix, ...] = ()
+    ) -> None:
         super().__init__(run._native)
         #: What the rehearsal could not run; never empty when the plan raised.
         self.unseen: Tuple[Unseen, ...] = unseen
@@ -94,6 +97,10 @@ class Rehearsal(Run):
         self.seconds: float = seconds
         #: Peak resident memory of the rehearsal's process.
         self.peak_rss_bytes: int = peak_rss_bytes
+        #: For each predicted recompile a config setting may remove: the
+        #: setting, tried by replaying the plan (``works``); code-edit fixes
+        #: of predicted problems as unverified advice.
+        self.verified_fixes: Tuple[Fix, ...] = verified_fixes
 
     def check(
         self,
@@ -156,7 +163,7 @@ def _user_line(tb: Optional[TracebackType]) -> Optional[str]:
     return found
 
 
-def _child(plan: Callable[[], object], backend: Optional[str], out_dir: str) -> None:
+def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any], out_dir: str) -> None:
     """The forked process: runs the plan and leaves its log and result in ``out_dir``."""
     result: dict[str, Any] = {"unseen": [], "error": None}
     try:
@@ -177,6 +184,8 @@ def _child(plan: Callable[[], object], backend: Optional[str], out_dir: str) -> 
         torch._dynamo.utils.counters.clear()
         if backend is not None:
             force_backend(torch, backend)
+        for name, value in settings.items():
+            setattr(torch._dynamo.config, name, value)
         log = _native.CompileLog(time.localtime().tm_year)
         SHARED._replay_interned_strings(log)
         trace_log.addHandler(_Handler(log))
@@ -210,23 +219,9 @@ def _ended(status: int) -> str:
     return f"exited with code {os.waitstatus_to_exitcode(status)}"
 
 
-def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager") -> Rehearsal:
-    """Runs ``plan`` (a function of no arguments driving the job's calls on a
-    ``to_meta`` copy of the model) in a forked process with fresh Dynamo
-    caches, and returns its compiles as a ``Rehearsal``: the recompiles the
-    real job will have, predicted, and what could not be seen.
-
-    ``backend`` is the backend every ``torch.compile`` gets there (``"eager"``:
-    the same guards as Inductor, no code generation; ``"aot_eager"`` also
-    traces the backward; None keeps the plan's). The caller's model, Dynamo
-    caches and settings are never changed: everything happens in the child.
-    Raises ``RehearsalError`` when the plan compiled nothing, RuntimeError
-    when the rehearsal's process failed. Needs ``os.fork`` (Linux, macOS).
-    """
-    if not hasattr(os, "fork"):
-        raise NotImplementedError("guardscope.rehearse needs os.fork (Linux or macOS); use `guardscope rehearse -- CMD`")
-    import guardscope._torch_range  # noqa: F401  (the supported-torch check, in the parent)
-
+def _replay(plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any]) -> Tuple[Run, List[Unseen], dict[str, Any]]:
+    """The plan run once in a forked child with ``settings`` applied to
+    ``torch._dynamo.config`` there: its compiles, what went unseen, the child's result."""
     with tempfile.TemporaryDirectory(prefix="guardscope-rehearse-") as out_dir:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -236,7 +231,7 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager") ->
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
         if pid == 0:
-            _child(plan, backend, out_dir)
+            _child(plan, backend, settings, out_dir)
         try:
             _, status = os.waitpid(pid, 0)
         except BaseException:
@@ -247,7 +242,7 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager") ->
         if not os.path.exists(result_path):
             raise RuntimeError(f"the rehearsal's process {_ended(status)} before it finished; nothing was predicted")
         with open(result_path, encoding="utf-8") as f:
-            result = json.load(f)
+            result: dict[str, Any] = json.load(f)
         if result["error"]:
             raise RuntimeError(f"the rehearsal failed:\n{result['error']}")
         unseen: List[Unseen] = [Unseen(**u) for u in result["unseen"]]
@@ -257,6 +252,48 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager") ->
         run = load(os.path.join(out_dir, LOG_NAME))
     for frame in run.frames:
         for c in frame.compiles:
-            if c.failed:
-                unseen.append(Unseen(kind="failed_compile", why="a compile failed; its frame ran without it", where=frame.file and f"{frame.file}:{frame.line}", detail=c.compile_id))
-    return Rehearsal(run, tuple(unseen), backend, result["seconds"], result["peak_rss_bytes"])
+            # A compile refused at the recompile limit is a prediction (the
+            # frame runs eagerly from then on), not something unseen.
+            if c.failed and not c.cache_limit:
+                where = frame.file and f"{frame.file}:{frame.line}"
+                unseen.append(Unseen(kind="failed_compile", why="a compile failed; its frame ran without it", where=where, detail=c.compile_id))
+    return run, unseen, result
+
+
+def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager", verify_fixes: bool = True) -> Rehearsal:
+    """Runs ``plan`` (a function of no arguments driving the job's calls on a
+    ``to_meta`` copy of the model) in a forked process with fresh Dynamo
+    caches, and returns its compiles as a ``Rehearsal``: the recompiles the
+    real job will have, predicted, and what could not be seen.
+
+    ``backend`` is the backend every ``torch.compile`` gets there (``"eager"``:
+    the same guards as Inductor, no code generation; ``"aot_eager"`` also
+    traces the backward; None keeps the plan's). With ``verify_fixes``, each
+    predicted recompile that a ``torch._dynamo.config`` setting may remove is
+    replayed with it (one more fork per distinct setting): ``verified_fixes``.
+    The caller's model, Dynamo caches and settings are never changed:
+    everything happens in the children. Raises ``RehearsalError`` when the
+    plan compiled nothing, RuntimeError when the rehearsal's process failed.
+    Needs ``os.fork`` (Linux, macOS).
+    """
+    if not hasattr(os, "fork"):
+        raise NotImplementedError("guardscope.rehearse needs os.fork (Linux or macOS); use `guardscope rehearse -- CMD`")
+    import guardscope._torch_range  # noqa: F401  (the supported-torch check, in the parent)
+
+    run, unseen, result = _replay(plan, backend, {})
+    fixes: List[Fix] = []
+    tried = candidates(run) if verify_fixes else []
+    replays: dict[str, Tuple[Run, int]] = {}
+    for candidate in tried:
+        key = json.dumps(candidate.settings, sort_keys=True)
+        if key not in replays:
+            try:
+                again, again_unseen, _ = _replay(plan, backend, candidate.settings)
+            except RehearsalError as e:
+                fixes.append(Fix(candidate.recompile.compile_id, candidate.recompile.function, candidate.recompile.cause.category if candidate.recompile.cause else "", candidate.fix, dict(candidate.settings), True, False, f"replayed: {e}"))
+                continue
+            replays[key] = (again, len(again_unseen))
+        again, again_unseen_count = replays[key]
+        fixes.append(judge(candidate, run, len(unseen), again, again_unseen_count))
+    fixes.extend(unverified(run, tried))
+    return Rehearsal(run, tuple(unseen), backend, result["seconds"], result["peak_rss_bytes"], tuple(fixes))

@@ -1,9 +1,10 @@
 """Scenarios run twice by test_rehearse.py: for real on CPU under TORCH_TRACE
-(``python _rehearse_scenarios.py NAME BACKEND``, a fresh process as a job
+(``python _rehearse_scenarios.py NAME BACKEND [SETTINGS]``, a fresh process as a job
 is) and rehearsed on meta with ``guardscope.rehearse`` in the test's
 process. The model and the loop are the same code in both; only the device
 and the model's copy differ."""
 
+import json
 import sys
 
 import torch
@@ -63,14 +64,37 @@ def item_loop(model, compiled, device):
         losses.append(loss.item())
 
 
+class Tagged(nn.Module):
+    """Branches on a string argument: each new string compiles again."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 4)
+
+    def forward(self, x, tag):
+        if tag.endswith("0"):
+            return self.fc(x) * 2
+        return self.fc(x)
+
+
+def limit_loop(model, compiled, device):
+    """Ten tags, one per call: past the recompile limit (8)."""
+    with torch.no_grad():
+        for i in range(10):
+            compiled(torch.randn(16, 32, device=device), f"run-{i}")
+
+
 SCENARIOS = {
     "mlp": (lambda: MLP(), mlp_loop),
     "gpt2": (tiny_gpt2, gpt2_loop),
     "item": (lambda: MLP(), item_loop),
+    "limit": (lambda: Tagged(), limit_loop),
 }
 
 
-def real(name, backend):
+def real(name, backend, settings):
+    for key, value in settings.items():
+        setattr(torch._dynamo.config, key, value)
     make, loop = SCENARIOS[name]
     torch.manual_seed(0)
     model = make()
@@ -78,4 +102,5 @@ def real(name, backend):
 
 
 if __name__ == "__main__":
-    real(sys.argv[1], sys.argv[2])
+    # A third argument: torch._dynamo.config settings as JSON (a verified fix).
+    real(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]) if len(sys.argv) > 3 else {})

@@ -11,6 +11,7 @@ backend for "eager" either way.
 
 import collections
 import dataclasses
+import json
 import os
 import subprocess
 import sys
@@ -98,11 +99,11 @@ def test_to_meta_copies_tensors_in_nested_containers_with_shapes_strides_dtypes_
 # --- rehearse: scenario pairs ---------------------------------------------------
 
 
-def real_run(name, tmp_path):
-    trace = tmp_path / f"real-{name}"
+def real_run(name, tmp_path, settings=None):
+    trace = tmp_path / f"real-{name}-{len(list(tmp_path.iterdir()))}"
     env = dict(os.environ, TORCH_TRACE=str(trace))
     proc = subprocess.run(
-        [sys.executable, str(HERE / "_rehearse_scenarios.py"), name, "aot_eager"],
+        [sys.executable, str(HERE / "_rehearse_scenarios.py"), name, "aot_eager", json.dumps(settings or {})],
         env=env, cwd=HERE, capture_output=True, text=True, timeout=900,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -150,6 +151,39 @@ def test_the_mlp_rehearsal_names_the_odd_last_batch_and_the_eval_switch():
     assert "predicted" in repr(predicted) and predicted.level == "meta rehearsal"
 
 
+def limits(run):
+    return [c.cache_limit for f in run.frames for c in f.compiles]
+
+
+def test_a_frame_past_the_recompile_limit_is_predicted_with_a_verified_and_an_unverified_fix(tmp_path):
+    real = real_run("limit", tmp_path)
+    predicted = rehearsed("limit")
+
+    assert recompiles(predicted) == recompiles(real)
+    assert limits(predicted) == limits(real) == [False] * 8 + [True]
+    # The refused compile is a prediction (the frame runs eagerly), not unseen.
+    assert predicted.unseen == ()
+    [raised] = [f for f in predicted.verified_fixes if f.verified]
+    assert raised.compile_id == "0/8" and raised.settings == {"recompile_limit": 64} and raised.works
+    # Branching on a string argument needs a code edit: advice, once per cause.
+    [advice] = [f for f in predicted.verified_fixes if not f.verified]
+    assert (advice.compile_id, advice.category, advice.works) == ("0/1", "constant_value", None)
+    assert "unverified" in str(advice)
+    # The verified fix, applied to the real run, does what the replay said.
+    fixed = real_run("limit", tmp_path, raised.settings)
+    assert not any(limits(fixed)) and fixed.totals.recompiles == 9
+
+
+def test_the_verified_fix_for_the_odd_last_batch_removes_it_from_the_real_run(tmp_path):
+    predicted = rehearsed("mlp")
+    [fix] = predicted.verified_fixes
+    assert (fix.compile_id, fix.category, fix.verified, fix.works) == ("0/1", "shape_input", True, True)
+    assert fix.settings == {"assume_static_by_default": False}
+
+    fixed = real_run("mlp", tmp_path, fix.settings)
+    assert [(r.compile_id, r.cause.category) for r in fixed.recompiles] == [("0/1", "torch_global_state")]
+
+
 # --- rehearse: what it cannot see ---------------------------------------------
 
 
@@ -158,11 +192,13 @@ def test_a_plan_that_reads_item_shows_in_unseen_and_never_passes_the_gate():
 
     [unseen] = predicted.unseen
     assert unseen.kind == "plan_raised"
-    assert unseen.where == "_rehearse_scenarios.py:63" or unseen.where.endswith("_rehearse_scenarios.py:63")
+    source = (HERE / "_rehearse_scenarios.py").read_text().splitlines()
+    line = next(i for i, text in enumerate(source, 1) if "loss.item()" in text)
+    assert unseen.where.endswith(f"_rehearse_scenarios.py:{line}")
     assert ".item()" in unseen.why and "item() cannot be called on meta" in unseen.detail
     verdict = predicted.check()
     assert not verdict.passed and verdict.exit_code == 2
-    assert "not rehearsed" in str(verdict) and "_rehearse_scenarios.py:63" in str(verdict)
+    assert "not rehearsed" in str(verdict) and f"_rehearse_scenarios.py:{line}" in str(verdict)
     assert predicted.check(allow_unseen=True).passed
 
 
