@@ -131,6 +131,20 @@ class Rehearsal(Run):
         lines += [f"  {line}" for line in str(verdict).rstrip("\n").split("\n")]
         return Verdict(2, json.dumps(data), "\n".join(lines) + "\n")
 
+    def _repr_html_(self) -> str:
+        import html
+
+        unseen = "".join(f"<li>{html.escape(str(u))}</li>" for u in self.unseen)
+        fixes = "".join(f"<li>{html.escape(str(f))}</li>" for f in self.verified_fixes)
+        return (
+            f'<div class="guardscope-rehearsal"><p><b>Predicted</b> by a {self.level} '
+            f"(backend={html.escape(str(self.backend))}); it cannot see {html.escape(self.cannot_see)}.</p>"
+            + (f"<p>Unseen (not predicted):</p><ul>{unseen}</ul>" if unseen else "")
+            + (f"<p>Fixes:</p><ul>{fixes}</ul>" if fixes else "")
+            + "</div>"
+            + super()._repr_html_()
+        )
+
     def __repr__(self) -> str:
         base = super().__repr__()
         return f"<guardscope.Rehearsal (predicted) {base[len('<guardscope.Run: '):-1]}, {len(self.unseen)} unseen>"
@@ -142,9 +156,11 @@ def _classify(exc: BaseException) -> str:
         return "a collective or other distributed call: the rehearsal has no process group"
     if "data-dependent" in text or "data dependent" in text or "guardondatadependent" in text:
         return "a branch or shape that depends on a tensor's values"
-    if "meta" in text and any(w in text for w in ("item", "scalar", "data", "bool", "copy out", "nonzero", "tolist", "cannot")):
+    if "meta" in text and any(w in text for w in (".item()", "local_scalar", "copy out", "nonzero", "tolist", "boolean value")):
         return "code that reads a tensor's values (.item(), .tolist(), a branch on a tensor, a NaN check): meta tensors have none"
-    if "cuda" in text or "device" in text:
+    if type(exc).__module__.startswith("torch._dynamo") or "fake tensor" in text:
+        return "torch could not compile this on meta tensors (a real device may compile it): not predicted"
+    if "cuda" in text or "is_cuda" in text:
         return "device-specific code: the rehearsal runs on meta"
     return "the plan raised here; what comes after it was not rehearsed"
 

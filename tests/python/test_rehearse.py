@@ -149,6 +149,9 @@ def test_the_mlp_rehearsal_names_the_odd_last_batch_and_the_eval_switch():
         ("forward", "0/2", "torch_global_state", "expected"),
     ]
     assert "predicted" in repr(predicted) and predicted.level == "meta rehearsal"
+    # In Jupyter, the findings come under a line that says they are predicted.
+    page = predicted._repr_html_()
+    assert page.index("<b>Predicted</b> by a meta rehearsal") < page.index("MLP.forward")
 
 
 def limits(run):
