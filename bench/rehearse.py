@@ -40,8 +40,11 @@ def main():
 
     parent_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     start = time.perf_counter()
-    rehearsal = guardscope.rehearse(plan)
+    rehearsal = guardscope.rehearse(plan, verify_fixes=False)
     wall = time.perf_counter() - start
+    start = time.perf_counter()
+    with_fixes = guardscope.rehearse(plan)
+    wall_fixes = time.perf_counter() - start
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     print(f"model: {args.layers} x Linear({args.width}, {args.width}) + GELU, {params / 1e9:.2f} B parameters on meta")
     print(f"plan: {args.steps} forward+backward steps over {len(set(shapes))} batch shapes {sorted(set(shapes))}")
@@ -51,6 +54,9 @@ def main():
     for r in rehearsal.recompiles:
         print(f"  {r.compile_id} {r.severity} {r.cause}")
     print(f"unseen: {list(rehearsal.unseen)}")
+    print(f"with verify_fixes: {wall_fixes:.2f} s wall, {len(with_fixes.verified_fixes)} fix(es) replayed:")
+    for fix in with_fixes.verified_fixes:
+        print(f"  {fix}")
 
 
 if __name__ == "__main__":
