@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "summary",
     "check",
     "report",
@@ -25,6 +25,7 @@ const SUBCOMMANDS: [&str; 9] = [
     "completions",
     "man",
     "watch",
+    "rehearse",
 ];
 
 /// The width the transcripts were made at: the README's summary wraps its
@@ -124,7 +125,7 @@ fn default_inputs(command: &str) -> &'static [&'static str] {
 /// `check` and `diff` fail with 1 on a finding (README, "Exit codes").
 fn allowed_codes(command: &str) -> &'static [i32] {
     match command {
-        "check" | "diff" | "run" => &[0, 1],
+        "check" | "diff" | "run" | "rehearse" => &[0, 1],
         _ => &[0],
     }
 }
@@ -161,6 +162,16 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "docs/performance.md",
         "cat                                    0.41 s",
         "a benchmark's transcript (bench/text_log.sh): measured times",
+    ),
+    (
+        "docs/rehearse.md",
+        "0/8 [cache_limit] verified",
+        "a Fix as str() prints it; tests/python/test_rehearse.py checks the fix and its replay",
+    ),
+    (
+        "docs/rehearse.md",
+        "unseen: plan_raised",
+        "an unseen entry as check() prints it; tests/python/test_rehearse.py checks its parts",
     ),
     (
         "docs/watch.md",
@@ -363,13 +374,14 @@ fn guardscope_args(line: &str) -> Option<Vec<String>> {
 fn check_command(origin: &str, args: &[String], scratch: &Scratch) -> Option<String> {
     let command = args.first().map(String::as_str).unwrap_or("");
     let mut args = args.to_vec();
-    if command == "run" && !args.iter().any(|a| a == "--") {
+    let runs = command == "run" || command == "rehearse";
+    if runs && !args.iter().any(|a| a == "--") {
         // `guardscope run` named in prose runs the placeholder script.
         args.extend(["--", "python", "train.py"].map(String::from));
     }
     let mut real: Vec<String> = Vec::new();
     for arg in &args {
-        if let Some(program) = run_placeholder(arg).filter(|_| command == "run") {
+        if let Some(program) = run_placeholder(arg).filter(|_| runs) {
             real.extend(program);
         } else if let Some((_, to)) = PLACEHOLDERS.iter().find(|(from, _)| from == arg) {
             real.extend(to.iter().map(|t| t.to_string()));
@@ -514,7 +526,7 @@ fn every_docs_example_runs_as_written() {
         for block in &blocks {
             let first = block.text.lines().next().unwrap_or("");
             if block.info == "python" {
-                if file == "README.md" || file == "docs/python.md" {
+                if file == "README.md" || file == "docs/python.md" || file == "docs/rehearse.md" {
                     note("run by tests/python/test_docs_examples.py", block.name());
                 } else {
                     failures.push(format!(

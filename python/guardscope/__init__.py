@@ -23,6 +23,13 @@ Compile events (captured in-process, no TORCH_TRACE needed):
 - ``no_recompiles(warmup_steps=0, allow=(), max_recompiles=0)``: context
   manager / decorator raising ``RecompileError`` on a recompile.
 - ``compile_events()``: context manager collecting the compiles of a block.
+
+Rehearsals (a job's compiles predicted before it runs, docs/rehearse.md):
+
+- ``to_meta(obj)``: a model, tensor or batch copied onto the meta device.
+- ``rehearse(plan, backend="eager")`` -> ``Rehearsal``: the compiles of
+  ``plan()`` in a forked process with fresh Dynamo caches, as a ``Run``
+  of predicted recompiles plus ``unseen`` and ``verified_fixes``.
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ if TYPE_CHECKING:
     from guardscope._guards import CompileEvents, RecompileError, compile_events, no_recompiles
     from guardscope._hooks import ActivationTrace, attach_from_env, trace_activations
     from guardscope._specs import HookHandles, activation_stats, register_forward_hooks
+    from guardscope._meta import to_meta
+    from guardscope._fixes import Fix
+    from guardscope._rehearse import Rehearsal, RehearsalError, Unseen, rehearse
     from guardscope._steps import StepLogger
 
 __all__ = [
@@ -50,6 +60,7 @@ __all__ = [
     "Compile",
     "CompileEvent",
     "CompileEvents",
+    "Fix",
     "Frame",
     "GuardscopeWarning",
     "HookHandles",
@@ -59,10 +70,13 @@ __all__ = [
     "Problems",
     "Recompile",
     "RecompileError",
+    "Rehearsal",
+    "RehearsalError",
     "Run",
     "StepLogger",
     "StepRecord",
     "Totals",
+    "Unseen",
     "Verdict",
     "__version__",
     "activation_stats",
@@ -72,7 +86,9 @@ __all__ = [
     "main",
     "no_recompiles",
     "register_forward_hooks",
+    "rehearse",
     "run_cli",
+    "to_meta",
     "trace_activations",
 ]
 
@@ -90,6 +106,12 @@ _LAZY = {
     "RecompileError": "guardscope._guards",
     "compile_events": "guardscope._guards",
     "no_recompiles": "guardscope._guards",
+    "to_meta": "guardscope._meta",
+    "Fix": "guardscope._fixes",
+    "Rehearsal": "guardscope._rehearse",
+    "RehearsalError": "guardscope._rehearse",
+    "Unseen": "guardscope._rehearse",
+    "rehearse": "guardscope._rehearse",
 }
 
 

@@ -2,8 +2,8 @@
 //! (clap); the long help after them is in help.rs.
 
 use super::help::{
-    check_help, AFTER_HELP, COMPLETIONS_HELP, DIFF_HELP, MAN_HELP, REPORT_HELP, RUN_HELP, STEPS_HELP, SUMMARY_HELP,
-    WATCH_HELP,
+    check_help, AFTER_HELP, COMPLETIONS_HELP, DIFF_HELP, MAN_HELP, REHEARSE_HELP, REPORT_HELP, RUN_HELP, STEPS_HELP,
+    SUMMARY_HELP, WATCH_HELP,
 };
 use crate::activation_diff as ad;
 use crate::reasons::Category;
@@ -52,6 +52,10 @@ pub enum Command {
     /// Run a training command with TORCH_TRACE set, then summarize (or check) its compiles.
     #[command(after_help = RUN_HELP)]
     Run(RunArgs),
+    /// Rehearse a job's compiles: run a short version of it with every torch.compile on a
+    /// cheap backend, then gate on the recompiles it predicts.
+    #[command(after_help = REHEARSE_HELP)]
+    Rehearse(RehearseArgs),
     /// Follow the TORCH_TRACE logs a running job writes: one line per recompile as it happens.
     #[command(after_help = WATCH_HELP)]
     Watch(WatchArgs),
@@ -137,6 +141,67 @@ pub struct RunArgs {
     /// The command to run, after `--` (e.g. `-- torchrun --nproc-per-node 2 train.py`).
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Args, Debug)]
+pub struct RehearseArgs {
+    /// The backend every torch.compile of the command is given: eager (Dynamo's guards,
+    /// no code generation) or aot_eager (also traces the backward as Inductor does).
+    #[arg(long, value_name = "BACKEND", default_value = "eager", value_parser = ["eager", "aot_eager"])]
+    pub backend: String,
+    /// The directory TORCH_TRACE is set to (as `run --trace-dir`).
+    #[arg(long, value_name = "DIR")]
+    pub trace_dir: Option<PathBuf>,
+    /// Also write the HTML report and summary.json into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// Predicted recompiles tolerated before failing.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_recompiles: usize,
+    /// A baseline run (logs or directories) to compare against.
+    #[arg(long, value_name = "PATH")]
+    pub baseline: Vec<PathBuf>,
+    /// Do not count predicted recompiles of this category (repeatable).
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    pub allow: Vec<Category>,
+    /// Fail when the rehearsal has more than N frames the baseline lacks.
+    #[arg(long, value_name = "N")]
+    pub max_new_frames: Option<usize>,
+    /// Also write the verdict as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Print the verdict as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar while reading the logs.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// The command to rehearse, after `--` (e.g. `-- python train.py --max-steps 20`).
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+impl RehearseArgs {
+    /// The same run as `guardscope run --check` with these flags; the
+    /// backend is the only thing a rehearsal adds.
+    pub fn into_run(self) -> (RunArgs, String) {
+        let run = RunArgs {
+            trace_dir: self.trace_dir,
+            report: self.report,
+            overwrite: false,
+            no_links: false,
+            check: true,
+            max_recompiles: self.max_recompiles,
+            baseline: self.baseline,
+            allow: self.allow,
+            max_new_frames: self.max_new_frames,
+            junit: self.junit,
+            json: self.json,
+            quiet: self.quiet,
+            command: self.command,
+        };
+        (run, self.backend)
+    }
 }
 
 #[derive(Args, Debug)]

@@ -105,6 +105,26 @@ Exit codes: 0 success · 1 --check failed · 2 bad usage, a command that
 cannot be started, or one that wrote no TORCH_TRACE log (nothing compiled)
 · 3 internal error · otherwise the command's own failure, as above.";
 
+pub const REHEARSE_HELP: &str = "\
+Runs COMMAND as `run --check` does, with every torch.compile of every Python
+process it starts given --backend (eager by default) instead of Inductor:
+Dynamo decides its guards and recompiles before the backend sees a graph,
+so a short run on a small config shows the recompiles the real job will
+have, without code generation or autotuning. The verdict is labelled
+predicted. It cannot see code paths the short run does not take (an eval
+at step 1000, a layer unfrozen at epoch 3: make the short run take them).
+
+Example:  guardscope rehearse -- python train.py --steps 20
+
+The backend is swapped by a sitecustomize.py put first on the command's
+PYTHONPATH (it runs the sitecustomize it shadows, if any); a Python started
+with -I or -S skips it, and its compiles are then Inductor's.
+
+Exit codes: 0 no predicted recompile beyond the limits · 1 the gate failed
+· 2 bad usage, a command that cannot be started, or one that wrote no
+TORCH_TRACE log · 3 internal error · otherwise the command's own failure,
+as for `run`.";
+
 pub const STEPS_HELP: &str = "\
 Reads the per-step JSONL that guardscope.StepLogger writes (one file per rank)
 and prints the slowest steps with their wall time, its ratio to the median

@@ -17,6 +17,7 @@ mod man;
 mod output;
 mod panics;
 mod progress;
+mod rehearse;
 pub(crate) mod report;
 mod run;
 mod steps;
@@ -25,8 +26,8 @@ mod watch;
 mod watch_text;
 
 pub use args::{
-    CheckArgs, CheckFormat, Cli, Command, DiffArgs, InputArgs, ReportArgs, RunArgs, StepsArgs, SummaryArgs,
-    SummaryFormat, WatchArgs,
+    CheckArgs, CheckFormat, Cli, Command, DiffArgs, InputArgs, RehearseArgs, ReportArgs, RunArgs, StepsArgs,
+    SummaryArgs, SummaryFormat, WatchArgs,
 };
 pub use error::{CliError, Status};
 
@@ -108,6 +109,7 @@ where
         Command::Diff(a) => a.json,
         Command::Steps(a) => a.json,
         Command::Run(a) => a.json,
+        Command::Rehearse(a) => a.json,
         Command::Watch(a) => a.json,
         Command::Report(_) | Command::Completions(_) | Command::Man(_) => false,
     };
@@ -128,6 +130,7 @@ fn dispatch(command: Command, out: Output) -> Result<Status, CliError> {
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => man::man(args),
         Command::Run(args) => run::run(args, out),
+        Command::Rehearse(args) => rehearse::rehearse(args, out),
         Command::Watch(args) => watch::watch(args, out),
     }
 }

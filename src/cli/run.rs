@@ -20,10 +20,23 @@ use child::Ended;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// What makes a run a rehearsal (`guardscope rehearse`): the environment
+/// that swaps the command's backend, and the label its verdict carries.
+pub struct Predicted {
+    pub env: Vec<(&'static str, std::ffi::OsString)>,
+    /// Printed above the verdict: which level predicted it, what it cannot see.
+    pub label: String,
+}
+
 pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
+    run_with(args, out, None)
+}
+
+pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Result<Status, CliError> {
     let dir = trace_dir(args.trace_dir.as_deref())?;
     error::warn(&format!("TORCH_TRACE={} (kept)", dir.display()));
-    let ended = child::run(&args.command, &dir).inspect_err(|_| {
+    let env = predicted.as_ref().map(|p| &p.env[..]).unwrap_or(&[]);
+    let ended = child::run(&args.command, &dir, env).inspect_err(|_| {
         if args.trace_dir.is_none() {
             // Never started: the empty directory made for it is no use to keep.
             let _ = std::fs::remove_dir(&dir);
@@ -90,6 +103,9 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
         } else {
             CheckFormat::Text
         };
+        if let (Some(p), false) = (&predicted, args.json) {
+            written(writeln!(io::stdout().lock(), "{}\n", p.label))?;
+        }
         let printed = Printed {
             format,
             junit: args.junit.as_deref(),

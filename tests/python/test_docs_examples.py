@@ -1,4 +1,4 @@
-"""Every ```python block of README.md and docs/python.md runs as written, and
+"""Every ```python block of README.md, docs/python.md and docs/rehearse.md runs as written, and
 the output blocks of docs/python.md that a run can produce match that run.
 
 Each block runs in a fresh interpreter (no state shared with pytest or with
@@ -23,7 +23,7 @@ import guardscope
 REPO = Path(__file__).resolve().parents[2]
 # The files whose ```python blocks run here; tests/docs_examples.rs fails on a
 # ```python block anywhere else, so none is silently left out.
-PYTHON_DOCS = ("README.md", "docs/python.md")
+PYTHON_DOCS = ("README.md", "docs/python.md", "docs/rehearse.md")
 DOCS_DIR = REPO / "docs"
 
 # What the docs leave to the reader, and nothing more. The names follow the

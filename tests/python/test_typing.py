@@ -95,6 +95,15 @@ def test_typed_usage_type_checks_and_only_the_misuse_is_flagged(mypy_path):
     assert 'Unexpected keyword argument "warnn" for "StepLogger"' in out, out
 
 
+def test_typed_rehearsal_runs():
+    sys.path.insert(0, str(HERE))
+    try:
+        import typed_usage
+    finally:
+        sys.path.remove(str(HERE))
+    assert typed_usage.rehearsed().totals.compiles == 2
+
+
 def test_typed_usage_runs(tmp_path):
     sys.path.insert(0, str(HERE))
     try:

@@ -86,6 +86,26 @@ def loaded(trace_dir: str, baseline_dir: str) -> guardscope.Verdict:
     return verdict
 
 
+def rehearsed() -> guardscope.Rehearsal:
+    """Rehearses a meta copy of a model over two batch sizes."""
+    model = torch.nn.Linear(4, 4)
+    meta = guardscope.to_meta(model)
+    assert_type(meta, torch.nn.Linear)
+    compiled = torch.compile(meta)
+
+    def plan() -> None:
+        for n in (8, 3):
+            compiled(torch.randn(n, 4, device="meta"))
+
+    rehearsal = guardscope.rehearse(plan, backend="eager")
+    assert_type(rehearsal, guardscope.Rehearsal)
+    unseen: tuple[guardscope.Unseen, ...] = rehearsal.unseen
+    assert unseen == ()
+    verdict: guardscope.Verdict = rehearsal.check(allow_unseen=False)
+    assert not verdict.passed and rehearsal.recompiles[0].compile_id == "0/1"
+    return rehearsal
+
+
 def misuse() -> None:
     guardscope.StepLogger(123, warnn=True)  # E: arg-type, call-arg
     guardscope.trace_activations(torch.nn.Linear(1, 1), mode="graph")  # E: arg-type
@@ -94,3 +114,4 @@ def misuse() -> None:
     guardscope.load(123)  # E: arg-type
     guardscope.load("t").check(allow=["dtyp"])  # E: list-item
     guardscope.load("t", lastest=True)  # E: call-arg
+    guardscope.rehearse(lambda: None, backend=1)  # E: arg-type

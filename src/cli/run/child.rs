@@ -36,8 +36,8 @@ impl Ended {
     }
 }
 
-/// Runs `command` with TORCH_TRACE set to `trace_dir` and waits for it.
-pub fn run(command: &[OsString], trace_dir: &Path) -> Result<Ended, CliError> {
+/// Runs `command` with TORCH_TRACE set to `trace_dir` (and `env` added) and waits for it.
+pub fn run(command: &[OsString], trace_dir: &Path, env: &[(&str, OsString)]) -> Result<Ended, CliError> {
     let (program, args) = command
         .split_first()
         .ok_or_else(|| CliError::BadInput("no command to run after `--`".into()))?;
@@ -48,6 +48,7 @@ pub fn run(command: &[OsString], trace_dir: &Path) -> Result<Ended, CliError> {
     let forwarding = forward::Forwarding::install();
     let mut command = Command::new(program);
     command.args(args).env("TORCH_TRACE", trace_dir);
+    command.envs(env.iter().map(|(k, v)| (k, v)));
     // Its own process group, as timeout(1) does: a signal for the command
     // reaches what it started too (`bash train.sh` and its python), not
     // only the direct child.
