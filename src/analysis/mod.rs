@@ -14,7 +14,7 @@ mod ranks;
 pub mod steps;
 
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite};
-pub use cost::{Cost, EagerFallback};
+pub use cost::{Cost, EagerFallback, COSTLY_EXPECTED_SECONDS};
 pub use culprits::CulpritGroup;
 pub use finding::Finding;
 pub use findings::{analyse, Findings};
