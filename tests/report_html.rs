@@ -478,3 +478,29 @@ fn no_two_legend_entries_share_a_colour() {
     assert!(legend.contains("<i>A</i>recompile: "), "{legend}");
     assert!(html.contains("<text class=\"mark\""));
 }
+
+/// The class list of the element that opens with `<tag class="card verdict`.
+fn verdict_classes(html: &str) -> &str {
+    let at = html.find("class=\"card verdict").expect("a verdict card");
+    html[at..].split('"').nth(1).unwrap()
+}
+
+#[test]
+fn a_run_whose_every_recompile_is_expected_is_shown_calm() {
+    // One dtype recompile, judged expected (one compile per dtype).
+    let calm = page(&["samples/traces/reasons/dtype"]);
+    assert_eq!(verdict_classes(&calm), "card verdict tone-ok");
+    assert!(
+        calm.contains("It is expected, not a problem."),
+        "the sentence says why it is calm"
+    );
+    // No alarm anywhere: not the recompile count, not the frame.
+    assert!(
+        !calm.contains("tone-bad\""),
+        "an expected recompile drawn in alarm colour"
+    );
+    // The collision sample's recompiles are problems: the alarm stays.
+    let alarm = page(&["samples/traces/collision"]);
+    assert_eq!(verdict_classes(&alarm), "card verdict tone-bad");
+    assert!(alarm.contains("class=\"card frame tone-bad\""));
+}

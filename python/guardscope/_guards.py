@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from types import TracebackType
-from typing import Iterable, Iterator, Literal, Optional
+from typing import Any, Callable, Iterable, Iterator, Literal, Optional, TypeVar, cast
 
 from guardscope import _compile_log, _native, _step_records, _steps
 from guardscope._types import Category, CompileEvent
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class RecompileError(AssertionError):
@@ -151,6 +155,18 @@ class no_recompiles(contextlib.ContextDecorator):
         self._steps = 0
         self._from: Optional[int] = None
 
+    def __call__(self, func: _F) -> _F:
+        """As a decorator: each call of ``func`` runs inside the guard (what
+        ContextDecorator does, in a frame pytest leaves out of tracebacks)."""
+
+        @functools.wraps(func)
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True  # noqa: F841
+            with self:
+                return func(*args, **kwargs)
+
+        return cast(_F, inner)
+
     def step(self, step: object = None) -> None:
         """Marks the start of a step (``step`` is only informative)."""
         self._steps += 1
@@ -170,6 +186,8 @@ class no_recompiles(contextlib.ContextDecorator):
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> Literal[False]:
+        # pytest shows the failure at the user's `with` line, not in here.
+        __tracebackhide__ = True  # noqa: F841
         _steps._STEP_LISTENERS.remove(self.step)
         assert self._seen is not None
         self._seen._stop()

@@ -37,6 +37,10 @@ import pytest
 if TYPE_CHECKING:
     from guardscope._guards import no_recompiles
 
+# pytest leaves this module's frames out of a failure's traceback: a test
+# failed by its recompiles opens with its cause, not with the plugin's source.
+__tracebackhide__ = True
+
 MARKER = "no_recompiles"
 _GUARD = pytest.StashKey["no_recompiles"]()
 _OPEN = pytest.StashKey[bool]()

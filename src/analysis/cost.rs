@@ -10,6 +10,12 @@ use super::FrameRef;
 use crate::model::{CacheCounts, Run};
 use serde::Serialize;
 
+/// An expected recompile that took this long (in compile seconds, summed
+/// over its group) is worth its fix in `summary` and `steps` text, which
+/// otherwise fold expected recompiles to one line: past a second it shows
+/// in a step's wall time however cheap the steps around it are.
+pub const COSTLY_EXPECTED_SECONDS: f64 = 1.0;
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Cost {
     /// Compiles whose metrics carry `guard_latency_us`.

@@ -16,7 +16,7 @@ pub mod steps;
 mod unfinished;
 
 pub use cause::{call_site, cause_of, frame_call_site, user_calls, CallSite, UserLine};
-pub use cost::{Cost, EagerFallback};
+pub use cost::{Cost, EagerFallback, COSTLY_EXPECTED_SECONDS};
 pub use culprits::CulpritGroup;
 pub use eager::EagerFrame;
 pub use finding::Finding;

@@ -14,6 +14,7 @@ mod error;
 mod help;
 pub(crate) mod load;
 mod man;
+mod open;
 mod output;
 mod panics;
 mod progress;

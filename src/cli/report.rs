@@ -108,10 +108,12 @@ pub(crate) fn report_title(paths: &[PathBuf]) -> String {
     }
 }
 
+/// A page that no browser could take is still written: a warning on stderr
+/// names it, the exit code stays 0.
 fn open_in_browser(path: &Path) {
-    if let Err(e) = opener::open(path) {
+    if let Err(e) = super::open::open(path) {
         error::warn(&format!(
-            "could not open a browser ({e}); open {} yourself",
+            "could not open a browser ({e}); the report is at {}",
             path.display()
         ));
     }

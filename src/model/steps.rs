@@ -58,6 +58,9 @@ pub struct StepCause {
     /// The failed cache entry that is the cause (`0/1`; newer records).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
+    /// The fix, as the writer (or, for a cause classified here, guardscope) gave it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<String>,
 }
 
 impl StepCompile {

@@ -122,6 +122,7 @@ fn compile_record(v: &serde_json::Value) -> Option<StepCompile> {
         evidence: c.get("evidence").and_then(|e| text(e, "kind")),
         owner: text(c, "owner"),
         entry: text(c, "entry"),
+        advice: text(c, "advice").filter(|a| !a.is_empty()),
     });
     Some(StepCompile {
         compile_id: text(v, "compile_id")?,

@@ -20,6 +20,8 @@ import logging
 import pytest
 import torch
 
+import guardscope
+
 
 def compiled_linear():
     torch._dynamo.reset()
@@ -83,6 +85,22 @@ def test_marked_and_failing_otherwise():
     model.double()
     compiled(torch.randn(2, 4).double())
     assert False, "the test's own failure"
+
+
+def test_block_recompiles():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    with guardscope.no_recompiles():
+        model.double()
+        compiled(torch.randn(2, 4).double())
+
+
+@guardscope.no_recompiles()
+def test_decorated_and_recompiles():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
 '''
 
 
@@ -122,6 +140,37 @@ def test_a_marked_test_that_recompiles_fails_with_the_cause(inner_run):
     assert "guardscope.RecompileError: 1 recompile(s) inside no_recompiles():" in text, text
     assert ": dtype" in text or "dtype" in text.split("recompile(s)", 1)[1], text
     assert "fix: " in text, text
+
+
+# Lines of guardscope's own source pytest printed before its frames were
+# hidden (the plugin's hook wrapper, the guard's __exit__).
+GUARDSCOPE_SOURCE = ("pytest_plugin.py", "_guards.py", "_close(item", "def __exit__", "raise RecompileError", "outcome = yield")
+
+
+def shown_lines(text):
+    """The failure's lines under its header (whose underscores end its first line)."""
+    return [line for line in text.splitlines()[1:] if line.strip()]
+
+
+@pytest.mark.parametrize("name", ["test_marked_and_recompiles", "test_fixture_with_warmup_recompiles_after_it", "test_decorated_and_recompiles"])
+def test_a_failure_after_the_test_body_opens_with_the_cause_at_the_users_line(inner_run, name):
+    text = failure(inner_run, name)
+    assert not [line for line in text.splitlines() if any(s in line for s in GUARDSCOPE_SOURCE)], text
+    # Nothing of the test's frames is left when the body has returned: the
+    # first line is the error, whose first recompile names the user's line.
+    lines = shown_lines(text)
+    assert lines[0].startswith("E   guardscope.RecompileError: 1 recompile(s)"), text
+    assert "(called from test_inner.py:" in lines[1], text
+
+
+def test_a_failing_block_points_at_the_users_with_line(inner_run):
+    text = failure(inner_run, "test_block_recompiles")
+    assert not [line for line in text.splitlines() if any(s in line for s in GUARDSCOPE_SOURCE)], text
+    lines = shown_lines(text)
+    assert lines[0].strip() == "def test_block_recompiles():", text
+    pointed = [line for line in lines if line.startswith(">")]
+    assert pointed == [">       with guardscope.no_recompiles():"], text
+    assert lines[-1].startswith("test_inner.py:") and lines[-1].endswith(": RecompileError"), text
 
 
 def test_a_steady_or_allowed_test_passes(inner_run):

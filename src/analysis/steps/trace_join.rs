@@ -115,6 +115,7 @@ fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
                 label: Some(c.category.label().to_string()),
                 culprit: c.culprit,
                 source: c.source,
+                advice: (!c.advice.is_empty()).then_some(c.advice),
                 ..StepCause::default()
             });
     }

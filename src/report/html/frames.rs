@@ -9,6 +9,7 @@ use super::format::shown;
 use super::links::{Links, SourceLink};
 use super::palette;
 use super::timeline::{frame_anchor, frame_label};
+use crate::analysis::Severity;
 use crate::analysis::{Finding, Findings, FrameGroup};
 use crate::model::{Compile, Frame};
 use crate::report::format::{clip, plural, rank_list, secs, utc};
@@ -186,7 +187,11 @@ fn frame_section(
             plural(g.differing.len(), "rank compiled", "ranks compiled")
         ));
     }
-    let tone = if recompiles > 0 {
+    let problem_recompiles = findings
+        .recompiles
+        .iter()
+        .any(|r| r.severity == Severity::Problem && g.copies.iter().any(|f| std::ptr::eq(*f, r.frame)));
+    let tone = if problem_recompiles {
         "bad"
     } else if failed > 0 {
         "warn"

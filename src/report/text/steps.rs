@@ -3,6 +3,8 @@
 
 use super::fit::{clip_code, wrap};
 use crate::analysis::steps::{SlowCompile, StepsAnalysis};
+use crate::analysis::COSTLY_EXPECTED_SECONDS;
+use crate::model::StepCompile;
 use crate::report::format::{plural, utc};
 use std::fmt::Write;
 
@@ -129,6 +131,9 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
         }
         for c in &s.compiles {
             lines(&mut out, &describe(c), "  ");
+            if let Some(fix) = costly_fix(&c.compile) {
+                para(&mut out, &fix, &format!("{indent}  fix: "), &format!("{indent}       "));
+            }
             if let Some(t) = &c.trace {
                 let mut line = format!("log {}", t.log);
                 if t.attempts > 1 {
@@ -286,6 +291,21 @@ fn describe(c: &SlowCompile) -> String {
     s
 }
 
+/// A recompile's fix, when it is a problem or cost at least
+/// `COSTLY_EXPECTED_SECONDS` (an expected one-off that stalls a step).
+fn costly_fix(c: &StepCompile) -> Option<String> {
+    let cause = c.cause.as_ref()?;
+    let advice = cause.advice.as_deref()?;
+    let seconds = c.total_seconds();
+    if !c.is_recompile() {
+        return None;
+    }
+    if cause.severity.as_deref() == Some("problem") {
+        return Some(advice.to_string());
+    }
+    (seconds >= COSTLY_EXPECTED_SECONDS).then(|| format!("costly ({seconds:.2} s): {advice}"))
+}
+
 #[cfg(test)]
 mod tests {
     //! The post-mortem of a frame refused at the recompile limit, from the
@@ -308,6 +328,39 @@ mod tests {
             file: "steps.jsonl".into(),
             line: n,
         }
+    }
+
+    /// A hand-made expected recompile (the case: 25.7 s of compiling
+    /// in a loop of 5 ms steps) carries its fix into the text; a cheap one
+    /// stays one line.
+    #[test]
+    fn a_costly_expected_recompile_shows_its_fix_and_a_cheap_one_does_not() {
+        let expected = |id: &str, seconds: f64| StepCompile {
+            compile_id: id.into(),
+            function: Some("forward".into()),
+            recompile: Some(true),
+            seconds: Some(seconds),
+            cause: Some(StepCause {
+                category: "shape_input".into(),
+                culprit: "input_ids".into(),
+                severity: Some("expected".into()),
+                evidence: Some("became_dynamic".into()),
+                advice: Some("torch._dynamo.mark_dynamic(input_ids, 1) before the first call".into()),
+                ..StepCause::default()
+            }),
+            ..StepCompile::default()
+        };
+        let mut steps: Vec<Step> = (1..=6).map(|n| step(n, vec![])).collect();
+        steps[1].compiles = vec![expected("0/1", 25.7)];
+        steps[1].wall_ms = 25_700.0;
+        steps[3].compiles = vec![expected("0/2", 0.2)];
+        steps[3].wall_ms = 210.0;
+        let text = render(&analyse(&steps, None, 10), 160);
+        assert!(
+            text.contains("fix: costly (25.70 s): torch._dynamo.mark_dynamic(input_ids, 1) before the first call"),
+            "{text}"
+        );
+        assert_eq!(text.matches("fix: ").count(), 1, "{text}");
     }
 
     #[test]

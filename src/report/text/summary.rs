@@ -3,7 +3,7 @@
 use super::fit::{wrap, wrap_code, write_labelled, write_site, write_wrapped};
 use super::frames::write_frames;
 use super::recompiles::write_recompiles;
-use crate::analysis::{self, CulpritGroup, Findings, Severity};
+use crate::analysis::{self, CulpritGroup, Findings, Severity, COSTLY_EXPECTED_SECONDS};
 use crate::model::{Frame, Run};
 use crate::report::format::{plural, rank_list};
 use crate::report::paths::{display_site, file_name};
@@ -268,7 +268,8 @@ pub(super) fn write_styled(out: &mut Terminal, lines: &[String], tokens: &[(&str
     Ok(())
 }
 
-/// Expected one-off recompiles, folded: one line each, no advice.
+/// Expected one-off recompiles, folded: one line each, with the fix only
+/// when it cost `COSTLY_EXPECTED_SECONDS` or more.
 fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &TerminalOptions) -> io::Result<()> {
     let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
     let head = format!(
@@ -298,6 +299,10 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             g.evidence.text
         );
         write_wrapped(out, &line, opts.width, "  ", "      ")?;
+        if g.seconds >= COSTLY_EXPECTED_SECONDS && !g.cause.advice.is_empty() {
+            let costly = format!("costly ({:.2} s): {}", g.seconds, g.cause.advice);
+            write_wrapped(out, &costly, opts.width, "      fix: ", "           ")?;
+        }
     }
     Ok(())
 }
