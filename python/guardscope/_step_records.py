@@ -37,7 +37,9 @@ QUIET_TAIL = (
 
 def describe(event: CompileEvent) -> str:
     """One line for a compile event: compile id, frame, seconds and cause."""
-    where = event.get("function") or "?"
+    # The frame as summary and steps name it ("Sequential via inner"), from
+    # the Rust core; "function" alone in events of older versions.
+    where = event.get("name") or event.get("function") or "?"
     file = event.get("file")
     if file:
         where += f" ({os.path.basename(file)}:{event.get('line')})"

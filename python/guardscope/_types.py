@@ -149,6 +149,7 @@ class CompileEvent(TypedDict):
     frame_id: int
     pid: int
     generation: int
+    name: str
     function: Optional[str]
     file: Optional[str]
     line: Optional[int]

@@ -48,6 +48,8 @@ pub struct EagerFallback {
     /// The step in which the limit was hit.
     pub step: u64,
     pub compile_id: String,
+    /// The frame as `summary` names it (`StepCompile::name`).
+    pub name: Option<String>,
     pub function: Option<String>,
     /// Steps the attempt recorded after that one: all ran the frame eagerly.
     pub steps_after: usize,
@@ -219,6 +221,7 @@ fn eager_fallbacks(steps: &[Step], attempt_of: &[usize]) -> Vec<EagerFallback> {
                 attempt: *attempt,
                 step: s.step,
                 compile_id: c.compile_id.clone(),
+                name: c.name.clone(),
                 function: c.function.clone(),
                 steps_after: later.len(),
                 last_step: later.iter().copied().max().unwrap_or(s.step),

@@ -27,6 +27,9 @@ pub struct Step {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct StepCompile {
     pub compile_id: String,
+    /// The frame as `summary` names it (`analysis::frame_name`:
+    /// `Sequential via inner`); None in records of older writers.
+    pub name: Option<String>,
     pub function: Option<String>,
     pub file: Option<String>,
     pub line: Option<u32>,

@@ -126,6 +126,7 @@ fn compile_record(v: &serde_json::Value) -> Option<StepCompile> {
     });
     Some(StepCompile {
         compile_id: text(v, "compile_id")?,
+        name: text(v, "name"),
         function: text(v, "function"),
         file: text(v, "file"),
         line: v

@@ -23,6 +23,9 @@ pub struct CompileEvent<'a> {
     pub pid: u64,
     /// Increments when `torch._dynamo.reset()` restarts compile ids.
     pub generation: u32,
+    /// The frame as `summary` and `steps` name it (`analysis::frame_name`):
+    /// `Sequential via inner` where `function` is torch's wrapper `inner`.
+    pub name: String,
     pub function: Option<std::sync::Arc<str>>,
     pub file: Option<std::sync::Arc<str>>,
     pub line: Option<u32>,
@@ -105,6 +108,7 @@ fn event<'a>(frame: &Frame, c: &'a Compile, finding: Option<&Finding<'_>>) -> Co
         frame_id: frame.frame_id,
         pid: frame.pid,
         generation: frame.generation,
+        name: crate::analysis::frame_name(frame),
         function: frame.function.clone(),
         file: frame.file.clone(),
         line: frame.line,

@@ -124,9 +124,9 @@ def test_collision_records_compiles_in_steps_1_2_and_12_only(collision_steps):
 def test_a_recompiling_step_logs_one_warning_with_frame_cause_and_time(collision_steps):
     _, _, warnings = collision_steps
     assert len(warnings) == 2, warnings
-    assert warnings[0].startswith("step 2 recompiled: 0/1 forward (_collision_model.py:")
+    assert warnings[0].startswith("step 2 recompiled: 0/1 TinyDecoder.forward (_collision_model.py:")
     assert "pos_encoding.pos_enc_cache (buffer) at " in warnings[0]
-    assert warnings[1].startswith("step 12 recompiled: 0/2 forward (_collision_model.py:")
+    assert warnings[1].startswith("step 12 recompiled: 0/2 TinyDecoder.forward (_collision_model.py:")
     assert " s: forward-hook closure state: collector.capture_activation_norms at " in warnings[1]
     # The guard's line, then the user's call into the compiled model (this
     # test's own loop), both whole paths shown relative to the cwd.
@@ -233,7 +233,7 @@ def test_no_recompiles_raises_on_collision_and_passes_on_the_fix(tmp_path):
             run_collision(on_step=guard.step)
     message = str(err.value)
     assert message.startswith("1 recompile(s) inside no_recompiles():")
-    assert "0/2 forward" in message
+    assert "0/2 TinyDecoder.forward (_collision_model.py:117)" in message
     assert "forward-hook closure state: collector.capture_activation_norms at " in message
     assert [e["compile_id"] for e in err.value.events] == ["0/2"]
 

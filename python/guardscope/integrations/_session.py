@@ -20,7 +20,7 @@ logger = logging.getLogger("guardscope")
 
 #: The metric names, as every logger receives them: per logging window, then
 #: the same four summed since training started.
-WINDOW = ("compile/compiles", "compile/recompiles", "compile/seconds", "compile/graph_breaks")
+WINDOW = ("compile/compiles", "compile/recompiles", "compile/seconds", "compile/graph_break_events")
 TOTAL = tuple(f"{name}_total" for name in WINDOW)
 
 
@@ -97,7 +97,7 @@ class Session:
                 "compile/compiles_total": c,
                 "compile/recompiles_total": r,
                 "compile/seconds_total": us / 1_000_000,
-                "compile/graph_breaks_total": b,
+                "compile/graph_break_events_total": b,
             }
         wc, wr, wus, wb = self.window
         if wc or wr or wus or wb:
@@ -106,11 +106,11 @@ class Session:
             "compile/compiles": wc,
             "compile/recompiles": wr,
             "compile/seconds": wus / 1_000_000,
-            "compile/graph_breaks": wb,
+            "compile/graph_break_events": wb,
             "compile/compiles_total": c,
             "compile/recompiles_total": r,
             "compile/seconds_total": us / 1_000_000,
-            "compile/graph_breaks_total": b,
+            "compile/graph_break_events_total": b,
         }
 
     def _message(self) -> str:

@@ -106,7 +106,7 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
       loggers number steps (the optimizer steps done before it, from 0);
       one file per process (``trainer.global_rank``) under DDP.
     - ``compile/compiles``, ``compile/recompiles``, ``compile/seconds`` and
-      ``compile/graph_breaks`` (since the previous logged step) and the
+      ``compile/graph_break_events`` (since the previous logged step) and the
       same names with ``_total`` (since training started), sent to each of
       ``trainer.loggers`` at the steps Lightning writes its logs, with the
       step number Lightning gives its own; a window still unlogged when an

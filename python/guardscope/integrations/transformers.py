@@ -58,7 +58,7 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
       logs number steps (``state.global_step`` once the step is done); one
       file per process (``args.process_index``) under DDP.
     - Every training log gains ``compile/compiles``, ``compile/recompiles``,
-      ``compile/seconds`` and ``compile/graph_breaks`` (since the previous
+      ``compile/seconds`` and ``compile/graph_break_events`` (since the previous
       log) and the same names with ``_total`` (since training started); the
       end-of-training summary gains the totals.
     - A recompiling step logs one warning (logger ``guardscope``) with the

@@ -94,6 +94,7 @@ fn detail(run: &Run, frame: &Frame, compile: &Compile, matched_by: &'static str)
 /// The trace knows more than a step record: keep what the record says,
 /// fill in what it lacks.
 fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
+    sc.name = sc.name.take().or_else(|| Some(crate::analysis::frame_name(frame)));
     sc.function = sc
         .function
         .take()

@@ -180,7 +180,7 @@ pub fn render(a: &StepsAnalysis, columns: usize) -> String {
                 "{rank}step {}: {} {} hit the recompile limit; {after}",
                 e.step,
                 e.compile_id,
-                e.function.as_deref().unwrap_or("?")
+                e.name.as_deref().or(e.function.as_deref()).unwrap_or("?")
             );
             para(&mut out, &line, "  ", "    ");
         }
@@ -250,7 +250,8 @@ fn attempts(a: &StepsAnalysis, columns: usize) -> String {
 fn describe(c: &SlowCompile) -> String {
     let c = &c.compile;
     let mut s = c.compile_id.clone();
-    if let Some(f) = &c.function {
+    // The frame as `summary` names it; `function` alone in older records.
+    if let Some(f) = c.name.as_ref().or(c.function.as_ref()) {
         let _ = write!(s, " {f}");
     }
     if let (Some(file), Some(line)) = (&c.file, c.line) {
@@ -391,6 +392,7 @@ mod tests {
                 attempt: 1,
                 step: 3,
                 compile_id: "0/8".into(),
+                name: None,
                 function: Some("forward".into()),
                 steps_after: 2,
                 last_step: 5,
