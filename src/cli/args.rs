@@ -167,6 +167,12 @@ pub struct RehearseArgs {
     /// Fail when the rehearsal has more than N frames the baseline lacks.
     #[arg(long, value_name = "N")]
     pub max_new_frames: Option<usize>,
+    /// With --baseline: distinct graph breaks the baseline lacks tolerated.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_new_graph_breaks: usize,
+    /// Predicted frames that run eagerly (skipped, failed, over the recompile limit) tolerated.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_eager_frames: usize,
     /// Also write the verdict as JUnit XML to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
@@ -195,6 +201,11 @@ impl RehearseArgs {
             baseline: self.baseline,
             allow: self.allow,
             max_new_frames: self.max_new_frames,
+            max_new_graph_breaks: self.max_new_graph_breaks,
+            max_eager_frames: self.max_eager_frames,
+            // A rehearsal runs to its end: a compile it never finished is
+            // input not read, and fails closed.
+            allow_unfinished: false,
             junit: self.junit,
             json: self.json,
             quiet: self.quiet,
