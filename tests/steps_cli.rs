@@ -47,9 +47,11 @@ fn collision_lists_step_12_among_the_slowest_with_its_cause() {
         row.contains(
             "0/2 forward (_collision_model.py:117) recompile 5.36 s + 0.08 s backward: forward-hook closure state: \
              collector.capture_activation_norms at "
-        ) && row.ends_with("samples/scripts/_collision_model.py:180 [problem: hidden state; closure]"),
+        ) && row.contains("samples/scripts/_collision_model.py:180 [problem: hidden state; closure] fix: "),
         "{row}"
     );
+    // A problem's fix follows it, written for the hook's state.
+    assert!(row.ends_with("or use guardscope's hooks."), "{row}");
     assert!(
         out.stdout.starts_with("16 steps · 1 rank · median step "),
         "{}",
