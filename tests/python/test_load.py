@@ -194,18 +194,6 @@ def check_cli(*args):
     ],
     ids=[
         "pass",
-        "fail",
-        "budget",
-        "allow",
-        "baseline-fail",
-        "baseline-pass",
-        "new-frames",
-        "reasons",
-        "killed",
-        "killed-allowed",
-    ],
-    ids=[
-        "pass",
         "eager",
         "fail",
         "budget",
@@ -215,6 +203,8 @@ def check_cli(*args):
         "baseline-pass",
         "new-frames",
         "reasons",
+        "killed",
+        "killed-allowed",
     ],
 )
 def test_check_agrees_with_the_cli_gate(path, kwargs, flags):
