@@ -109,12 +109,23 @@ class Rehearsal(Run):
         allow: Iterable[Category] = (),
         max_new_frames: Optional[int] = None,
         baseline: Optional[Run] = None,
+        max_new_graph_breaks: int = 0,
+        max_eager_frames: int = 0,
+        allow_unfinished: bool = False,
         allow_unseen: bool = False,
     ) -> Verdict:
         """The gate on the predicted recompiles; it never passes while part
         of the plan went unseen (exit code 2, as for input not read), unless
         ``allow_unseen``."""
-        verdict = super().check(max_recompiles=max_recompiles, allow=allow, max_new_frames=max_new_frames, baseline=baseline)
+        verdict = super().check(
+            max_recompiles=max_recompiles,
+            allow=allow,
+            max_new_frames=max_new_frames,
+            baseline=baseline,
+            max_new_graph_breaks=max_new_graph_breaks,
+            max_eager_frames=max_eager_frames,
+            allow_unfinished=allow_unfinished,
+        )
         if not self.unseen or allow_unseen:
             return verdict
         data = dict(verdict.data)

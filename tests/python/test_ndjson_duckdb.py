@@ -42,13 +42,18 @@ def documented_sql():
 
 
 def expected_culprits(dirs):
-    """The culprit groups of `summary --json`, log by log, summed by
-    (category, culprit) across the fleet."""
+    """The recompiles of `summary --json`, log by log, summed by their
+    cause's (category, culprit) across the fleet: a record's culprit is its
+    own recompile's (a culprit group may merge several culprits of one
+    cause, as a hook's flag and the list it fills)."""
     seconds, counts = defaultdict(float), defaultdict(int)
     for d in dirs:
-        for g in json.loads(cli("summary", "--json", d))["culprits"]:
-            seconds[(g["category"], g["culprit"])] += g["seconds"]
-            counts[(g["category"], g["culprit"])] += len(g["compile_ids"])
+        for r in json.loads(cli("summary", "--json", d))["recompiles"]:
+            if r["cause"] is None:
+                continue
+            key = (r["cause"]["category"], r["cause"]["culprit"])
+            seconds[key] += r["duration_s"] or 0.0
+            counts[key] += 1
     return seconds, counts
 
 
