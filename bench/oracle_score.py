@@ -7,6 +7,7 @@ restarts ids, so one test may hold 0/1 twice, in log order).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -39,7 +40,9 @@ def judge(t: dict, ours: dict) -> dict[str, tuple[bool, str, str]]:
     cul = cause.get("culprit") or ""
     alts = t["culprit"] if isinstance(t["culprit"], list) else [t["culprit"]]
     res["culprit"] = (
-        any(a.lower() in cul.lower() for a in alts), cul, " | ".join(alts)
+        any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", cul, re.I) for a in alts),
+        cul,
+        " | ".join(alts),
     )
     sev = ours.get("severity")
     ev = (ours.get("evidence") or {}).get("kind")
