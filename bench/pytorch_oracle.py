@@ -141,6 +141,12 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the scores as JSON")
     args = ap.parse_args()
     args.src = args.src.resolve()
+    # The tests run with cwd=--src: relative paths are made absolute, but not
+    # resolved (a venv's python is a symlink whose target is outside the venv).
+    for name in ("python", "guardscope", "pythonpath"):
+        value = getattr(args, name)
+        if value and os.sep in value:
+            setattr(args, name, os.path.abspath(value))
 
     version = subprocess.run(
         [args.python, "-c", "import torch; print(torch.__version__)"],
