@@ -27,7 +27,7 @@ from pathlib import Path
 from oracle_score import score
 
 HERE = Path(__file__).resolve().parent
-TEST_FILES = ("test_recompiles.py", "test_recompile_ux.py")
+TEST_FILES = ("test_recompiles.py", "test_recompile_ux.py", "test_misc_guards.py")
 
 
 def discover(src: Path) -> list[str]:
