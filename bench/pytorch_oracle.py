@@ -163,6 +163,9 @@ def main() -> int:
 
     runs_file = out / "runs.json"
     if args.rescore:
+        if not runs_file.exists():
+            print(f"--rescore: no {runs_file}; run without --rescore first", file=sys.stderr)
+            return 2
         runs = [r for r in json.loads(runs_file.read_text()) if r["test"] in ids]
     else:
         runs = []
