@@ -1,7 +1,8 @@
 //! The layout's small debts (issue 33, item 10) cannot come back: no source
 //! file over `MAX_LINES` lines, no two files of one directory that import
 //! each other, and no Python copy of logic the Rust core holds (Python
-//! calls it through `guardscope._native` instead).
+//! calls it through `guardscope._native` instead). Nor can an import cycle
+//! among the modules under src/ (issue 37, item 6).
 //!
 //! The debts still owned by others are listed below, each named and dated
 //! with its reason. An entry whose debt is gone fails too, so that the
@@ -136,6 +137,217 @@ fn no_two_files_of_one_directory_import_each_other() {
         "import each other: move what both need into a third file, or one into the other",
     );
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// Data flows one way (input -> trace -> model -> analysis -> report ->
+/// cli) and so does each stage inside (issue 37, item 6): no module reaches,
+/// through any chain of imports, back to one that imports it. The graph is
+/// the mutual-import check's, with the roots (`mod.rs`, `lib.rs`) as nodes
+/// too, and without test code: a root naming its own children by their bare
+/// names (`mod x; pub use x::Y;`) declares its shape, but one that writes
+/// `self::x`, `super::y` or `crate::z` depends on them as any file does.
+#[test]
+fn no_module_imports_itself_through_a_circle() {
+    let graph = module_graph();
+    let errors: Vec<String> = cycles(&graph)
+        .iter()
+        .map(|circle| {
+            let edges: Vec<String> = circle
+                .iter()
+                .flat_map(|from| {
+                    graph[from]
+                        .iter()
+                        .filter(|to| circle.contains(to))
+                        .map(move |to| format!("{from} -> {to}"))
+                })
+                .collect();
+            format!(
+                "import cycle among {}: {}; move what points back into the lower module, or into a new file both use",
+                circle.join(", "),
+                edges.join(", ")
+            )
+        })
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The checker on modules written to show each case.
+#[test]
+fn the_cycle_checker_finds_circles_and_only_circles() {
+    let mut modules = BTreeMap::new();
+    for (path, file) in [
+        (vec!["crate"], "src/lib.rs"),
+        (vec!["crate", "a"], "src/a/mod.rs"),
+        (vec!["crate", "a", "x"], "src/a/x.rs"),
+        (vec!["crate", "a", "y"], "src/a/y.rs"),
+    ] {
+        modules.insert(path.into_iter().map(String::from).collect::<Vec<_>>(), file.to_string());
+    }
+    // Visibility paths and test code are not imports; test code may sit
+    // between items, and the code after it still counts.
+    let x = "pub(in crate::a) fn f() {}\n#[cfg(test)]\nmod tests {\n    use super::super::y::T;\n    const C: char = '}';\n    // }\n    fn s() -> &'static str { \"http://x}\" }\n}\nuse crate::a::y::U;\n";
+    assert_eq!(non_test_targets(&modules, "src/a/x.rs", x), ["src/a/y.rs"]);
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (from, to) in edges {
+            g.entry(from.to_string()).or_default().insert(to.to_string());
+            g.entry(to.to_string()).or_default();
+        }
+        g
+    };
+    // A root re-exporting a child that uses the root is a circle.
+    let circle = graph(&[("m", "x"), ("x", "y"), ("y", "m"), ("m", "z"), ("z", "w")]);
+    assert_eq!(cycles(&circle), [["m", "x", "y"]]);
+    let one_way = graph(&[("m", "x"), ("x", "y"), ("m", "y"), ("z", "m")]);
+    assert!(cycles(&one_way).is_empty());
+}
+
+static VISIBILITY: LazyLock<Regex> = LazyLock::new(|| regex(r"pub\s*\(\s*in\s[^)]*\)"));
+static TEST_CODE: LazyLock<Regex> = LazyLock::new(|| regex(r"#\[cfg\(test\)\]\s*mod\s+[A-Za-z_][A-Za-z0-9_]*\s*\{"));
+
+/// Every module under src/ (main.rs is another crate; a `tests` module in
+/// a file of its own is test code) -> the modules it names.
+fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let sources: Vec<String> = files("src", "rs")
+        .into_iter()
+        .filter(|f| f != "src/main.rs" && !f.ends_with("/tests.rs"))
+        .collect();
+    let mut modules = BTreeMap::new();
+    for file in &sources {
+        modules.insert(module_path(file), file.clone());
+    }
+    sources
+        .iter()
+        .map(|file| {
+            let targets = non_test_targets(&modules, file, &read(file));
+            (file.clone(), targets.into_iter().collect())
+        })
+        .collect()
+}
+
+/// `rust_targets` of a file's code outside its `#[cfg(test)]` modules.
+fn non_test_targets(modules: &BTreeMap<Vec<String>, String>, file: &str, text: &str) -> Vec<String> {
+    let mut code = text.to_string();
+    while let Some(open) = TEST_CODE.find(&code) {
+        let end = block_end(&code, open.end());
+        code.replace_range(open.start()..end, "");
+    }
+    rust_targets(modules, file, &VISIBILITY.replace_all(&code, "pub"))
+}
+
+/// The end of the block whose `{` ends just before `from`: braces counted
+/// outside comments and string and char literals (raw strings included).
+fn block_end(code: &str, from: usize) -> usize {
+    let bytes = code.as_bytes();
+    let (mut depth, mut i) = (1, from);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(bytes.len(), |at| i + at);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = code[i + 2..].find("*/").map_or(bytes.len(), |at| i + 2 + at + 1);
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) && !ident_byte(bytes, i) => {
+                let hashes = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
+                if bytes.get(i + 1 + hashes) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    let start = i + 2 + hashes;
+                    i = code[start..]
+                        .find(&close)
+                        .map_or(bytes.len(), |at| start + at + close.len());
+                    continue;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A char literal ('{', '\'', '\u{7b}'), not a lifetime ('a).
+            b'\'' => {
+                let len = if bytes.get(i + 1) == Some(&b'\\') {
+                    code[i + 2..].find('\'').map(|at| at + 2)
+                } else {
+                    code[i + 1..]
+                        .chars()
+                        .next()
+                        .map(char::len_utf8)
+                        .filter(|n| code[i + 1 + n..].starts_with('\''))
+                };
+                if let Some(len) = len {
+                    i += len + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+fn ident_byte(bytes: &[u8], i: usize) -> bool {
+    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')
+}
+
+/// The strongly connected components of more than one module (Tarjan's
+/// algorithm), each sorted, in the order of their first module.
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'g> {
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        found: Vec<Vec<String>>,
+    }
+    impl<'g> Walk<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let at = self.index.len();
+            self.index.insert(v, at);
+            self.low.insert(v, at);
+            self.stack.push(v);
+            for w in self.graph[v].iter().filter(|w| self.graph.contains_key(*w)) {
+                if !self.index.contains_key(w.as_str()) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w.as_str()]);
+                    self.low.insert(v, low);
+                } else if self.stack.contains(&w.as_str()) {
+                    let low = self.low[v].min(self.index[w.as_str()]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let at = self.stack.iter().rposition(|&m| m == v).unwrap();
+                let mut component: Vec<String> = self.stack.drain(at..).map(String::from).collect();
+                if component.len() > 1 {
+                    component.sort();
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.found.sort();
+    walk.found
 }
 
 #[test]

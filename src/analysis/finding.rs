@@ -2,7 +2,8 @@
 //! groups read, apart from `Findings` (the run analysed), which builds it.
 
 use super::cause::{CallSite, UserLine};
-use super::judge::{Judgement, Severity};
+use super::judge::judgement::Judgement;
+use super::judge::verdict::Severity;
 use crate::model::{Compile, Frame};
 use crate::reasons::{GuardFailure, RecompileReason};
 

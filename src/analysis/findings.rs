@@ -8,8 +8,7 @@
 use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, user_line};
 use super::cost::{cost, Cost};
 use super::culprits::{group, CulpritGroup};
-// judge/ names `findings::Finding`; the type lives in finding.rs.
-pub use super::finding::Finding;
+use super::finding::Finding;
 use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, FrameGroup};
 use super::graph_breaks::{distinct, GraphBreak};
 use super::judge::{judge_frame, EvidenceKind, Judgement, Severity};

@@ -1,8 +1,8 @@
 //! Classification of one recompile reason into category, culprit, source,
 //! detail and advice, using the rule table in `rules.rs`.
 
+use super::change::GuardChange;
 use super::culprit::{self, from_guard_on_hint};
-use super::guard_tree::GuardChange;
 use super::rule::{Culprit, Rule, When};
 use super::rules::rules;
 use super::split::GuardFailure;

@@ -3,7 +3,8 @@
 //! one frame can be compared. Dynamo reports only the first failing guard of
 //! each cache entry; comparing the failed entry's guards with those of the
 //! new compile shows every value that changed, and tells which old entry
-//! was closest to the new call.
+//! was closest to the new call; the new compile's guard of the failed
+//! subject says what torch did next (`guarded_now`).
 //!
 //! ```text
 //! | +- GLOBAL_STATE: ___check_global_state() against {"grad_mode":true,...}
@@ -13,9 +14,9 @@
 //! | +- GuardManager: source=L['self'], accessed_by=..., type=<class 'transformers...GPT2LMHeadModel'>, ...
 //! ```
 
-use super::culprit::python_name;
+use super::change::{GuardChange, GuardedNow};
+use super::subject::{failed_subject, size_mismatch_dim};
 use super::tensor_site::TensorGuardSite;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -35,63 +36,6 @@ pub struct GuardSet {
     pub root_types: BTreeMap<String, String>,
     /// Where tensor guards were installed in user code.
     pub tensor_sites: Vec<TensorGuardSite>,
-}
-
-/// One guarded value that differs between an old cache entry and the new
-/// compile.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GuardChange {
-    /// The guarded thing as the guard names it (`x.size()`, `grad_mode`).
-    pub subject: Arc<str>,
-    pub old: Arc<str>,
-    pub new: Arc<str>,
-}
-
-impl GuardChange {
-    /// The new compile guards a size or stride of `None`: automatic
-    /// dynamic shapes made a dim dynamic there (a consequence of the
-    /// recompile, not a cause of it).
-    pub fn new_is_dynamic(&self) -> bool {
-        self.new.contains("None")
-    }
-
-    /// One line for people: `input_ids.size(): [4, 16] -> [4, 24]`,
-    /// `grad_mode: true -> false`, `args[0]: a different object`.
-    pub fn describe(&self) -> String {
-        let mut subject = python_name(&self.subject);
-        // `m._forward_hooks[list(dict.keys(...))[0]].__closure__[0].cell_contents.flag`
-        if let (Some(hooks), Some(cell)) = (subject.find("._forward"), subject.find(".__closure__[")) {
-            let cell_rest = subject[cell + ".__closure__".len()..].replace(".cell_contents", "");
-            subject = format!("{} hook closure{cell_rest}", &subject[..hooks]);
-        }
-        if let Some(inner) = subject.strip_prefix("id(").and_then(|s| s.strip_suffix(')')) {
-            return format!("{inner}: a different object");
-        }
-        if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
-            return format!("{inner}: a different type");
-        }
-        if let Some(tensor) = subject.strip_suffix(" dispatch keys") {
-            let keys = |s: &str| s.split(", ").map(str::to_string).collect::<Vec<_>>();
-            let (old, new) = (keys(&self.old), keys(&self.new));
-            let added: Vec<String> = new
-                .iter()
-                .filter(|k| !old.contains(k))
-                .map(|k| format!("+{k}"))
-                .collect();
-            let removed: Vec<String> = old
-                .iter()
-                .filter(|k| !new.contains(k))
-                .map(|k| format!("-{k}"))
-                .collect();
-            return format!("{tensor} dispatch keys: {}", [added, removed].concat().join(" "));
-        }
-        let dynamic = if self.new_is_dynamic() && !self.old.contains("None") {
-            " (now dynamic)"
-        } else {
-            ""
-        };
-        format!("{subject}: {} -> {}{dynamic}", self.old, self.new)
-    }
 }
 
 impl GuardSet {
@@ -167,6 +111,36 @@ impl GuardSet {
     pub fn value(&self, subject: &str) -> Option<&str> {
         let at = self.values.binary_search_by(|(s, _)| (**s).cmp(subject)).ok()?;
         Some(&self.values[at].1)
+    }
+}
+
+/// How `new` guards what `guard` failed on; `dim` is the dim of a size
+/// mismatch, when the guard names one.
+pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
+    let subject = failed_subject(guard);
+    if guard.starts_with("tensor '") {
+        let Some(size) = new.value(&format!("{subject}.size()")) else {
+            return GuardedNow::Unguarded;
+        };
+        let dim = size_mismatch_dim(guard);
+        let dynamic = match dim {
+            Some(d) => size
+                .trim_matches(['[', ']'])
+                .split(", ")
+                .nth(d)
+                .is_some_and(|v| v.trim() == "None"),
+            None => false,
+        };
+        return if dynamic {
+            GuardedNow::Dynamic
+        } else {
+            GuardedNow::Constant(Arc::from(size))
+        };
+    }
+    match new.value(&subject) {
+        Some(v) if v.contains("None") && subject.ends_with("size()") => GuardedNow::Dynamic,
+        Some(v) => GuardedNow::Constant(Arc::from(v)),
+        None => GuardedNow::Unguarded,
     }
 }
 
@@ -270,5 +244,19 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn how_the_new_entry_guards_the_failed_subject() {
+        let new = GuardSet::parse(
+            "| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), torch.float32, device=None, requires_grad=False, size=[4, None], stride=[None, 1])\n\
+             | +- EQUALS_MATCH: L['self'].step == 4\n",
+        );
+        let size = "tensor 'x' size mismatch at index 1. expected 8, actual 12";
+        assert_eq!(guarded_now(size, &new), GuardedNow::Dynamic);
+        let other_dim = "tensor 'x' size mismatch at index 0. expected 2, actual 4";
+        assert_eq!(guarded_now(other_dim, &new), GuardedNow::Constant("[4, None]".into()));
+        assert_eq!(guarded_now("self.step == 3", &new), GuardedNow::Constant("4".into()));
+        assert_eq!(guarded_now("L['lr'] == 0.1", &new), GuardedNow::Unguarded);
     }
 }

@@ -2,6 +2,7 @@
 //! and classifying it (category, culprit, source, detail, advice).
 
 pub mod category;
+pub mod change;
 pub mod classify;
 pub mod culprit;
 pub mod graph_break;
@@ -16,10 +17,11 @@ pub mod split;
 pub mod subject;
 pub mod tensor_site;
 
+pub use change::{GuardChange, GuardedNow};
 pub use classify::{classify, Category, RecompileReason, NO_REASON, UNRECOGNISED};
 pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
-pub use guard_tree::{GuardChange, GuardSet};
+pub use guard_tree::{guarded_now, GuardSet};
 pub use split::{split, GuardFailure, Location};
-pub use subject::{failed_subject, guarded_now, GuardedNow};
+pub use subject::failed_subject;
 pub use tensor_site::{locate, tensor_guard_sites, TensorGuardSite};

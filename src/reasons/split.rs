@@ -9,7 +9,7 @@
 //!
 //! Every part but the guard is optional; tensor guards carry none of them.
 
-use super::guard_tree::GuardChange;
+use super::change::{GuardChange, GuardedNow};
 use super::paths::{owner, Owner, PathResolver};
 use regex::Regex;
 use serde::Serialize;
@@ -51,7 +51,7 @@ pub struct GuardFailure {
     pub changes: Option<Vec<GuardChange>>,
     /// How the new compile guards what this entry failed on (None when
     /// the log lacks the new compile's guard tree).
-    pub now: Option<super::subject::GuardedNow>,
+    pub now: Option<GuardedNow>,
     /// The stack trace shows the guarded value was read inside a module
     /// hook (`hook_result = hook(self, args, result)` on the way in).
     pub in_hook: bool,

@@ -1,14 +1,10 @@
-//! What a failed guard is about, in the guard tree's terms, and how the new
-//! compile guards that same thing: `x` for `tensor 'x' size mismatch ...`,
-//! `grad_mode` for a global-state change, `self.step` for `self.step == 3`.
-//! The cause's entry is picked by it, and what happened after the recompile
-//! (did torch make the value dynamic?) is read from the new entry's guard
-//! of it.
+//! What a failed guard is about, in the guard tree's terms: `x` for
+//! `tensor 'x' size mismatch ...`, `grad_mode` for a global-state change,
+//! `self.step` for `self.step == 3`. The cause's entry is picked by it, and
+//! what happened after the recompile (did torch make the value dynamic?)
+//! is read from the new entry's guard of it (`guard_tree::guarded_now`).
 
 use super::culprit::{canonical, strip_locals, subject_of};
-use super::guard_tree::GuardSet;
-use serde::Serialize;
-use std::sync::Arc;
 
 /// The subject of a failed guard.
 pub fn failed_subject(guard: &str) -> String {
@@ -51,50 +47,6 @@ pub fn failed_subject(guard: &str) -> String {
 pub fn guarded_tensor(guard: &str) -> Option<&str> {
     let rest = guard.strip_prefix("tensor '")?;
     rest.find("' ").map(|end| &rest[..end])
-}
-
-/// How the new compile guards the subject its cause entry failed on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "as", content = "value")]
-pub enum GuardedNow {
-    /// Still a constant of the graph: the next value compiles again.
-    Constant(Arc<str>),
-    /// Symbolic: a size of `None` at the dim that changed, so later sizes
-    /// compile nothing (automatic dynamic shapes).
-    Dynamic,
-    /// The new entry has no value guard on it (a Python number made
-    /// dynamic, or a value the new graph no longer reads).
-    Unguarded,
-}
-
-/// How `new` guards what `guard` failed on; `dim` is the dim of a size
-/// mismatch, when the guard names one.
-pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
-    let subject = failed_subject(guard);
-    if guard.starts_with("tensor '") {
-        let Some(size) = new.value(&format!("{subject}.size()")) else {
-            return GuardedNow::Unguarded;
-        };
-        let dim = size_mismatch_dim(guard);
-        let dynamic = match dim {
-            Some(d) => size
-                .trim_matches(['[', ']'])
-                .split(", ")
-                .nth(d)
-                .is_some_and(|v| v.trim() == "None"),
-            None => false,
-        };
-        return if dynamic {
-            GuardedNow::Dynamic
-        } else {
-            GuardedNow::Constant(Arc::from(size))
-        };
-    }
-    match new.value(&subject) {
-        Some(v) if v.contains("None") && subject.ends_with("size()") => GuardedNow::Dynamic,
-        Some(v) => GuardedNow::Constant(Arc::from(v)),
-        None => GuardedNow::Unguarded,
-    }
 }
 
 /// The key and the dict of a key test, `___dict_contains(KEY, DICT)`
@@ -155,17 +107,8 @@ mod tests {
     }
 
     #[test]
-    fn how_the_new_entry_guards_the_failed_subject() {
-        let new = GuardSet::parse(
-            "| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), torch.float32, device=None, requires_grad=False, size=[4, None], stride=[None, 1])\n\
-             | +- EQUALS_MATCH: L['self'].step == 4\n",
-        );
+    fn the_dim_and_the_key_a_guard_names() {
         let size = "tensor 'x' size mismatch at index 1. expected 8, actual 12";
-        assert_eq!(guarded_now(size, &new), GuardedNow::Dynamic);
-        let other_dim = "tensor 'x' size mismatch at index 0. expected 2, actual 4";
-        assert_eq!(guarded_now(other_dim, &new), GuardedNow::Constant("[4, None]".into()));
-        assert_eq!(guarded_now("self.step == 3", &new), GuardedNow::Constant("4".into()));
-        assert_eq!(guarded_now("L['lr'] == 0.1", &new), GuardedNow::Unguarded);
         assert_eq!(size_mismatch_dim(size), Some(1));
         // Hand-made key tests, as Dynamo prints them.
         assert_eq!(

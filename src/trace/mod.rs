@@ -10,11 +10,13 @@ pub mod kinds;
 pub mod lines;
 pub mod parser;
 mod payload;
+pub mod stats;
 pub mod text;
 
 pub use envelope::CompileRef;
 pub use event::{Event, EventData};
-pub use parser::{ParseOptions, ParseStats, Parser};
+pub use parser::{ParseOptions, Parser};
 #[cfg(feature = "python")]
 pub(crate) use payload::is_kept_guard_line;
-pub use text::{TextParser, TextStats};
+pub use stats::{ParseStats, TextStats};
+pub use text::TextParser;

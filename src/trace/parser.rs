@@ -9,10 +9,9 @@ use super::glog;
 use super::kinds::is_known_kind;
 use super::lines::{LineReader, PayloadLine};
 use super::payload::{is_kept_guard_line, payload_use, PayloadUse, Pending, KEPT_PAYLOAD_CAP};
+use super::stats::ParseStats;
 use crate::input::problems::{excerpt, ProblemKind, Problems};
 use md5::{Digest, Md5};
-use serde::Serialize;
-use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::Arc;
 
@@ -35,54 +34,6 @@ impl Default for ParseOptions {
             verify_all_payloads: false,
             line_cap: 16 << 20,
         }
-    }
-}
-
-/// Counters for one parsed file.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct ParseStats {
-    pub lines: u64,
-    pub bytes: u64,
-    pub envelopes: u64,
-    pub payload_lines: u64,
-    /// Envelopes by event kind, including kinds guardscope does not use.
-    pub kinds: BTreeMap<String, u64>,
-    pub md5_ok: u64,
-    pub md5_mismatch: u64,
-    /// Payloads skipped without hashing (when not verifying all payloads).
-    pub md5_unchecked: u64,
-    pub pids: Vec<u64>,
-    /// An unhashed payload (its envelope's line and its last line) that the
-    /// end of the file cut mid-line: complete or cut, only its md5 can say,
-    /// so the loader reads the file again verifying it (`load_source`).
-    #[serde(skip)]
-    pub unchecked_at_eof: Option<(u64, u64)>,
-    /// The file was read as Dynamo's text log (`TORCH_LOGS`), not as a
-    /// TORCH_TRACE log: what it held.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<super::text::TextStats>,
-}
-
-impl ParseStats {
-    /// Adds the counters of a later part of the same file.
-    pub fn add(&mut self, part: ParseStats) {
-        self.lines += part.lines;
-        self.bytes += part.bytes;
-        self.envelopes += part.envelopes;
-        self.payload_lines += part.payload_lines;
-        for (kind, n) in part.kinds {
-            *self.kinds.entry(kind).or_default() += n;
-        }
-        self.md5_ok += part.md5_ok;
-        self.md5_mismatch += part.md5_mismatch;
-        self.md5_unchecked += part.md5_unchecked;
-        self.unchecked_at_eof = part.unchecked_at_eof.or(self.unchecked_at_eof);
-        if let Some(t) = &part.text {
-            self.text.get_or_insert_default().add(t);
-        }
-        self.pids.extend(part.pids);
-        self.pids.sort_unstable();
-        self.pids.dedup();
     }
 }
 

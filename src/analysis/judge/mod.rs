@@ -8,28 +8,21 @@ pub mod caller;
 pub mod evidence;
 pub mod fix;
 mod guard_text;
+pub mod judgement;
 pub mod owner;
 pub mod verdict;
 
 use super::cause::context;
-use super::findings::Finding;
+use super::finding::Finding;
 use crate::reasons::subject::guarded_tensor;
 use crate::reasons::{failed_subject, Category};
-use evidence::{bounded, evidence, Evidence, Facts};
+use evidence::{bounded, evidence, Facts};
 use owner::ownership;
-use serde::Serialize;
 
 pub use evidence::EvidenceKind;
+pub use judgement::Judgement;
 pub use owner::{Ownership, ValueOwner};
 pub use verdict::Severity;
-
-/// What a recompile means: whose value changed and what decided its severity.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Judgement {
-    #[serde(flatten)]
-    pub ownership: Ownership,
-    pub evidence: Evidence,
-}
 
 /// Judges the recompiles of one frame (in compile order): each one's
 /// owner, evidence, severity and fix. Repeats are counted over the frame.
@@ -171,16 +164,4 @@ fn caller_of(f: &Finding<'_>, g: &crate::reasons::GuardFailure) -> Option<caller
         None => failed_subject(&g.guard),
     };
     caller::caller_arg(code, &name)
-}
-
-impl Default for Judgement {
-    fn default() -> Self {
-        Judgement {
-            ownership: Ownership {
-                owner: ValueOwner::UserArgument,
-                set_by: None,
-            },
-            evidence: Evidence::new(evidence::EvidenceKind::DidNotRecur, ""),
-        }
-    }
 }

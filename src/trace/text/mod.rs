@@ -12,36 +12,13 @@ mod prefix;
 mod scan;
 
 use super::event::Event;
-use super::parser::ParseStats;
+use super::stats::{ParseStats, TextStats};
 use crate::input::problems::{ProblemKind, Problems};
 use block::{Block, Origin};
 use prefix::{LineView, Tag};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::sync::Arc;
-
-/// What a text log held of Dynamo's, for the summary's word on what it
-/// could read.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct TextStats {
-    /// Lines that were Dynamo's (prefixed, tagged, or inside its blocks).
-    pub dynamo_lines: u64,
-    /// `Recompiling function ...` headers and pasted reason blocks.
-    pub recompile_blocks: u64,
-    /// `torch._dynamo hit config.recompile_limit` warnings.
-    pub limit_warnings: u64,
-    pub graph_breaks: u64,
-}
-
-impl TextStats {
-    pub fn add(&mut self, other: &TextStats) {
-        self.dynamo_lines += other.dynamo_lines;
-        self.recompile_blocks += other.recompile_blocks;
-        self.limit_warnings += other.limit_warnings;
-        self.graph_breaks += other.graph_breaks;
-    }
-}
 
 /// Longest line looked at; a longer one is read by its start.
 const LINE_CAP: usize = 1 << 20;
