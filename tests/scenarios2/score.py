@@ -6,7 +6,7 @@ raw log by someone who never ran guardscope on them; this scorer is kept
 apart from the Rust tests so that the figures in a closing note come from
 code that is not the test suite's own.
 
-    python3 tests/scenarios2/score.py [--guardscope PATH] [--verbose]
+    python3 tests/scenarios2/score.py [--guardscope PATH] [--set tests/scenarios3] [--verbose]
 
 For every recompile of every scenario and version it compares category,
 owner, severity, the cause entry, the user's line (the train.py line the
@@ -74,11 +74,12 @@ def score_one(truth, ours):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--guardscope", default=str(HERE.parents[1] / "target/debug/guardscope"))
+    ap.add_argument("--set", type=Path, default=HERE, help="the held-out set's folder (default: tests/scenarios2)")
     ap.add_argument("--verbose", "-v", action="store_true")
     args = ap.parse_args()
     totals = {f: 0 for f in FIELDS}
     full = n = 0
-    for truth_path in sorted(HERE.glob("logs/*/*/truth.json")):
+    for truth_path in sorted(args.set.glob("logs/*/*/truth.json")):
         truth = json.loads(truth_path.read_text())
         where = f"{truth_path.parent.parent.name}/{truth_path.parent.name}"
         out = subprocess.run(
