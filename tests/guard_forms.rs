@@ -79,6 +79,8 @@ fn every_recorded_form_is_recognised_by_its_row() {
         ("reasons/dtype", "0/1", "tensor.dtype", "dtype"),
         ("reasons/type_change", "0/1", "type.type_id", "type_change"),
         ("reasons/object_id", "0/1", "function.identity", "function_identity"),
+        ("reasons/tensor_aliasing", "0/1", "tensor.aliasing", "object_id"),
+        ("reasons/class_attribute", "0/1", "class.attribute", "global_var"),
     ];
     for (sample, id, form, category) in cases {
         let r = recompile(sample, id);
@@ -124,4 +126,27 @@ fn a_grad_that_appears_under_gradual_unfreezing_is_optimizer_state_not_a_hyperpa
         }
         assert!(r["cause"]["culprit"].as_str().unwrap().contains(".grad"), "{id}");
     }
+}
+
+/// Two texts PyTorch's own recompile tests produce (test_recompiles.py's
+/// aliasing tests, a class attribute read through `type(self)`), recorded
+/// here by our own scripts: each changed once, so each is expected, and the
+/// fix is for whoever owns the value.
+#[test]
+fn aliased_arguments_and_a_class_attribute_are_read_for_their_owner() {
+    let alias = recompile("reasons/tensor_aliasing", "0/1");
+    assert_eq!(alias["severity"], "expected", "{alias}");
+    assert_eq!(alias["owner"], "user_argument", "{alias}");
+    assert!(advice(&alias).contains(".clone()"), "{}", advice(&alias));
+
+    let class = recompile("reasons/class_attribute", "0/1");
+    assert_eq!(class["severity"], "expected", "{class}");
+    assert_eq!(class["owner"], "user_attribute", "{class}");
+    assert_eq!(class["cause"]["culprit"], "type(self).scale");
+    let fix = advice(&class);
+    assert!(
+        fix.contains("class attribute") && fix.contains("before the first compile"),
+        "{fix}"
+    );
+    assert!(!fix.contains("allow_unspec_int_on_nn_module"), "{fix}");
 }

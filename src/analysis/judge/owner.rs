@@ -196,6 +196,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if receiver_identity(&guard) {
         return Ownership::of(ValueOwner::UserArgument);
     }
+    // A class attribute read through the instance's type: the user's code
+    // sets it on the class, whatever object the frame was given.
+    if guard.starts_with("type(self)") || guard.starts_with("type(L['self'])") {
+        return Ownership::set_by(ValueOwner::UserAttribute, "your code (set on the class)");
+    }
     let root = root_of(&subject);
     let on_object =
         matches!(root, "self" | "fn") || subject.starts_with("id(self") || subject.starts_with("type id(self");

@@ -219,10 +219,26 @@ pub(super) fn rows() -> Vec<Rule> {
             id: "tensor.aliasing",
             category: ObjectId,
             when: When::Always,
-            pattern: r"NO_TENSOR_ALIASING|TENSOR_ALIASING|___check_tensors_no_alias",
+            // torch 2.15's guard manager words a failed no-aliasing guard
+            // `Duplicate tensors found: ["a", "c"]`.
+            pattern: r"NO_TENSOR_ALIASING|TENSOR_ALIASING|___check_tensors_no_alias|^Duplicate tensors found",
             culprit: Culprit::Template("two arguments that were distinct tensors (or the same one)"),
             detail: Some("arguments that did not alias when compiled alias now, or the reverse"),
             advice: "Dynamo compiled for arguments that were distinct tensors (or one tensor passed twice) and now they alias (or no longer do): one compile each. Pass distinct tensors (.clone() one) or the same one consistently.",
+        },
+        Rule {
+            // `type(self).scale == 1`, `type(self).__mro__[2].a == 4`: an
+            // attribute of the class, read through the instance's type. It is
+            // shared by every instance, and the user's code sets it on the
+            // class (a phase switch, a counter): tried before the rows for
+            // attributes of objects, which would call it the object's.
+            id: "class.attribute",
+            category: GlobalVar,
+            when: When::Always,
+            pattern: r"^(?:not )?(?P<src>type\((?:L\['self'\]|self)\)(?:\.__mro__\[\d+\])?\.[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S",
+            culprit: Culprit::Source("src"),
+            detail: Some("an attribute of the class (shared by all its instances) changed after the first compile"),
+            advice: "{culprit} is a class attribute the compiled code reads as a constant, and your code changed it on the class: every compiled instance compiles again for each new value. Set it before the first compile, or keep a value that changes as an instance buffer (a tensor) or pass it as an argument.",
         },
         Rule {
             id: "backend.current",
@@ -267,6 +283,7 @@ mod tests {
             ),
             ("L['x'].storage_offset() == 0", "tensor.storage_offset"),
             ("NO_TENSOR_ALIASING guard failed", "tensor.aliasing"),
+            ("type(self).__mro__[2].a == 4", "class.attribute"),
             ("___check_current_backend(140000)", "backend.current"),
             ("list(L['m'].keys()) == ['a', 'b']", "dict.mapping_keys"),
             ("___is_grad_enabled()", "torch.state_function"),
