@@ -79,7 +79,7 @@ fn every_recorded_form_is_recognised_by_its_row() {
         ("reasons/dtype", "0/1", "tensor.dtype", "dtype"),
         ("reasons/type_change", "0/1", "type.type_id", "type_change"),
         ("reasons/object_id", "0/1", "function.identity", "function_identity"),
-        ("reasons/tensor_aliasing", "0/1", "tensor.aliasing", "object_id"),
+        ("reasons/tensor_aliasing", "0/1", "tensor.aliasing_named", "object_id"),
         ("reasons/class_attribute", "0/1", "class.attribute", "global_var"),
     ];
     for (sample, id, form, category) in cases {
@@ -138,6 +138,7 @@ fn aliased_arguments_and_a_class_attribute_are_read_for_their_owner() {
     assert_eq!(alias["severity"], "expected", "{alias}");
     assert_eq!(alias["owner"], "user_argument", "{alias}");
     assert!(advice(&alias).contains(".clone()"), "{}", advice(&alias));
+    assert_eq!(alias["cause"]["culprit"], r#"arguments "a", "c", one tensor now"#);
 
     let class = recompile("reasons/class_attribute", "0/1");
     assert_eq!(class["severity"], "expected", "{class}");

@@ -216,12 +216,21 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "{culprit} is a view that starts at another offset of its storage; pass .contiguous() (or .clone()) of it so every call starts at offset 0.",
         },
         Rule {
+            // torch 2.15's guard manager names the arguments that are now one
+            // tensor: `Duplicate tensors found: ["a", "c"]`.
+            id: "tensor.aliasing_named",
+            category: ObjectId,
+            when: When::Always,
+            pattern: r"^Duplicate tensors found: \[(?P<names>[^\]]*)\]",
+            culprit: Culprit::Template("arguments {names}, one tensor now"),
+            detail: Some("arguments that were distinct tensors when compiled are one tensor now, or the reverse"),
+            advice: "Dynamo compiled for arguments that were distinct tensors and now one tensor is passed for several of them (or the reverse): one compile each. Pass distinct tensors (.clone() one) or the same one consistently.",
+        },
+        Rule {
             id: "tensor.aliasing",
             category: ObjectId,
             when: When::Always,
-            // torch 2.15's guard manager words a failed no-aliasing guard
-            // `Duplicate tensors found: ["a", "c"]`.
-            pattern: r"NO_TENSOR_ALIASING|TENSOR_ALIASING|___check_tensors_no_alias|^Duplicate tensors found",
+            pattern: r"NO_TENSOR_ALIASING|TENSOR_ALIASING|___check_tensors_no_alias",
             culprit: Culprit::Template("two arguments that were distinct tensors (or the same one)"),
             detail: Some("arguments that did not alias when compiled alias now, or the reverse"),
             advice: "Dynamo compiled for arguments that were distinct tensors (or one tensor passed twice) and now they alias (or no longer do): one compile each. Pass distinct tensors (.clone() one) or the same one consistently.",
