@@ -50,7 +50,25 @@ def _module(module: torch.nn.Module, memo: Dict[int, Any]) -> torch.nn.Module:
         for value in vars(sub).values():
             _seed(value, memo, depth=0)
     copied: torch.nn.Module = copy.deepcopy(module, memo)
+    for sub in copied.modules():
+        _recompile_in_place(sub)
     return copied
+
+
+def _recompile_in_place(module: torch.nn.Module) -> None:
+    """A module compiled in place (Lightning's ``from_compiled``, which a
+    ``Trainer.fit`` of a ``torch.compile``'d LightningModule does) holds its
+    compiled methods as functions of the original: deepcopy keeps those
+    same functions, so the copy's ``training_step`` would call the original
+    model. They are made again around the copy's own methods (the
+    ``original_*`` bound methods deepcopy has bound to the copy)."""
+    ctx = vars(module).get("_compiler_ctx")
+    if not isinstance(ctx, dict) or ctx.get("dynamo_ctx") is None:
+        return
+    for key, method in ctx.items():
+        name = key[len("original_") :]
+        if key.startswith("original_") and name in vars(module) and callable(method):
+            object.__setattr__(module, name, ctx["dynamo_ctx"](method))
 
 
 def _seed(value: Any, memo: Dict[int, Any], depth: int) -> None:

@@ -31,10 +31,11 @@ from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
 
 from guardscope import _native
 from guardscope._fixes import Fix, candidates, judge, unverified
+from guardscope._guards import RecompileError
 from guardscope._load import Run, Verdict, load
 from guardscope._types import Category
 
-__all__ = ["Fix", "Rehearsal", "RehearsalError", "Unseen", "rehearse"]
+__all__ = ["Fix", "PredictedProblemError", "Rehearsal", "RehearsalError", "Unseen", "rehearse"]
 
 LOG_NAME = "dedicated_log_torch_trace_rehearsal.log"
 RESULT_NAME = "rehearsal.json"
@@ -72,6 +73,19 @@ class RehearsalError(ValueError):
     def __init__(self, message: str, unseen: Tuple[Unseen, ...]) -> None:
         super().__init__(message)
         self.unseen = unseen
+
+
+class PredictedProblemError(RecompileError):
+    """A callback's ``rehearse=True, on_problem="raise"``: the rehearsal
+    predicted a problem (or could not see part of the loop), so training was
+    not started. ``rehearsal`` holds the prediction (None when nothing compiled)."""
+
+    def __init__(self, message: str, rehearsal: Optional["Rehearsal"]) -> None:
+        super().__init__(message, [])
+        self.rehearsal = rehearsal
+
+
+PredictedProblemError.__module__ = "guardscope"
 
 
 class Rehearsal(Run):
