@@ -73,9 +73,16 @@ def _recompile_in_place(module: torch.nn.Module) -> None:
 
 def _seed(value: Any, memo: Dict[int, Any], depth: int) -> None:
     """Puts the tensors of a module attribute (the parameter and buffer
-    dicts, a tensor attribute, a list or dict of tensors) into the memo."""
+    dicts, a tensor attribute, a list or dict of tensors) into the memo,
+    and the compile contexts to keep as they are."""
     if isinstance(value, torch.Tensor):
         _tensor(value, memo)
+    elif isinstance(value, torch._dynamo.eval_frame._TorchDynamoContext):
+        # torch.compile's context, shared, never copied: its deepcopy (its
+        # __reduce__) drops dynamic=, fullgraph= and the config it patches,
+        # so a copy compiled with dynamic=False would make sizes dynamic.
+        # It holds the options only; compiled code lives on code objects.
+        memo[id(value)] = value
     elif depth < 3 and isinstance(value, Mapping):
         for item in value.values():
             _seed(item, memo, depth + 1)
