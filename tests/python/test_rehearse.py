@@ -247,3 +247,23 @@ def test_a_rehearsal_leaves_the_callers_model_caches_and_settings_as_they_were()
     # The caller's compiled code is still there: the same call compiles nothing.
     compiled(torch.randn(16, 32))
     assert counters["stats"]["unique_graphs"] == graphs
+
+
+def test_a_rehearsals_findings_and_page_say_they_are_predicted(tmp_path):
+    """The Rehearsal's summary document marks it, and each recompile, as
+    predicted by a meta rehearsal; its page carries the banner; its log stays
+    readable (log_dir) while the object lives, as a rehearsal's."""
+    model = scenarios.MLP()
+    meta = guardscope.to_meta(model)
+    compiled = torch.compile(meta)
+
+    rehearsal = guardscope.rehearse(lambda: scenarios.mlp_loop(meta, compiled, "meta"), verify_fixes=False)
+
+    assert rehearsal.data["predicted"]["level"] == "meta rehearsal" == rehearsal.level
+    assert rehearsal.data["predicted"]["backend"] == "eager"
+    assert [r.data["predicted"] for r in rehearsal.recompiles] == ["meta rehearsal"] * len(rehearsal.recompiles) != []
+    page = rehearsal.report(tmp_path / "page")
+    assert "Predicted, not measured:" in page.read_text()
+    again = guardscope.load(rehearsal.log_dir)
+    assert again.data["predicted"] == rehearsal.data["predicted"]
+    assert [r.compile_id for r in again.recompiles] == [r.compile_id for r in rehearsal.recompiles]
