@@ -73,10 +73,11 @@ class Batches:
             return made
         items = len(self.dataset)
         full = min(count, self.length // self.size)
+        groups: List[List[int]]
         if self.sequential:
-            groups = [range(i * self.size, (i + 1) * self.size) for i in range(full)]
+            groups = [list(range(i * self.size, (i + 1) * self.size)) for i in range(full)]
             if self.last:
-                groups.append(range(self.length - self.last, self.length))
+                groups.append(list(range(self.length - self.last, self.length)))
         else:
             # A shuffled epoch's first batches: any samples, a seeded draw of
             # its own (the global random state is the job's).
