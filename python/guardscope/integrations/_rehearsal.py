@@ -165,8 +165,7 @@ def _text(owner: str, rehearsal: Rehearsal, shapes: List[str], problems: List[st
     if problems:
         lines.append("  predicted problems:")
         lines += [f"  {p}" for p in problems]
-    verified = [f for f in rehearsal.verified_fixes if f.verified and f.works]
-    lines += [f"  verified fix: {f}" for f in verified]
+    lines += [f"  fix: {f}" for f in rehearsal.verified_fixes]
     lines.append(f"  it cannot see {rehearsal.cannot_see}")
     return "\n".join(lines)
 
