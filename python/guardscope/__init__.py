@@ -30,6 +30,8 @@ Rehearsals (a job's compiles predicted before it runs, docs/rehearse.md):
 - ``rehearse(plan, backend="eager")`` -> ``Rehearsal``: the compiles of
   ``plan()`` in a forked process with fresh Dynamo caches, as a ``Run``
   of predicted recompiles plus ``unseen`` and ``verified_fixes``.
+- The training callbacks' ``rehearse=True, on_problem="raise"`` raise
+  ``PredictedProblemError`` before the first step on a predicted problem.
 """
 
 from __future__ import annotations

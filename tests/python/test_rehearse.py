@@ -267,3 +267,31 @@ def test_a_rehearsals_findings_and_page_say_they_are_predicted(tmp_path):
     again = guardscope.load(rehearsal.log_dir)
     assert again.data["predicted"] == rehearsal.data["predicted"]
     assert [r.compile_id for r in again.recompiles] == [r.compile_id for r in rehearsal.recompiles]
+
+
+def test_a_loaders_batches_are_made_from_its_dataset_without_iterating_it():
+    """The callbacks' batches: the loader's sizes and last, short batch
+    from its sampler's length, collated by its own collate function; a
+    shuffled loader's sample is drawn without the global random state,
+    drop_last leaves no short batch, an iterable dataset no length."""
+    from guardscope.integrations._rehearsal import batches_of
+
+    data = torch.utils.data.TensorDataset(torch.randn(37, 3), torch.arange(37))
+    shuffled = torch.utils.data.DataLoader(data, batch_size=8, shuffle=True)
+    found = batches_of("train", shuffled)
+    assert (found.length, found.size, found.last, found.sequential) == (37, 8, 5, False)
+    state = torch.get_rng_state()
+    batches = found.make(2)
+    assert torch.equal(torch.get_rng_state(), state), "the job's random state is not moved"
+    assert [b[0].shape[0] for b in batches] == [8, 8, 5]
+    evaluation = batches_of("eval", torch.utils.data.DataLoader(data, batch_size=16))
+    assert evaluation.sequential and [b[1].tolist()[0] for b in evaluation.make(4)] == [0, 16, 32]
+    assert batches_of("train", torch.utils.data.DataLoader(data, batch_size=8, drop_last=True)).last == 0
+
+    class Stream(torch.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter(torch.randn(3) for _ in range(20))
+
+    streamed = batches_of("train", torch.utils.data.DataLoader(Stream(), batch_size=8))
+    assert streamed.length is None and streamed.last == 0 and "length unknown" in streamed.describe()
+    assert [b.shape[0] for b in streamed.make(2)] == [8, 8]
