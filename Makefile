@@ -100,6 +100,9 @@ install: $(DEPS)
 # test_rehearse.py runs in a pytest process of its own: a rehearsal forks,
 # and torch's autograd cannot run in a child forked after the parent ran a
 # backward (which other test files do); docs/rehearse.md says so to users.
+# The callbacks' rehearse=True forks too, but its plans run forwards only,
+# so the integration tests that use it stay in the main process (their
+# Lightning test rehearses after a fit in the same process has trained).
 test-python: install
 	@$(STAGE) start $@
 	$(PY) -m pytest -q tests/python --ignore=tests/python/test_rehearse.py

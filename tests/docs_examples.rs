@@ -170,6 +170,11 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/rehearse.md",
+        "GuardscopeCallback rehearsed",
+        "a callback's printed prediction (its run, cut); tests/python/test_integration_*.py check its lines",
+    ),
+    (
+        "docs/rehearse.md",
         "unseen: plan_raised",
         "an unseen entry as check() prints it; tests/python/test_rehearse.py checks its parts",
     ),

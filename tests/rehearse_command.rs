@@ -30,17 +30,32 @@ fn rehearse(flags: &[&str], env: &[(&str, &str)]) -> Output {
     guardscope_env(args, env)
 }
 
-/// The whole text of the log the command wrote (one process: one log).
-fn log_text(out: &Output) -> String {
+/// The directory the command's logs were kept in.
+fn logs_dir(out: &Output) -> PathBuf {
     let line = out
         .stderr
         .lines()
         .find_map(|l| l.strip_prefix("guardscope: TORCH_TRACE="))
         .and_then(|l| l.strip_suffix(" (kept)"))
         .unwrap_or_else(|| panic!("no TORCH_TRACE note on stderr:\n{}", out.stderr));
-    let dir = PathBuf::from(line);
-    let logs: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    PathBuf::from(line)
+}
+
+/// The whole text of the log the command wrote (one process: one log;
+/// beside it, only the rehearsal's mark).
+fn log_text(out: &Output) -> String {
+    let dir = logs_dir(out);
+    let (logs, others): (Vec<_>, Vec<_>) = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .partition(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("dedicated_log_torch_trace")
+        });
     assert_eq!(logs.len(), 1, "{logs:?}");
+    assert_eq!(others, [dir.join("guardscope-rehearsal.json")]);
     let text = std::fs::read_to_string(&logs[0]).unwrap();
     std::fs::remove_dir_all(dir).unwrap();
     text
@@ -72,6 +87,46 @@ fn an_inductor_script_is_rehearsed_on_eager_and_gated_on_the_predicted_recompile
     assert_eq!(log.matches("\"dynamo_start\"").count(), 3);
     // Inductor never ran: no generated code, not even AOT autograd's graphs.
     assert!(!log.contains("\"inductor_output_code\"") && !log.contains("\"aot_joint_graph\""));
+}
+
+#[test]
+fn the_rehearsals_logs_read_later_say_their_findings_are_predicted() {
+    let out = rehearse(&["--allow", "shape_input", "--allow", "torch_global_state"], &[]);
+    assert_eq!(out.code, 0, "stdout:\n{}\nstderr:\n{}", out.stdout, out.stderr);
+    let dir = logs_dir(&out);
+    let summary = guardscope_env(vec![Path::new("summary"), Path::new("--json"), dir.as_path()], &[]);
+    assert_eq!(summary.code, 0, "{}", summary.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&summary.stdout).unwrap();
+    assert_eq!(doc["predicted"]["level"], "eager run");
+    assert_eq!(doc["predicted"]["backend"], "eager");
+    let recompiles = doc["recompiles"].as_array().unwrap();
+    assert_eq!(recompiles.len(), 2);
+    assert!(
+        recompiles.iter().all(|r| r["predicted"] == "eager run"),
+        "{recompiles:?}"
+    );
+    let page = dir.join("page");
+    let report = guardscope_env(
+        vec![Path::new("report"), dir.as_path(), Path::new("-o"), page.as_path()],
+        &[],
+    );
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(
+        html.contains(
+            "<b>Predicted, not measured:</b> these logs are a rehearsal's (eager run, every compile on backend=eager)"
+        ),
+        "no banner"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_real_runs_summary_has_no_predicted_field() {
+    let sample = root().join("samples/steps/collision_trace");
+    let doc = guardscope_env(vec![Path::new("summary"), Path::new("--json"), sample.as_path()], &[]);
+    assert_eq!(doc.code, 0, "{}", doc.stderr);
+    assert!(!doc.stdout.contains("\"predicted\""), "{}", doc.stdout);
 }
 
 #[test]

@@ -30,6 +30,8 @@ Rehearsals (a job's compiles predicted before it runs, docs/rehearse.md):
 - ``rehearse(plan, backend="eager")`` -> ``Rehearsal``: the compiles of
   ``plan()`` in a forked process with fresh Dynamo caches, as a ``Run``
   of predicted recompiles plus ``unseen`` and ``verified_fixes``.
+- The training callbacks' ``rehearse=True, on_problem="raise"`` raise
+  ``PredictedProblemError`` before the first step on a predicted problem.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
     from guardscope._specs import HookHandles, activation_stats, register_forward_hooks
     from guardscope._meta import to_meta
     from guardscope._fixes import Fix
-    from guardscope._rehearse import Rehearsal, RehearsalError, Unseen, rehearse
+    from guardscope._rehearse import PredictedProblemError, Rehearsal, RehearsalError, Unseen, rehearse
     from guardscope._steps import StepLogger
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "InputErrors",
     "LoadError",
     "Offense",
+    "PredictedProblemError",
     "Problems",
     "Recompile",
     "RecompileError",
@@ -108,6 +111,7 @@ _LAZY = {
     "no_recompiles": "guardscope._guards",
     "to_meta": "guardscope._meta",
     "Fix": "guardscope._fixes",
+    "PredictedProblemError": "guardscope._rehearse",
     "Rehearsal": "guardscope._rehearse",
     "RehearsalError": "guardscope._rehearse",
     "Unseen": "guardscope._rehearse",

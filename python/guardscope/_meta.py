@@ -50,14 +50,39 @@ def _module(module: torch.nn.Module, memo: Dict[int, Any]) -> torch.nn.Module:
         for value in vars(sub).values():
             _seed(value, memo, depth=0)
     copied: torch.nn.Module = copy.deepcopy(module, memo)
+    for sub in copied.modules():
+        _recompile_in_place(sub)
     return copied
+
+
+def _recompile_in_place(module: torch.nn.Module) -> None:
+    """A module compiled in place (Lightning's ``from_compiled``, which a
+    ``Trainer.fit`` of a ``torch.compile``'d LightningModule does) holds its
+    compiled methods as functions of the original: deepcopy keeps those
+    same functions, so the copy's ``training_step`` would call the original
+    model. They are made again around the copy's own methods (the
+    ``original_*`` bound methods deepcopy has bound to the copy)."""
+    ctx = vars(module).get("_compiler_ctx")
+    if not isinstance(ctx, dict) or ctx.get("dynamo_ctx") is None:
+        return
+    for key, method in ctx.items():
+        name = key[len("original_") :]
+        if key.startswith("original_") and name in vars(module) and callable(method):
+            object.__setattr__(module, name, ctx["dynamo_ctx"](method))
 
 
 def _seed(value: Any, memo: Dict[int, Any], depth: int) -> None:
     """Puts the tensors of a module attribute (the parameter and buffer
-    dicts, a tensor attribute, a list or dict of tensors) into the memo."""
+    dicts, a tensor attribute, a list or dict of tensors) into the memo,
+    and the compile contexts to keep as they are."""
     if isinstance(value, torch.Tensor):
         _tensor(value, memo)
+    elif isinstance(value, torch._dynamo.eval_frame._TorchDynamoContext):
+        # torch.compile's context, shared, never copied: its deepcopy (its
+        # __reduce__) drops dynamic=, fullgraph= and the config it patches,
+        # so a copy compiled with dynamic=False would make sizes dynamic.
+        # It holds the options only; compiled code lives on code objects.
+        memo[id(value)] = value
     elif depth < 3 and isinstance(value, Mapping):
         for item in value.values():
             _seed(item, memo, depth + 1)

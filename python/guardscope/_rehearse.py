@@ -17,6 +17,7 @@ touched; it reads the child's log with ``guardscope.load``'s loader.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -31,12 +32,16 @@ from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
 
 from guardscope import _native
 from guardscope._fixes import Fix, candidates, judge, unverified
+from guardscope._guards import RecompileError
 from guardscope._load import Run, Verdict, load
 from guardscope._types import Category
 
-__all__ = ["Fix", "Rehearsal", "RehearsalError", "Unseen", "rehearse"]
+__all__ = ["Fix", "PredictedProblemError", "Rehearsal", "RehearsalError", "Unseen", "rehearse"]
 
 LOG_NAME = "dedicated_log_torch_trace_rehearsal.log"
+#: The mark beside a rehearsal's log (``input::rehearsal::MARKER``).
+MARKER_NAME = "guardscope-rehearsal.json"
+LEVEL = "meta rehearsal"
 RESULT_NAME = "rehearsal.json"
 
 #: What a meta rehearsal cannot see, said with every prediction.
@@ -74,12 +79,25 @@ class RehearsalError(ValueError):
         self.unseen = unseen
 
 
+class PredictedProblemError(RecompileError):
+    """A callback's ``rehearse=True, on_problem="raise"``: the rehearsal
+    predicted a problem (or could not see part of the loop), so training was
+    not started. ``rehearsal`` holds the prediction (None when nothing compiled)."""
+
+    def __init__(self, message: str, rehearsal: Optional["Rehearsal"]) -> None:
+        super().__init__(message, [])
+        self.rehearsal = rehearsal
+
+
+PredictedProblemError.__module__ = "guardscope"
+
+
 class Rehearsal(Run):
     """A ``Run`` of predicted compiles (``recompiles``, causes, verdicts,
     ``check()``, ``report()`` as ``guardscope.load`` gives them), plus what
     the rehearsal could not see."""
 
-    __slots__ = ("unseen", "level", "cannot_see", "backend", "seconds", "peak_rss_bytes", "verified_fixes")
+    __slots__ = ("unseen", "level", "cannot_see", "backend", "seconds", "peak_rss_bytes", "verified_fixes", "log_dir", "_logs")
 
     def __init__(
         self, run: Run, unseen: Tuple[Unseen, ...], backend: Optional[str], seconds: float, peak_rss_bytes: int, verified_fixes: Tuple[Fix, ...] = ()
@@ -88,7 +106,12 @@ class Rehearsal(Run):
         #: What the rehearsal could not run; never empty when the plan raised.
         self.unseen: Tuple[Unseen, ...] = unseen
         #: Which level predicted these compiles.
-        self.level: str = "meta rehearsal"
+        self.level: str = LEVEL
+        #: The directory holding the rehearsal's TORCH_TRACE log and its
+        #: mark, kept while this object lives (``guardscope summary DIR``,
+        #: ``check --baseline DIR`` read it as predicted).
+        self.log_dir: Optional[str] = None
+        self._logs: Optional[tempfile.TemporaryDirectory[str]] = None
         #: What that level cannot see, whatever the plan.
         self.cannot_see: str = CANNOT_SEE
         #: The backend every compile was given (None: the plan's own).
@@ -246,10 +269,15 @@ def _ended(status: int) -> str:
     return f"exited with code {os.waitstatus_to_exitcode(status)}"
 
 
-def _replay(plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any]) -> Tuple[Run, List[Unseen], dict[str, Any]]:
+def _replay(
+    plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any], logs: Optional[str] = None
+) -> Tuple[Run, List[Unseen], dict[str, Any]]:
     """The plan run once in a forked child with ``settings`` applied to
-    ``torch._dynamo.config`` there: its compiles, what went unseen, the child's result."""
-    with tempfile.TemporaryDirectory(prefix="guardscope-rehearse-") as out_dir:
+    ``torch._dynamo.config`` there: its compiles, what went unseen, the
+    child's result. The log goes to ``logs`` (kept: the caller owns it), else
+    to a directory removed once read."""
+    with contextlib.ExitStack() as stack:
+        out_dir = logs or stack.enter_context(tempfile.TemporaryDirectory(prefix="guardscope-rehearse-"))
         sys.stdout.flush()
         sys.stderr.flush()
         with warnings.catch_warnings():
@@ -276,6 +304,10 @@ def _replay(plan: Callable[[], object], backend: Optional[str], settings: Mappin
         if not result["compiles"]:
             why = "; ".join(str(u) for u in unseen) or "no torch.compile'd call ran in the plan"
             raise RehearsalError(f"the plan compiled nothing, so nothing is predicted: {why}", tuple(unseen))
+        # The mark that makes every reading of this log (summary.json, the
+        # page) say it is predicted (src/input/rehearsal.rs reads it).
+        with open(os.path.join(out_dir, MARKER_NAME), "w", encoding="utf-8") as f:
+            json.dump({"level": LEVEL, "backend": backend, "cannot_see": CANNOT_SEE}, f)
         run = load(os.path.join(out_dir, LOG_NAME))
     for frame in run.frames:
         for c in frame.compiles:
@@ -307,7 +339,12 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager", ve
         raise NotImplementedError("guardscope.rehearse needs os.fork (Linux or macOS); use `guardscope rehearse -- CMD`")
     import guardscope._torch_range  # noqa: F401  (the supported-torch check, in the parent)
 
-    run, unseen, result = _replay(plan, backend, {})
+    logs = tempfile.TemporaryDirectory(prefix="guardscope-rehearsal-")
+    try:
+        run, unseen, result = _replay(plan, backend, {}, logs.name)
+    except BaseException:
+        logs.cleanup()
+        raise
     fixes: List[Fix] = []
     tried = candidates(run) if verify_fixes else []
     replays: dict[str, Tuple[Run, int]] = {}
@@ -323,4 +360,8 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager", ve
         again, again_unseen_count = replays[key]
         fixes.append(judge(candidate, run, len(unseen), again, again_unseen_count))
     fixes.extend(unverified(run, tried))
-    return Rehearsal(run, tuple(unseen), backend, result["seconds"], result["peak_rss_bytes"], tuple(fixes))
+    rehearsal = Rehearsal(run, tuple(unseen), backend, result["seconds"], result["peak_rss_bytes"], tuple(fixes))
+    # Kept while the Rehearsal lives: report() and the CLI read it there.
+    rehearsal._logs = logs
+    rehearsal.log_dir = logs.name
+    return rehearsal

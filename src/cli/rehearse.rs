@@ -37,6 +37,12 @@ pub fn rehearse(args: RehearseArgs, out: Output) -> Result<Status, CliError> {
              Inductor's). It cannot see code paths this run did not take, nor Python that -I or -S \
              keeps from importing sitecustomize."
         ),
+        mark: crate::input::rehearsal::Predicted {
+            level: "eager run".into(),
+            backend: Some(backend.clone()),
+            cannot_see: "code paths this run did not take, and Python started with -I or -S (it compiles with                          Inductor)"
+                .into(),
+        },
     };
     super::error::warn(&format!(
         "rehearsing: every torch.compile of the command on backend={backend}"

@@ -26,6 +26,9 @@ pub struct Predicted {
     pub env: Vec<(&'static str, std::ffi::OsString)>,
     /// Printed above the verdict: which level predicted it, what it cannot see.
     pub label: String,
+    /// Written beside the logs, so that every later reading of them says
+    /// they are predicted (`input::rehearsal`).
+    pub mark: crate::input::rehearsal::Predicted,
 }
 
 pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
@@ -35,6 +38,10 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
 pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Result<Status, CliError> {
     let dir = trace_dir(args.trace_dir.as_deref())?;
     error::warn(&format!("TORCH_TRACE={} (kept)", dir.display()));
+    if let Some(p) = &predicted {
+        crate::input::rehearsal::write(&dir, &p.mark)
+            .map_err(|e| CliError::BadInput(format!("cannot mark {} as a rehearsal's: {e}", dir.display())))?;
+    }
     let env = predicted.as_ref().map(|p| &p.env[..]).unwrap_or(&[]);
     let ended = child::run(&args.command, &dir, env).inspect_err(|_| {
         if args.trace_dir.is_none() {

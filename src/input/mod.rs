@@ -16,6 +16,7 @@ mod mapped;
 mod prefetch;
 pub mod problems;
 mod readers;
+pub mod rehearsal;
 mod sigbus;
 pub mod sniff;
 

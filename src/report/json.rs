@@ -6,6 +6,7 @@ use crate::analysis::judge::evidence::Evidence;
 use crate::analysis::{
     frame_name, Cost, CulpritGroup, Findings, FrameRef, RankDifference, Severity, Totals, ValueOwner,
 };
+use crate::input::rehearsal::{self, Predicted};
 use crate::input::ProblemKind;
 use crate::model::{Breakdown, CacheCounts, Compile, Frame, RunInfo};
 use crate::reasons::{Category, GuardChange, GuardFailure, RecompileReason};
@@ -22,6 +23,10 @@ pub struct SummaryDocument<'a> {
     /// command that records it; absent for trace logs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_log: Option<crate::report::text_log::TextLogView>,
+    /// A rehearsal's logs (`guardscope rehearse`, `guardscope.rehearse`):
+    /// every finding is predicted, by this level; absent for a real run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<Predicted>,
     pub totals: Totals,
     pub frames: Frames<'a>,
     /// The frames matched across ranks: one per compiled function.
@@ -195,6 +200,10 @@ pub struct RecompileView<'a> {
     pub owner_set_by: Option<&'a str>,
     /// What in the log decided the severity: `{kind, text}`.
     pub evidence: &'a Evidence,
+    /// On a rehearsal's logs: the level that predicted this recompile
+    /// (`meta rehearsal`, `eager run`); absent for a real run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -262,6 +271,7 @@ pub struct ProblemsView {
 
 pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
     let run = findings.run;
+    let predicted = rehearsal::find(run.inputs.iter().map(|i| i.path.as_str()));
     let text_inputs = run.inputs.iter().filter(|i| i.stats.text.is_some()).count();
     SummaryDocument {
         version: env!("CARGO_PKG_VERSION"),
@@ -271,6 +281,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
             _ => "mixed",
         },
         text_log: run.text_log().map(crate::report::text_log::TextLogView::new),
+        predicted: predicted.clone(),
         totals: findings.totals.clone(),
         frames: Frames(&run.frames),
         frame_groups: FrameGroups(findings),
@@ -316,6 +327,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     owner: r.judgement.ownership.owner,
                     owner_set_by: r.judgement.ownership.set_by.as_deref(),
                     evidence: &r.judgement.evidence,
+                    predicted: predicted.as_ref().map(|p| p.level.clone()),
                 }
             })
             .collect(),

@@ -20,7 +20,7 @@ ROWS, BATCH, FEATURES = 36, 8, 12
 SHORT_STEP = 4
 
 
-def lightning_module(pl=None):
+def lightning_module(pl=None, validation=False):
     import torch
 
     if pl is None:
@@ -42,14 +42,22 @@ def lightning_module(pl=None):
         def configure_optimizers(self):
             return torch.optim.SGD(self.parameters(), lr=0.1)
 
-    return Classifier()
+    class Validated(Classifier):
+        validated = 0
+
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            type(self).validated += 1
+            return torch.nn.functional.cross_entropy(self.forward_net(x), y)
+
+    return Validated() if validation else Classifier()
 
 
-def loader():
+def loader(rows=ROWS):
     import torch
 
     gen = torch.Generator().manual_seed(0)
-    data = torch.utils.data.TensorDataset(torch.randn(ROWS, FEATURES, generator=gen), torch.randint(0, 2, (ROWS,), generator=gen))
+    data = torch.utils.data.TensorDataset(torch.randn(rows, FEATURES, generator=gen), torch.randint(0, 2, (rows,), generator=gen))
     return torch.utils.data.DataLoader(data, batch_size=BATCH)
 
 
@@ -97,7 +105,9 @@ def fitted(tmp_path_factory):
     warnings = Warnings()
     logging.getLogger("guardscope").addHandler(warnings)
     try:
-        callback = GuardscopeCallback()
+        # rehearse=True: the rehearsal must predict this fit, and (below)
+        # add no compile to it.
+        callback = GuardscopeCallback(rehearse=True)
         with compile_log() as with_callback:
             trainer = fit(root / "with", [callback])
         with compile_log() as without:
@@ -145,6 +155,61 @@ def test_the_callback_adds_no_compile_and_no_graph_break(fitted):
     assert with_callback.recompiles == without.recompiles != []
     assert with_callback.graph_breaks == without.graph_breaks
     assert with_callback.unique_graphs == without.unique_graphs
+
+
+def test_rehearse_predicted_the_fits_recompile_and_logged_its_counts(fitted):
+    """36 rows in batches of 8, compiled with dynamic=False: the rehearsal
+    made the last batch of 4 and predicted the static-shape recompile (a
+    problem: a warning, on_problem="warn") that the real step 4 then had."""
+    trainer, callback, warnings, *_ = fitted
+    outcome = callback.rehearsal.outcome
+    assert outcome is not None and outcome.rehearsal.unseen == ()
+    predicted = [(r.compile_id.split("/")[1], r.cause.category, r.severity) for r in outcome.rehearsal.recompiles]
+    records = read_jsonl(callback.path)
+    real = [(c["compile_id"].split("/")[1], c["cause"]["category"], c["cause"]["severity"]) for r in records for c in r["compiles"] if c["recompile"]]
+    assert predicted == real == [("1", "shape_input", "problem")], (predicted, real)
+    assert outcome.problems == 1
+    assert "train: 36 samples in batches of 8, last batch 4" in outcome.text
+    assert [w for w in warnings if w.startswith("GuardscopeCallback rehearsed")] == [outcome.text]
+    [row] = [r for r in metrics_rows(trainer) if r.get("rehearse/recompiles")]
+    assert int(row["step"]) == 0 and float(row["rehearse/recompiles"]) == 1 and float(row["rehearse/problems"]) == 1
+
+
+def test_on_problem_raise_stops_the_fit_before_the_sanity_check_and_any_step(tmp_path):
+    """The same module with a validation loop: the rehearsal runs the
+    sanity check's and the epoch's validation (eval mode, inference_mode)
+    and the training batches, predicts the static-shape recompile and stops
+    the fit in on_fit_start; the module, its parameters and Dynamo's caches
+    are as they were."""
+    import lightning.pytorch as pl
+    import torch
+
+    import guardscope
+    from guardscope.integrations.lightning import GuardscopeCallback
+
+    torch._dynamo.reset()
+    module = lightning_module(validation=True)
+    before = {k: v.clone() for k, v in module.state_dict().items()}
+    callback = GuardscopeCallback(rehearse=True, on_problem="raise")
+    trainer = pl.Trainer(
+        max_epochs=1, accelerator="cpu", devices=1, logger=pl.loggers.CSVLogger(str(tmp_path), name="run"),
+        callbacks=[callback], enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False,
+        num_sanity_val_steps=2, default_root_dir=str(tmp_path),
+    )
+    with pytest.raises(guardscope.PredictedProblemError) as err:
+        trainer.fit(module, train_dataloaders=loader(), val_dataloaders=loader(rows=20))
+    rehearsal = err.value.rehearsal
+    kinds = [(r.cause.category, r.severity) for r in rehearsal.recompiles]
+    assert ("shape_input", "problem") in kinds, kinds
+    assert any(category in ("torch_global_state", "inference_mode") for category, _ in kinds), "the train/eval switches"
+    assert "val: 20 samples in batches of 8, last batch 4" in str(err.value)
+    assert trainer.global_step == 0 and module.validated == 0, "no step and no sanity check ran"
+    assert not list(tmp_path.rglob("steps_*.jsonl"))
+    assert module.forward_net._orig_mod is module.net and all(p.device.type == "cpu" for p in module.parameters())
+    assert all(torch.equal(before[k], v) for k, v in module.state_dict().items())
+    code = type(module.net).forward.__code__
+    assert torch._dynamo.eval_frame._debug_get_cache_entry_list(code) == [], "the rehearsal compiled nothing here"
+    torch._dynamo.reset()
 
 
 def test_a_window_lightning_does_not_log_goes_with_the_epoch(tmp_path):

@@ -45,21 +45,21 @@ def tiny_bert():
 class Rows:
     """36 fixed rows of token ids and labels (a map-style dataset)."""
 
-    def __init__(self):
+    def __init__(self, rows=ROWS):
         import torch
 
         gen = torch.Generator().manual_seed(0)
-        self.ids = torch.randint(1, 100, (ROWS, SEQ), generator=gen)
-        self.labels = torch.randint(0, 2, (ROWS,), generator=gen)
+        self.ids = torch.randint(1, 100, (rows, SEQ), generator=gen)
+        self.labels = torch.randint(0, 2, (rows,), generator=gen)
 
     def __len__(self):
-        return ROWS
+        return len(self.labels)
 
     def __getitem__(self, i):
         return {"input_ids": self.ids[i], "attention_mask": self.ids[i] > 0, "labels": self.labels[i]}
 
 
-def train(output_dir, callbacks, model=None, torch_compile=True, report_to=("tensorboard",)):
+def train(output_dir, callbacks, model=None, torch_compile=True, report_to=("tensorboard",), eval_rows=0):
     from transformers import Trainer, TrainingArguments
 
     args = TrainingArguments(
@@ -77,8 +77,16 @@ def train(output_dir, callbacks, model=None, torch_compile=True, report_to=("ten
         data_seed=0,
         # A compiled model's forward shows no parameter names to match columns with.
         remove_unused_columns=torch_compile,
+        eval_strategy="epoch" if eval_rows else "no",
+        per_device_eval_batch_size=BATCH,
     )
-    trainer = Trainer(model=model if model is not None else tiny_bert(), args=args, train_dataset=Rows(), callbacks=callbacks)
+    trainer = Trainer(
+        model=model if model is not None else tiny_bert(),
+        args=args,
+        train_dataset=Rows(),
+        eval_dataset=Rows(eval_rows) if eval_rows else None,
+        callbacks=callbacks,
+    )
     trainer.train()
     return trainer
 
@@ -109,7 +117,9 @@ def trained(tmp_path_factory):
     static = torch._dynamo.config.patch(automatic_dynamic_shapes=False)
     static.__enter__()
     try:
-        callback = GuardscopeCallback()
+        # rehearse=True: the rehearsal must predict this run, and (below)
+        # add no compile to it.
+        callback = GuardscopeCallback(rehearse=True)
         with compile_log() as with_callback:
             trainer = train(root / "out", [callback])
         with compile_log() as without:
@@ -223,6 +233,69 @@ def test_max_recompiles_stops_training_on_a_model_the_user_compiled(tmp_path):
     torch._dynamo.reset()
 
 
+def predicted_and_real(rehearsal, records):
+    """The recompiles as (recompile number, function, category, severity):
+    compile ids' frame numbers differ (the rehearsal's process starts from 0)."""
+    predicted = [(r.compile_id.split("/")[1], r.function, r.cause.category, r.severity) for r in rehearsal.recompiles]
+    real = [
+        (c["compile_id"].split("/")[1], c["function"], c["cause"]["category"], c["cause"]["severity"])
+        for r in records
+        for c in r["compiles"]
+        if c["recompile"]
+    ]
+    return predicted, real
+
+
+def test_rehearse_predicted_the_runs_recompile_before_the_first_step(trained):
+    """36 rows in batches of 8: the rehearsal made the loader's last batch
+    of 4 and predicted the recompile the real step 5 then had."""
+    _, trainer, callback, warnings, *_ = trained
+    outcome = callback.rehearsal.outcome
+    assert outcome is not None and outcome.rehearsal.unseen == ()
+    predicted, real = predicted_and_real(outcome.rehearsal, read_jsonl(callback.path))
+    assert predicted == real and len(real) == 1, (predicted, real)
+    assert "train: 36 samples in batches of 8, last batch 4" in outcome.text
+    # Its counts go into the first training log, once.
+    logs = [e for e in trainer.state.log_history if "rehearse/recompiles" in e]
+    assert [e["step"] for e in logs] == [1]
+    assert logs[0]["rehearse/recompiles"] == 1 and logs[0]["rehearse/problems"] == outcome.problems
+    assert logs[0]["rehearse/unseen"] == 0
+
+
+def test_on_problem_raise_stops_before_the_first_step_and_leaves_the_model_and_caches(tmp_path):
+    """A model the user compiled with dynamic=False recompiles at the short
+    last batch (a problem: static shapes); evaluation runs that same
+    compiled model in eval mode under no_grad. The rehearsal predicts both
+    and stops training before any step; the model and Dynamo's caches of
+    the parent are as they were."""
+    import torch
+    from transformers import BertForSequenceClassification
+
+    import guardscope
+    from guardscope.integrations.transformers import GuardscopeCallback
+
+    torch._dynamo.reset()
+    bert = tiny_bert()
+    before = {k: v.clone() for k, v in bert.state_dict().items()}
+    model = torch.compile(bert, backend="aot_eager", dynamic=False)
+    model(input_ids=torch.ones(2, SEQ, dtype=torch.long))  # one real compile the rehearsal must leave alone
+    code = BertForSequenceClassification.forward.__code__
+    entries = len(torch._dynamo.eval_frame._debug_get_cache_entry_list(code))
+    callback = GuardscopeCallback(rehearse=True, on_problem="raise")
+    with pytest.raises(guardscope.PredictedProblemError) as err:
+        train(tmp_path / "out", [callback], model=model, torch_compile=False, report_to=(), eval_rows=12)
+    rehearsal = err.value.rehearsal
+    kinds = [(r.cause.category, r.severity) for r in rehearsal.recompiles]
+    assert ("shape_input", "problem") in kinds, kinds
+    assert ("torch_global_state", "expected") in kinds, "the eval pass: eval mode under no_grad"
+    assert "training was not started" in str(err.value)
+    assert not (tmp_path / "out" / "steps_0.jsonl").exists(), "no step ran"
+    assert len(torch._dynamo.eval_frame._debug_get_cache_entry_list(code)) == entries
+    assert bert.training and all(p.device.type == "cpu" for p in bert.parameters())
+    assert all(torch.equal(before[k], v) for k, v in bert.state_dict().items())
+    torch._dynamo.reset()
+
+
 def test_bad_arguments_fail_at_construction():
     from guardscope.integrations.transformers import GuardscopeCallback
 
@@ -230,6 +303,8 @@ def test_bad_arguments_fail_at_construction():
         GuardscopeCallback(allow=("shape_inputs",))
     with pytest.raises(ValueError, match=">= 0"):
         GuardscopeCallback(max_recompiles=-1)
+    with pytest.raises(ValueError, match="on_problem must be 'warn' or 'raise'"):
+        GuardscopeCallback(rehearse=True, on_problem="stop")
 
 
 def test_import_guardscope_imports_no_training_framework():

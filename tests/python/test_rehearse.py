@@ -247,3 +247,51 @@ def test_a_rehearsal_leaves_the_callers_model_caches_and_settings_as_they_were()
     # The caller's compiled code is still there: the same call compiles nothing.
     compiled(torch.randn(16, 32))
     assert counters["stats"]["unique_graphs"] == graphs
+
+
+def test_a_rehearsals_findings_and_page_say_they_are_predicted(tmp_path):
+    """The Rehearsal's summary document marks it, and each recompile, as
+    predicted by a meta rehearsal; its page carries the banner; its log stays
+    readable (log_dir) while the object lives, as a rehearsal's."""
+    model = scenarios.MLP()
+    meta = guardscope.to_meta(model)
+    compiled = torch.compile(meta)
+
+    rehearsal = guardscope.rehearse(lambda: scenarios.mlp_loop(meta, compiled, "meta"), verify_fixes=False)
+
+    assert rehearsal.data["predicted"]["level"] == "meta rehearsal" == rehearsal.level
+    assert rehearsal.data["predicted"]["backend"] == "eager"
+    assert [r.data["predicted"] for r in rehearsal.recompiles] == ["meta rehearsal"] * len(rehearsal.recompiles) != []
+    page = rehearsal.report(tmp_path / "page")
+    assert "Predicted, not measured:" in page.read_text()
+    again = guardscope.load(rehearsal.log_dir)
+    assert again.data["predicted"] == rehearsal.data["predicted"]
+    assert [r.compile_id for r in again.recompiles] == [r.compile_id for r in rehearsal.recompiles]
+
+
+def test_a_loaders_batches_are_made_from_its_dataset_without_iterating_it():
+    """The callbacks' batches: the loader's sizes and last, short batch
+    from its sampler's length, collated by its own collate function; a
+    shuffled loader's sample is drawn without the global random state,
+    drop_last leaves no short batch, an iterable dataset no length."""
+    from guardscope.integrations._rehearsal import batches_of
+
+    data = torch.utils.data.TensorDataset(torch.randn(37, 3), torch.arange(37))
+    shuffled = torch.utils.data.DataLoader(data, batch_size=8, shuffle=True)
+    found = batches_of("train", shuffled)
+    assert (found.length, found.size, found.last, found.sequential) == (37, 8, 5, False)
+    state = torch.get_rng_state()
+    batches = found.make(2)
+    assert torch.equal(torch.get_rng_state(), state), "the job's random state is not moved"
+    assert [b[0].shape[0] for b in batches] == [8, 8, 5]
+    evaluation = batches_of("eval", torch.utils.data.DataLoader(data, batch_size=16))
+    assert evaluation.sequential and [b[1].tolist()[0] for b in evaluation.make(4)] == [0, 16, 32]
+    assert batches_of("train", torch.utils.data.DataLoader(data, batch_size=8, drop_last=True)).last == 0
+
+    class Stream(torch.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter(torch.randn(3) for _ in range(20))
+
+    streamed = batches_of("train", torch.utils.data.DataLoader(Stream(), batch_size=8))
+    assert streamed.length is None and streamed.last == 0 and "length unknown" in streamed.describe()
+    assert [b.shape[0] for b in streamed.make(2)] == [8, 8]

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Optional, Union
 
 from guardscope._guards import RecompileError
 from guardscope._types import Category
+from guardscope.integrations._rehearsal import SAMPLE, Rehearsing
 from guardscope.integrations._session import Budget, Guarded, Session, step_file
 
 __all__ = ["GuardscopeCallback"]
@@ -116,6 +117,16 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
     - ``max_recompiles=K``: more than K recompiles after the first
       ``warmup_steps`` optimizer steps (categories in ``allow`` exempt) stop
       training with ``guardscope.RecompileError``.
+    - ``rehearse=True``: at ``on_fit_start``, before the sanity check and
+      any step, the fit's compiles are rehearsed on a meta copy of the
+      module (docs/rehearse.md): the sanity check's validation batches, a
+      sample of the training batches and the last, short one with
+      ``training_step`` in train mode, then ``validation_step`` in eval mode
+      under ``inference_mode``/``no_grad``. The prediction is printed and
+      its counts sent to the loggers at step 0 (``rehearse/recompiles``,
+      ``rehearse/problems``, ...); a predicted problem, or a part it could
+      not see, logs a warning (``on_problem="warn"``) or stops the fit with
+      ``guardscope.PredictedProblemError`` (``on_problem="raise"``).
     """
 
     def __init__(
@@ -126,9 +137,13 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         allow: Union[Category, Iterable[Category]] = (),
         warn: bool = True,
         output_dir: Optional[str] = None,
+        rehearse: bool = False,
+        on_problem: str = "warn",
+        rehearse_batches: int = SAMPLE,
     ) -> None:
         super().__init__()
         self.budget = Budget(warmup_steps, max_recompiles, allow)
+        self.rehearsal = Rehearsing(rehearse, on_problem, rehearse_batches)
         self.warn = warn
         self.output_dir = output_dir
         self.session: Optional[Session] = None
@@ -154,6 +169,15 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         return None if self.session is None else self.session.path
 
     def on_fit_start(self, trainer: Any, pl_module: Any) -> None:
+        if self.rehearsal.wanted:
+            # May raise PredictedProblemError: before the step file opens.
+            self.rehearsal.once(lambda: self._rehearse(trainer, pl_module))
+            metrics = self.rehearsal.pending()
+            for each in trainer.loggers if metrics else ():
+                try:
+                    each.log_metrics(metrics, step=0)
+                except Exception as exc:
+                    self._sink_failed(each, exc)
         if self._guard.failed:
             return
         try:
@@ -174,6 +198,12 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         except Exception as exc:
             self.session = None
             self._guard.fail("open its step file", exc)
+
+    def _rehearse(self, trainer: Any, pl_module: Any) -> Any:
+        from guardscope.integrations._plans import lightning_plan
+
+        plan, shapes = lightning_plan(trainer, pl_module, self.rehearsal.batches)
+        return self.rehearsal.run("GuardscopeCallback", plan, shapes, speak=int(trainer.global_rank) == 0)
 
     def on_train_batch_start(self, trainer: Any, pl_module: Any, batch: Any, batch_idx: int) -> None:
         session = self.session

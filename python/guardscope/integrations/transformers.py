@@ -23,6 +23,7 @@ import transformers  # type: ignore[import-untyped,unused-ignore]
 
 from guardscope._guards import RecompileError
 from guardscope._types import Category
+from guardscope.integrations._rehearsal import SAMPLE, Outcome, Rehearsing
 from guardscope.integrations._session import Budget, Guarded, Session, step_file
 
 __all__ = ["GuardscopeCallback"]
@@ -50,6 +51,21 @@ def _callback_handler(callback: object) -> Any:
     return None
 
 
+def _trainer(callback: object) -> Any:
+    """The ``Trainer`` whose training loop is calling ``callback`` now: the
+    ``self`` of a frame a few calls up, found by type and by holding
+    ``callback``, as ``_callback_handler`` finds the handler."""
+    frame: Optional[FrameType] = sys._getframe(2)
+    for _ in range(12):
+        if frame is None:
+            return None
+        found = frame.f_locals.get("self")
+        if isinstance(found, transformers.Trainer) and callback in getattr(found.callback_handler, "callbacks", ()):
+            return found
+        frame = frame.f_back
+    return None
+
+
 class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
     """Records each optimizer step's compiles and logs compile metrics.
 
@@ -67,6 +83,16 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
       ``warmup_steps`` optimizer steps (categories in ``allow`` exempt) stop
       training with ``guardscope.RecompileError``.
 
+    - ``rehearse=True``: before the first step, the loop's compiles are
+      rehearsed on a meta copy of the model (docs/rehearse.md): a sample of
+      the training batches and the last, short one, in train mode, then the
+      evaluation's in eval mode under ``no_grad`` when the Trainer will
+      evaluate. The prediction is printed, its counts go into the first
+      training log (``rehearse/recompiles``, ``rehearse/problems``, ...);
+      a predicted problem, or a part it could not see, logs a warning
+      (``on_problem="warn"``) or stops with ``guardscope.PredictedProblemError``
+      before any step (``on_problem="raise"``).
+
     ``warmup_steps`` counts compile warm-up steps, unrelated to
     ``TrainingArguments.warmup_steps`` (the learning rate's).
     """
@@ -79,8 +105,12 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
         allow: Union[Category, Iterable[Category]] = (),
         warn: bool = True,
         output_dir: Optional[str] = None,
+        rehearse: bool = False,
+        on_problem: str = "warn",
+        rehearse_batches: int = SAMPLE,
     ) -> None:
         self.budget = Budget(warmup_steps, max_recompiles, allow)
+        self.rehearsal = Rehearsing(rehearse, on_problem, rehearse_batches)
         self.warn = warn
         self.output_dir = output_dir
         self.session: Optional[Session] = None
@@ -114,6 +144,9 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if self._guard.failed:
             return
+        if self.rehearsal.wanted:
+            # May raise PredictedProblemError: before the step file opens.
+            self.rehearsal.once(lambda: _hf_rehearsal(self, args))
         try:
             self._go_first()  # again: callbacks may have been added since __init__
             if self.session is not None:
@@ -155,7 +188,7 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
             # train_runtime; evaluation logs (eval_*) get nothing, so no
             # backend sees two values of a train/compile metric at one step.
             if "loss" in logs:
-                metrics = session.metrics()
+                metrics = {**session.metrics(), **self.rehearsal.pending()}
             elif "train_runtime" in logs:
                 metrics = session.metrics(window=False)
             else:
@@ -191,3 +224,13 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
                 session.close()
             except Exception:
                 pass
+
+
+def _hf_rehearsal(callback: GuardscopeCallback, args: Any) -> Optional[Outcome]:
+    from guardscope.integrations._plans import hf_plan
+
+    trainer = _trainer(callback)
+    if trainer is None:
+        raise RuntimeError("the Trainer calling it was not found")
+    plan, shapes = hf_plan(trainer, callback.rehearsal.batches)
+    return callback.rehearsal.run("GuardscopeCallback", plan, shapes, speak=int(args.process_index) == 0)

@@ -44,6 +44,8 @@ pub struct Page {
     pub problems: ProblemsSection,
     /// compile_trace.json is beside the page (the footer links it).
     pub compile_trace: bool,
+    /// A rehearsal's logs: the page says its findings are predicted.
+    pub predicted: Option<crate::input::rehearsal::Predicted>,
 }
 
 #[derive(Serialize)]
@@ -172,6 +174,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
             more: run.problems.count.saturating_sub(MAX_PROBLEMS as u64),
         },
         compile_trace: input.options.compile_trace,
+        predicted: crate::input::rehearsal::find(run.inputs.iter().map(|i| i.path.as_str())),
     }
 }
 
