@@ -62,7 +62,10 @@ pub struct UserLine {
     /// `file:line`, the full path.
     pub site: String,
     /// `guard` (the failed guard's comment points into the user's code),
-    /// `caller` (the user's line that called the compiled code),
+    /// `caller` (the user's line that called the compiled code, from the
+    /// compile's `dynamo_start` stack), `symbol_stack` (that line from the
+    /// Python stack torch logged while creating a dynamic dim in this
+    /// compile: `dynamo_start` holds no caller for a decorated function),
     /// `outer_caller` (the outermost user line on the compile's stack: the
     /// call that led there, torch not recording the direct one) or
     /// `compiled_function` (the compiled function's own line: the log holds
@@ -71,47 +74,45 @@ pub struct UserLine {
 }
 
 /// The user's line for a recompile: the guard's line, else the caller's,
-/// else the outermost user call on the compile's stack (for a compile the
-/// limit refused, the frame's previous stack), else the compiled
-/// function's own line when it is the user's. None: the log has none.
+/// else the caller on a stack logged during the compile, else the
+/// outermost user call on the compile's stack, else the compiled
+/// function's own line when it is the user's. A compile the limit refused
+/// logs no stack: the frame's previous compile's stand in. None: the log
+/// has none.
 pub fn user_line(
     frame: &Frame,
     compile: &Compile,
     source: Option<&str>,
     caller: Option<&CallSite>,
 ) -> Option<UserLine> {
+    let line = |site: String, from| Some(UserLine { site, from });
     if let Some(site) = source {
-        return Some(UserLine {
-            site: site.to_string(),
-            from: "guard",
-        });
+        return line(site.to_string(), "guard");
     }
     if let Some(c) = caller {
-        return Some(UserLine {
-            site: c.short(),
-            from: "caller",
-        });
+        return line(c.short(), "caller");
     }
-    let stack = if compile.stack.is_empty() {
-        frame
+    let logged = |c: &&Compile| !c.stack.is_empty() || !c.symbol_stack.is_empty();
+    let stacks = if logged(&compile) {
+        compile
+    } else {
+        match frame
             .compiles
             .iter()
-            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && !c.stack.is_empty())
-            .map_or(&[][..], |c| &c.stack[..])
-    } else {
-        &compile.stack[..]
+            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && logged(c))
+        {
+            Some(c) => c,
+            None => return None,
+        }
     };
-    let (last, callers) = stack.split_last()?;
-    if let Some(outer) = callers.iter().find_map(user_frame) {
-        return Some(UserLine {
-            site: outer.short(),
-            from: "outer_caller",
-        });
+    if let Some(site) = stacks.symbol_stack.iter().rev().find_map(user_frame) {
+        return line(site.short(), "symbol_stack");
     }
-    user_frame(last).map(|own| UserLine {
-        site: own.short(),
-        from: "compiled_function",
-    })
+    let (last, callers) = stacks.stack.split_last()?;
+    if let Some(outer) = callers.iter().find_map(user_frame) {
+        return line(outer.short(), "outer_caller");
+    }
+    user_frame(last).and_then(|own| line(own.short(), "compiled_function"))
 }
 
 /// Every frame of the user's code on the compile's stack, outermost first:

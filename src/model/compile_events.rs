@@ -94,6 +94,18 @@ impl Interned {
     }
 }
 
+/// The frames of a stack logged inside a compile that ran before control
+/// entered torch: the user's code (and any library) that made the call
+/// Dynamo intercepted. Empty when the stack starts in torch.
+fn callers_above_torch(stack: &[event::StackFrame]) -> &[event::StackFrame] {
+    use crate::reasons::paths::{owner, Owner};
+    let torch = stack
+        .iter()
+        .position(|f| f.file.as_deref().is_some_and(|p| owner(p) == Owner::Torch))
+        .unwrap_or(0);
+    &stack[..torch]
+}
+
 pub(super) fn apply(
     c: &mut Compile,
     r: CompileRef,
@@ -146,9 +158,14 @@ pub(super) fn apply(
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(interned.text(text)),
         EventData::GuardAdded => c.guards_added += 1,
-        EventData::DeclaredRange { source, range } => {
-            c.declared_ranges
-                .push((crate::reasons::culprit::canonical(source), range.clone()));
+        EventData::CreateSymbol { declared, stack, .. } => {
+            if let Some((source, range)) = declared {
+                c.declared_ranges
+                    .push((crate::reasons::culprit::canonical(source), range.clone()));
+            }
+            if c.symbol_stack.is_empty() {
+                c.symbol_stack = interned.stack(callers_above_torch(stack));
+            }
         }
         EventData::CacheLookup(lookup) => count_lookup(c.cache_lookups.get_or_insert_default(), *lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}
