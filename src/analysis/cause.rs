@@ -96,14 +96,10 @@ pub fn user_line(
     let stacks = if logged(&compile) {
         compile
     } else {
-        match frame
+        frame
             .compiles
             .iter()
-            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && logged(c))
-        {
-            Some(c) => c,
-            None => return None,
-        }
+            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && logged(c))?
     };
     if let Some(site) = stacks.symbol_caller.as_deref().and_then(user_frame) {
         return line(site.short(), "symbol_stack");
