@@ -111,6 +111,30 @@ pub fn user_line(
     user_frame(last).and_then(|own| line(own.short(), "compiled_function"))
 }
 
+/// For a cause whose guard comment names no line of the user's (it points
+/// into torch: `___stack1 == 7.0  # (_dynamo/output_graph.py:...)`), the
+/// line and code another failed entry of the same frame gives for the same
+/// guarded value: the value is read where it was, whichever entry failed on
+/// it. Never for a tensor guard: an argument's line is the call (see
+/// `tensor_site::locate`).
+pub fn same_value_line(frame: &Frame, compile: &Compile, cause: usize) -> Option<(String, Option<String>)> {
+    let g = compile.recompile_reasons.get(cause)?;
+    if g.source.is_some() || g.guard.starts_with("tensor '") {
+        return None;
+    }
+    let subject = failed_subject(&g.guard);
+    frame
+        .compiles
+        .iter()
+        .rev()
+        .flat_map(|c| c.recompile_reasons.iter())
+        .filter(|r| !r.guard.starts_with("tensor '") && failed_subject(&r.guard) == subject)
+        .find_map(|r| {
+            let site = r.source.as_deref().filter(|s| owner(s) == Owner::User)?;
+            Some((site.to_string(), r.code.clone()))
+        })
+}
+
 /// Every frame of the user's code on the compile's stack, outermost first:
 /// the training loop's line as well as the innermost call.
 pub fn user_calls(compile: &Compile) -> Vec<CallSite> {
