@@ -147,3 +147,16 @@ fn a_log_without_the_caller_says_so() {
     assert!(!text.contains("shape_input.py:13"), "{text}");
     assert!(!text.contains("shape_input.py:8"), "{text}");
 }
+
+/// A value computed before a graph break (`n = int(mask.sum().item())`):
+/// later entries guard it with a comment into torch only, but the frame's
+/// first failed entry names the user's line for the same value, train.py:14.
+#[test]
+fn a_graph_break_value_keeps_its_line_in_every_entry() {
+    for v in ["torch2.15.0", "torch2.13.0"] {
+        for id in ["1/1", "1/2", "1/3"] {
+            let r = recompile(v, "graph_break_stack_value", id);
+            assert_eq!(line(&r), pair("train.py:14", "guard"), "{v} {id}");
+        }
+    }
+}
