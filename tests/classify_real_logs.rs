@@ -55,7 +55,10 @@ fn cases() -> Vec<Case> {
             "0/1",
             "shape_input",
             "argument x",
-            src("samples/scripts/reasons/shape_input.py:8"),
+            // An argument of the compiled function: its line is the call
+            // that passes it, not where `f` reads it (line 8), and a
+            // top-level call with static shapes logs no caller.
+            None,
             "expected 4, actual 5; automatic_dynamic_shapes is off in this compile's config",
         ),
         case(
@@ -71,7 +74,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "stride",
             "argument x",
-            src("samples/scripts/reasons/stride.py:8"),
+            None,
             "expected 4, actual 1",
         ),
         case(
@@ -79,7 +82,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "dtype",
             "argument x",
-            src("samples/scripts/reasons/dtype.py:8"),
+            None,
             "expected Float, actual Double",
         ),
         case(
@@ -87,7 +90,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "device",
             "argument x",
-            src("samples/scripts/reasons/device.py:8"),
+            None,
             "expected CPU, actual Meta",
         ),
         case(
@@ -95,7 +98,7 @@ fn cases() -> Vec<Case> {
             "0/1",
             "requires_grad",
             "argument x",
-            src("samples/scripts/reasons/requires_grad.py:8"),
+            None,
             "requires_grad",
         ),
         case(

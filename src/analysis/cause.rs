@@ -62,7 +62,10 @@ pub struct UserLine {
     /// `file:line`, the full path.
     pub site: String,
     /// `guard` (the failed guard's comment points into the user's code),
-    /// `caller` (the user's line that called the compiled code),
+    /// `caller` (the user's line that called the compiled code, from the
+    /// compile's `dynamo_start` stack), `symbol_stack` (that line from the
+    /// Python stack torch logged while creating a dynamic dim in this
+    /// compile: `dynamo_start` holds no caller for a decorated function),
     /// `outer_caller` (the outermost user line on the compile's stack: the
     /// call that led there, torch not recording the direct one) or
     /// `compiled_function` (the compiled function's own line: the log holds
@@ -71,47 +74,65 @@ pub struct UserLine {
 }
 
 /// The user's line for a recompile: the guard's line, else the caller's,
-/// else the outermost user call on the compile's stack (for a compile the
-/// limit refused, the frame's previous stack), else the compiled
-/// function's own line when it is the user's. None: the log has none.
+/// else the caller on a stack logged during the compile, else the
+/// outermost user call on the compile's stack, else the compiled
+/// function's own line when it is the user's. A compile the limit refused
+/// logs no stack: the frame's previous compile's stand in. None: the log
+/// has none.
 pub fn user_line(
     frame: &Frame,
     compile: &Compile,
     source: Option<&str>,
     caller: Option<&CallSite>,
 ) -> Option<UserLine> {
+    let line = |site: String, from| Some(UserLine { site, from });
     if let Some(site) = source {
-        return Some(UserLine {
-            site: site.to_string(),
-            from: "guard",
-        });
+        return line(site.to_string(), "guard");
     }
     if let Some(c) = caller {
-        return Some(UserLine {
-            site: c.short(),
-            from: "caller",
-        });
+        return line(c.short(), "caller");
     }
-    let stack = if compile.stack.is_empty() {
+    let logged = |c: &&Compile| !c.stack.is_empty() || c.symbol_caller.is_some();
+    let stacks = if logged(&compile) {
+        compile
+    } else {
         frame
             .compiles
             .iter()
-            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && !c.stack.is_empty())
-            .map_or(&[][..], |c| &c.stack[..])
-    } else {
-        &compile.stack[..]
+            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && logged(c))?
     };
-    let (last, callers) = stack.split_last()?;
-    if let Some(outer) = callers.iter().find_map(user_frame) {
-        return Some(UserLine {
-            site: outer.short(),
-            from: "outer_caller",
-        });
+    if let Some(site) = stacks.symbol_caller.as_deref().and_then(user_frame) {
+        return line(site.short(), "symbol_stack");
     }
-    user_frame(last).map(|own| UserLine {
-        site: own.short(),
-        from: "compiled_function",
-    })
+    let (last, callers) = stacks.stack.split_last()?;
+    if let Some(outer) = callers.iter().find_map(user_frame) {
+        return line(outer.short(), "outer_caller");
+    }
+    user_frame(last).and_then(|own| line(own.short(), "compiled_function"))
+}
+
+/// For a cause whose guard comment names no line of the user's (it points
+/// into torch: `___stack1 == 7.0  # (_dynamo/output_graph.py:...)`), the
+/// line and code another failed entry of the same frame gives for the same
+/// guarded value: the value is read where it was, whichever entry failed on
+/// it. Never for a tensor guard: an argument's line is the call (see
+/// `tensor_site::locate`).
+pub fn same_value_line(frame: &Frame, compile: &Compile, cause: usize) -> Option<(String, Option<String>)> {
+    let g = compile.recompile_reasons.get(cause)?;
+    if g.source.is_some() || g.guard.starts_with("tensor '") {
+        return None;
+    }
+    let subject = failed_subject(&g.guard);
+    frame
+        .compiles
+        .iter()
+        .rev()
+        .flat_map(|c| c.recompile_reasons.iter())
+        .filter(|r| !r.guard.starts_with("tensor '") && failed_subject(&r.guard) == subject)
+        .find_map(|r| {
+            let site = r.source.as_deref().filter(|s| owner(s) == Owner::User)?;
+            Some((site.to_string(), r.code.clone()))
+        })
 }
 
 /// Every frame of the user's code on the compile's stack, outermost first:
@@ -193,15 +214,75 @@ fn distance(r: &GuardFailure) -> (usize, usize) {
         return (usize::MAX, usize::MAX);
     };
     let subject = failed_subject(&r.guard);
-    let names = |c: &&crate::reasons::GuardChange| {
+    // A symbolic guard names its sizes in full (`failed_subject` keeps one
+    // name of them): read them from the guard.
+    let key = match crate::reasons::culprit::canonical(&r.guard) {
+        g if g.contains(".size()") && !g.starts_with("tensor '") => value_read(&g),
+        _ => value_read(&subject),
+    };
+    let names = |c: &crate::reasons::GuardChange| {
         *c.subject == *subject
             || c.subject.starts_with(&format!("{subject}."))
             || c.subject.starts_with(&format!("{subject} "))
+            || value_read(&c.subject) == key
     };
-    let fixed: Vec<_> = changes.iter().filter(|c| !c.new_is_dynamic()).collect();
-    let counted = fixed.len() + usize::from(!fixed.iter().any(names));
-    let all = changes.len() + usize::from(!changes.iter().any(|c| names(&c)));
+    let values = |changes: &mut dyn Iterator<Item = &crate::reasons::GuardChange>| {
+        let mut read: Vec<String> = Vec::new();
+        let mut named = false;
+        for c in changes {
+            named |= names(c);
+            let k = value_read(&c.subject);
+            if !read.contains(&k) {
+                read.push(k);
+            }
+        }
+        read.len() + usize::from(!named)
+    };
+    let counted = values(&mut changes.iter().filter(|c| !c.new_is_dynamic()));
+    let all = values(&mut changes.iter());
     (counted, all)
+}
+
+/// The value a guarded subject reads. A symbolic expression over sizes
+/// (`((1 + (x.size()[0] // 2)) % 4)` and its complement) reads the sizes it
+/// names: every expression one size change flips counts once, as that
+/// tensor's size. Any other subject is a value of its own.
+fn value_read(subject: &str) -> String {
+    let mut sizes: Vec<&str> = subject
+        .match_indices(".size()")
+        .map(|(at, _)| operand_before(subject, at))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if sizes.is_empty() {
+        return subject.to_string();
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .iter()
+        .map(|t| format!("{t}.size()"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The expression that ends at `at`: names, attributes, subscripts and
+/// calls (`___from_numpy(signal)`, `L['x']`), back to an unmatched bracket
+/// or an operator.
+fn operand_before(s: &str, at: usize) -> &str {
+    let b = s.as_bytes();
+    let (mut i, mut depth) = (at, 0usize);
+    while i > 0 {
+        match b[i - 1] {
+            b')' | b']' => depth += 1,
+            b'(' | b'[' if depth == 0 => break,
+            b'(' | b'[' => depth -= 1,
+            c if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'\'') => {}
+            _ if depth > 0 => {}
+            _ => break,
+        }
+        i -= 1;
+    }
+    &s[i..at]
 }
 
 /// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.
@@ -296,6 +377,32 @@ mod tests {
         };
         assert_eq!(cause_of(&c).unwrap().guard, "m.on == True");
         assert!(entry_distance_ties(&c, 2).is_empty());
+    }
+
+    #[test]
+    fn size_expressions_one_size_change_flips_count_as_that_size() {
+        // tests/scenarios2's numpy_feature_window 0/2 (torch 2.14): the
+        // modulo guard of 0/1 and its complement both read the signal's
+        // length, so 0/1 differs in one value, as 0/0 does: newest wins.
+        let mut modulo = split("0/1: ((1 + (___from_numpy(signal).size()[0] // 2)) % 4) == 3");
+        modulo.changes = Some(vec![
+            change("((1 + (___from_numpy(signal).size()[0] // 2)) % 4)", "3", "1"),
+            change(
+                "(4 + (-1)*((1 + (___from_numpy(signal).size()[0] // 2)) % 4))",
+                "1",
+                "3",
+            ),
+        ]);
+        let mut size = split("0/0: tensor '___from_numpy(signal)' size mismatch at index 0. expected 256, actual 512");
+        size.changes = Some(vec![change("___from_numpy(signal).size()", "[256]", "[None]")]);
+        assert_eq!(distance(&modulo), (1, 1));
+        assert_eq!(distance(&size), (1, 1));
+        let c = Compile {
+            recompile_reasons: vec![modulo, size],
+            ..Compile::default()
+        };
+        assert_eq!(cause_of(&c).unwrap().entry.as_deref(), Some("0/1"));
+        assert_eq!(value_read("L['x'].size()[1] + 2"), "L['x'].size()");
     }
 
     #[test]

@@ -155,6 +155,12 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
     } else {
         chosen.unwrap_or_else(|| unknown(compile))
     };
+    if cause.source.is_none() {
+        if let Some((site, code)) = cause_index.and_then(|i| super::cause::same_value_line(frame, compile, i)) {
+            cause.source = Some(site);
+            cause.code = cause.code.take().or(code);
+        }
+    }
     let called_from = frame_call_site(frame, compile);
     if let Some(site) = &called_from {
         cause.called_from = Some(site.short());

@@ -122,6 +122,14 @@ impl RunBuilder {
         self.last = Some(self.last.map_or(unix, |t| t.max(unix)));
         let r = ev.compile;
         match &mut ev.data {
+            EventData::CreateSymbol {
+                stack, interned_files, ..
+            } => {
+                let table = self.interned.get(&ev.pid);
+                for &(i, index) in interned_files.iter() {
+                    stack[i].file = table.and_then(|t| t.get(&index)).cloned();
+                }
+            }
             EventData::DynamoStart { stack, interned_files } => {
                 self.note_start(ev.pid, r);
                 let table = self.interned.get(&ev.pid);

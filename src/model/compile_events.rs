@@ -80,18 +80,29 @@ impl Interned {
     }
 
     fn stack(&mut self, stack: &[event::StackFrame]) -> Arc<[StackFrame]> {
-        let mut text = |t: &Option<String>| t.as_deref().map(|t| self.texts.share(t));
-        let frames: Vec<StackFrame> = stack
-            .iter()
-            .map(|f| StackFrame {
-                file: text(&f.file),
-                line: f.line,
-                function: text(&f.function),
-                code: text(&f.code),
-            })
-            .collect();
+        let frames: Vec<StackFrame> = stack.iter().map(|f| self.frame(f)).collect();
         self.stacks.share(frames)
     }
+
+    fn frame(&mut self, f: &event::StackFrame) -> StackFrame {
+        let mut text = |t: &Option<String>| t.as_deref().map(|t| self.texts.share(t));
+        StackFrame {
+            file: text(&f.file),
+            line: f.line,
+            function: text(&f.function),
+            code: text(&f.code),
+        }
+    }
+}
+
+/// The user's frame that made the call Dynamo intercepted, on a stack
+/// logged inside the compile: the innermost user frame before the first
+/// torch frame (a library may sit between the two).
+fn user_caller(stack: &[event::StackFrame]) -> Option<&event::StackFrame> {
+    use crate::reasons::paths::{owner, Owner};
+    let is = |f: &event::StackFrame, who: Owner| f.file.as_deref().is_some_and(|p| owner(p) == who);
+    let torch = stack.iter().position(|f| is(f, Owner::Torch))?;
+    stack[..torch].iter().rev().find(|f| is(f, Owner::User))
 }
 
 pub(super) fn apply(
@@ -146,9 +157,14 @@ pub(super) fn apply(
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(interned.text(text)),
         EventData::GuardAdded => c.guards_added += 1,
-        EventData::DeclaredRange { source, range } => {
-            c.declared_ranges
-                .push((crate::reasons::culprit::canonical(source), range.clone()));
+        EventData::CreateSymbol { declared, stack, .. } => {
+            if let Some((source, range)) = declared {
+                c.declared_ranges
+                    .push((crate::reasons::culprit::canonical(source), range.clone()));
+            }
+            if c.symbol_caller.is_none() {
+                c.symbol_caller = user_caller(stack).map(|f| Arc::new(interned.frame(f)));
+            }
         }
         EventData::CacheLookup(lookup) => count_lookup(c.cache_lookups.get_or_insert_default(), *lookup),
         EventData::GuardTree(_) | EventData::InternedPath { .. } | EventData::Seen => {}

@@ -116,6 +116,12 @@ pub struct Compile {
     /// the last entry is the compiled frame, the ones before it its callers.
     /// Shared with the compiles whose stack is the same (see `compile_events::Interned`).
     pub stack: Arc<[StackFrame]>,
+    /// The user's call into the compiled code on the Python stack that the
+    /// compile's first `create_symbol` logged: the innermost frame of the
+    /// user's code above torch. It names the caller even where `stack` does
+    /// not (a `@torch.compile`-decorated function). None when the compile
+    /// created no symbol or that stack holds no user frame.
+    pub symbol_caller: Option<Arc<StackFrame>>,
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
     pub guard_latency_us: Option<f64>,
@@ -294,6 +300,7 @@ mod tests {
             size_of::<StackFrame>()
         );
         assert!(size_of::<Frame>() <= 112, "{}", size_of::<Frame>());
-        assert!(size_of::<Compile>() <= 384, "{}", size_of::<Compile>());
+        // 384 before `symbol_caller`, one pointer.
+        assert!(size_of::<Compile>() <= 392, "{}", size_of::<Compile>());
     }
 }

@@ -89,6 +89,7 @@ pub fn split(raw: &str) -> GuardFailure {
     // The guard sits on the head's first line; anything after that line that
     // is not the stack trace is kept in the guard text (never dropped).
     let head = head.trim_end();
+    let (head, second) = split_second_source(head);
     let (mut line, mut hint) = take_hint(head);
     // Some guards end in a plain note instead of a HINT: `in f (user code
     // shown is first use of this value--...)`. Keep it as the hint.
@@ -113,6 +114,14 @@ pub fn split(raw: &str) -> GuardFailure {
             code = Some(parts[1..].join("  # ").trim().trim_start_matches("# ").to_string());
         }
     }
+    // The first source is torch's (a bound every dynamic dim gets) and the
+    // second the user's (a branch that bounded it): the user's line is it.
+    if let Some((code2, loc2)) = second {
+        if location.as_ref().is_none_or(|l| owner(&l.file) != Owner::User) && owner(&loc2.file) == Owner::User {
+            code = Some(code2);
+            location = Some(loc2);
+        }
+    }
     line = parts.first().copied().unwrap_or(line);
     let guard = line.trim_end().trim_end_matches('#').trim_end().to_string();
     let user_stack = stack_text.map(parse_stack).unwrap_or_default();
@@ -130,6 +139,35 @@ pub fn split(raw: &str) -> GuardFailure {
         now: None,
         in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),
     }
+}
+
+/// A guard whose parts come from two lines (a range `2 <= x.size()[1] <=
+/// 128`: torch bounded it below, a branch of the user's above) carries both
+/// sources, joined by "and": `g  # code1  # loc1 (note) and code2  # loc2
+/// (torch's loc)`. Splits off the second, when the first ends in a
+/// location and a note and the second in a location.
+fn split_second_source(line: &str) -> (&str, Option<(String, Location)>) {
+    for (i, _) in line.match_indices(") and ") {
+        let first = &line[..=i];
+        let Some(last) = first.rsplit("  # ").next().filter(|_| first.contains("  # ")) else {
+            continue;
+        };
+        let ends_in_location = last
+            .find(" (")
+            .is_some_and(|j| parse_location(last[..j].trim()).is_some());
+        let rest = &line[i + ") and ".len()..];
+        let Some((code, loc)) = rest.rsplit_once("  # ") else {
+            continue;
+        };
+        let loc = match loc.find(" (") {
+            Some(j) if loc.ends_with(')') => &loc[..j],
+            _ => loc,
+        };
+        if let (true, Some(loc)) = (ends_in_location, parse_location(loc.trim())) {
+            return (first, Some((code.trim().to_string(), loc)));
+        }
+    }
+    (line, None)
 }
 
 /// Removes the trailing hints and returns them, first first: `(HINT: ...)`,
@@ -164,7 +202,10 @@ fn take_hint(head: &str) -> (&str, Option<String>) {
 /// precedes the note is a location (so guards ending in `)` are untouched).
 fn take_trailing_note(line: &str) -> Option<(&str, String)> {
     let body = line.strip_suffix(')')?;
-    let open = body.find(" (")?;
+    // The note follows the last location: a guard's own parentheses
+    // (`((1 + (x.size()[0] // 2)) % 4) == 3`) come before it.
+    let last = body.rfind("  # ")?;
+    let open = last + body[last..].find(" (")?;
     let before = &line[..open];
     let last = before.rsplit("  # ").next()?;
     if before.contains("  # ") && parse_location(last.trim()).is_some() {
@@ -271,6 +312,23 @@ mod tests {
             "tensor 'self._modules['pos_encoding']._buffers['pos_enc_cache']' size mismatch at index 0. expected 0, actual 32"
         );
         assert_eq!((g.code, g.location, g.source, g.hint), (None, None, None, None));
+    }
+
+    #[test]
+    fn a_range_bounded_by_torch_and_by_a_user_branch_points_at_the_branch() {
+        // tests/scenarios2's checkpoint_memory_budget log (torch 2.14).
+        let raw = "0/1: 2 <= tokens.size()[1] <= 128  # return F.embedding(  # nn/modules/sparse.py:189 in forward (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 specialization in the framework; to avoid specialization try torch._dynamo.decorators.mark_unbacked(tensor, dim)) and h = checkpoint(layer, h, use_reentrant=False) if save_memory else layer(h)  # ome/user/proj/checkpoint_memory_budget/train.py:31 in forward (_dynamo/variables/tensor.py:2849 in evaluate_expr)";
+        let g = split(raw);
+        assert_eq!(g.guard, "2 <= tokens.size()[1] <= 128");
+        assert_eq!(
+            g.source.as_deref(),
+            Some("ome/user/proj/checkpoint_memory_budget/train.py:31")
+        );
+        assert_eq!(
+            g.code.as_deref(),
+            Some("h = checkpoint(layer, h, use_reentrant=False) if save_memory else layer(h)")
+        );
+        assert!(g.hint.unwrap().starts_with("user code shown is first use"));
     }
 
     #[test]

@@ -50,7 +50,10 @@ pub(super) fn parse_line(line: &str) -> Option<TensorGuardSite> {
 }
 
 /// Fills in the user line of a tensor guard failure from the sites of the
-/// cache entry that failed, when the reason itself has none.
+/// cache entry that failed, when the reason itself has none. Not for a
+/// tensor the caller passed in: its new size or dtype comes from the line
+/// that passes it (the call), not from where the compiled code first reads
+/// it, so that read line would point the user at code that did not change.
 pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
     if g.source.is_some() || g.location.is_some() {
         return;
@@ -59,6 +62,9 @@ pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
         return;
     };
     let tensor = strip_locals(tensor);
+    if passed_by_caller(&tensor) {
+        return;
+    }
     if let Some(site) = sites.iter().find(|s| s.tensor == tensor) {
         g.location = Some(site.location.clone());
         g.source = Some(site.location.short());
@@ -66,6 +72,18 @@ pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
             g.code = site.code.clone();
         }
     }
+}
+
+/// Whether a guarded tensor is (part of) an argument of the compiled frame:
+/// rooted in a local other than `self` (`x`, `proposals[0]`, numpy's
+/// `___from_numpy(signal)`), not in a global, a module attribute or a value
+/// Dynamo kept across a graph break (`___stack0`).
+pub fn passed_by_caller(tensor: &str) -> bool {
+    let t = tensor.strip_prefix("___from_numpy(").unwrap_or(tensor);
+    let end = t.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(t.len());
+    let root = &t[..end];
+    let global = t[end..].starts_with("['") && root == "G";
+    !root.is_empty() && root != "self" && !root.starts_with("___") && !global
 }
 
 #[cfg(test)]
@@ -102,5 +120,19 @@ mod tests {
         locate(&mut g, &tensor_guard_sites(TREE));
         assert_eq!(g.source.as_deref(), Some("samples/scripts/_collision_model.py:59"));
         assert_eq!(g.code.as_deref(), Some("cached = self.pos_enc_cache.size(0)"));
+    }
+
+    #[test]
+    fn an_argument_keeps_no_read_line() {
+        // From tests/scenarios2's mark_unbacked_tokens log (torch 2.14).
+        let tree = "| | +- TENSOR_MATCH: check_tensor(L['tokens'], Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.int64, device=None, requires_grad=False, size=[None, 32], stride=[32, 1])  # positions = torch.arange(tokens.shape[1])  # ome/user/proj/mark_unbacked_tokens/train.py:16 in forward";
+        let mut g = split("0/0: tensor 'tokens' size mismatch at index 1. expected 32, actual 48");
+        locate(&mut g, &tensor_guard_sites(tree));
+        assert_eq!((g.source, g.code), (None, None));
+        assert!(passed_by_caller("___from_numpy(signal)"));
+        assert!(passed_by_caller("proposals[0]"));
+        assert!(!passed_by_caller("self._buffers['cache']"));
+        assert!(!passed_by_caller("G['table']"));
+        assert!(!passed_by_caller("___stack0"));
     }
 }

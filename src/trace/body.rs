@@ -44,40 +44,48 @@ pub(super) fn decode(env: &Envelope<'_>) -> Decoded {
     }
 }
 
-/// A symbol created with a value range other than the default: a range
-/// the user declared (`mark_dynamic(min=, max=)`).
+/// A symbol created for a dynamic dim: the range the user declared for it
+/// (`mark_dynamic(min=, max=)`) when it is not a default one, and the
+/// Python stack at that moment. None when the event holds neither.
 fn decode_create_symbol(body: &str) -> Option<EventData> {
     #[derive(serde::Deserialize)]
     struct Symbol {
         vr: Option<String>,
         source: Option<String>,
-    }
-    let s: Symbol = serde_json::from_str(body).ok()?;
-    let (vr, source) = (s.vr?, s.source?);
-    let (lower, upper) = vr.trim_matches(['[', ']']).split_once(", ")?;
-    let declared = upper.trim() != "int_oo" || !matches!(lower.trim(), "0" | "1" | "2" | "-int_oo");
-    declared.then_some(EventData::DeclaredRange { source, range: vr })
-}
-
-/// A `dynamo_start` stack, noting which of its frames name their file by an
-/// index into the process's `str` table (the builder resolves those).
-fn decode_dynamo_start(body: &str) -> Result<EventData, String> {
-    #[derive(serde::Deserialize)]
-    struct Start {
         #[serde(default)]
         stack: Vec<Frame>,
     }
-    #[derive(serde::Deserialize)]
-    struct Frame {
-        line: Option<u32>,
-        name: Option<String>,
-        filename: Option<serde_json::Value>,
-        loc: Option<String>,
-    }
-    let start: Start = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    let s: Symbol = serde_json::from_str(body).ok()?;
+    let declared = match (s.vr, s.source) {
+        (Some(vr), Some(source)) => {
+            let (lower, upper) = vr.trim_matches(['[', ']']).split_once(", ").unzip();
+            let default = upper.is_some_and(|u| u.trim() == "int_oo")
+                && lower.is_some_and(|l| matches!(l.trim(), "0" | "1" | "2" | "-int_oo"));
+            (lower.is_some() && !default).then_some((source, vr))
+        }
+        _ => None,
+    };
+    let (stack, interned_files) = decode_stack(s.stack);
+    (declared.is_some() || !stack.is_empty()).then_some(EventData::CreateSymbol {
+        declared,
+        stack,
+        interned_files,
+    })
+}
+
+#[derive(serde::Deserialize)]
+struct Frame {
+    line: Option<u32>,
+    name: Option<String>,
+    filename: Option<serde_json::Value>,
+    loc: Option<String>,
+}
+
+/// A logged stack's frames, and which of them name their file by an index
+/// into the process's `str` table (the builder resolves those).
+fn decode_stack(frames: Vec<Frame>) -> (Vec<StackFrame>, Vec<(usize, u64)>) {
     let mut interned_files = Vec::new();
-    let stack = start
-        .stack
+    let stack = frames
         .into_iter()
         .enumerate()
         .map(|(i, frame)| StackFrame {
@@ -94,5 +102,17 @@ fn decode_dynamo_start(body: &str) -> Result<EventData, String> {
             code: frame.loc,
         })
         .collect();
+    (stack, interned_files)
+}
+
+/// A `dynamo_start` stack.
+fn decode_dynamo_start(body: &str) -> Result<EventData, String> {
+    #[derive(serde::Deserialize)]
+    struct Start {
+        #[serde(default)]
+        stack: Vec<Frame>,
+    }
+    let start: Start = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    let (stack, interned_files) = decode_stack(start.stack);
     Ok(EventData::DynamoStart { stack, interned_files })
 }

@@ -47,12 +47,16 @@ pub enum EventData {
     GuardTree(String),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
-    /// A dynamic dim created with a range of its own (`create_symbol` whose
-    /// value range is not the default `[2, int_oo]`): what the user
-    /// declared with `mark_dynamic(x, d, min=, max=)`.
-    DeclaredRange {
-        source: String,
-        range: String,
+    /// A dynamic dim created (`create_symbol`). `declared`: its source and
+    /// range when the range is not a default one (`[2, int_oo]`), i.e. what
+    /// the user declared with `mark_dynamic(x, d, min=, max=)`. `stack`: the
+    /// Python stack at that moment, outermost first, files interned as in
+    /// `DynamoStart`; unlike `dynamo_start`'s for a decorated function, it
+    /// holds the user's line that called the compiled code.
+    CreateSymbol {
+        declared: Option<(String, String)>,
+        stack: Vec<StackFrame>,
+        interned_files: Vec<(usize, u64)>,
     },
     /// A compile cache lookup (`fx_graph_cache_hit`, `aotautograd_cache_miss`
     /// artifacts; their payload, the cache key's details, is not read).
@@ -69,15 +73,21 @@ impl Event {
     pub fn held_bytes(&self) -> usize {
         let text = |t: &Option<String>| t.as_ref().map_or(0, String::len);
         let texts = |v: &[String]| v.iter().map(|t| size_of::<String>() + t.len()).sum::<usize>();
+        let frames = |stack: &[StackFrame], interned_files: &[(usize, u64)]| {
+            stack
+                .iter()
+                .map(|f| size_of::<StackFrame>() + text(&f.file) + text(&f.function) + text(&f.code))
+                .sum::<usize>()
+                + size_of_val(interned_files)
+        };
         size_of::<Event>()
             + match &self.data {
-                EventData::DynamoStart { stack, interned_files } => {
-                    stack
-                        .iter()
-                        .map(|f| size_of::<StackFrame>() + text(&f.file) + text(&f.function) + text(&f.code))
-                        .sum::<usize>()
-                        + size_of_val(&interned_files[..])
-                }
+                EventData::DynamoStart { stack, interned_files } => frames(stack, interned_files),
+                EventData::CreateSymbol {
+                    declared,
+                    stack,
+                    interned_files,
+                } => frames(stack, interned_files) + declared.as_ref().map_or(0, |(s, r)| s.len() + r.len()),
                 EventData::InternedPath { path, .. } => path.len(),
                 EventData::CompilationMetrics(m) => {
                     size_of::<CompilationMetrics>()
@@ -99,7 +109,6 @@ impl Event {
                 }
                 EventData::RecompileReasons(list) => texts(list),
                 EventData::GraphBreak(t) | EventData::GuardTree(t) => t.len(),
-                EventData::DeclaredRange { source, range } => source.len() + range.len(),
                 EventData::GuardAdded | EventData::CacheLookup(_) | EventData::Seen => 0,
             }
     }

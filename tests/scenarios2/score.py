@@ -36,15 +36,22 @@ def user_line(source):
     return f"train.py:{m.group(1)}" if m else None
 
 
-def line_right(want, cause):
+def line_right(want, cause, ours):
     """The user's line guardscope shows: the guard's own line when it is in
-    the user's file, else the line that called the compiled code. A truth of
-    None (the value is read only inside torch or a library) wants no user
-    line from the guard."""
+    the user's file, else the line that called the compiled code (the
+    `dynamo_start` caller, or when that stack holds none, the caller that
+    `user_line` takes from another stack of the compile). A truth of None
+    (the value is read only inside torch or a library) wants no user line
+    from the guard."""
     at = user_line(cause.get("source"))
     if want is None:
         return at is None
-    return at == want or (at is None and user_line(cause.get("called_from")) == want)
+    if at is not None:
+        return at == want
+    caller = user_line(cause.get("called_from"))
+    if caller is None and (ours.get("user_line") or {}).get("from") == "symbol_stack":
+        caller = user_line(ours["user_line"]["site"])
+    return caller == want
 
 
 def score_one(truth, ours):
@@ -57,7 +64,7 @@ def score_one(truth, ours):
         "owner": ours.get("owner") == truth["owner"],
         "severity": ours.get("severity") == truth["severity"],
         "cause_entry": truth.get("cause_entry") is None or ours.get("cause_entry") == truth["cause_entry"],
-        "line": line_right(truth.get("line"), cause),
+        "line": line_right(truth.get("line"), cause, ours),
         "fix": (not must or any(m in advice for m in must)) and not any(n in advice for n in never),
     }
     detail = {
@@ -65,7 +72,11 @@ def score_one(truth, ours):
         "owner": ours.get("owner"),
         "severity": ours.get("severity"),
         "cause_entry": ours.get("cause_entry"),
-        "line": (user_line(cause.get("source")), user_line(cause.get("called_from"))),
+        "line": (
+            user_line(cause.get("source")),
+            user_line(cause.get("called_from")),
+            (ours.get("user_line") or {}).get("from"),
+        ),
         "fix": cause.get("advice"),
     }
     return got, detail

@@ -201,17 +201,22 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions, t
         // Neither the guard nor a direct caller names the user's code:
         // what the stack still holds, said as such, or that it holds none.
         let line = match &g.user_line {
+            Some(l) if l.from == "symbol_stack" => format!(
+                "your line: {} (your call into the compiled code, from the stack torch logged while compiling it)",
+                display_site(&l.site)
+            ),
             Some(l) if l.from == "outer_caller" => format!(
-                "      your line: {} (the outermost call of yours on the compile's stack; torch recorded no direct caller)",
+                "your line: {} (the outermost call of yours on the compile's stack; torch recorded no direct caller)",
                 display_site(&l.site)
             ),
             Some(l) => format!(
-                "      your line: {} (the compiled function itself; the log records no line of yours that called it)",
+                "your line: {} (the compiled function itself; the log records no line of yours that called it)",
                 display_site(&l.site)
             ),
-            None => "      your line: none in the log (no guard comment into your code, no caller on the compile's stack)".to_string(),
+            None => "your line: none in the log (no guard comment into your code, no caller on the compile's stack)"
+                .to_string(),
         };
-        write_wrapped(out, &line, w, "", "        ")?;
+        write_wrapped(out, &line, w, "      ", "        ")?;
     }
     if let Some(lib) = &c.library_line {
         write_labelled(out, "      guard in a library: ", &display_site(lib), w, "        ")?;
