@@ -8,6 +8,7 @@
 
 mod block;
 mod events;
+mod guards;
 mod prefix;
 mod scan;
 
@@ -32,6 +33,8 @@ pub struct TextStats {
     /// `torch._dynamo hit config.recompile_limit` warnings.
     pub limit_warnings: u64,
     pub graph_breaks: u64,
+    /// Guard trees (`TORCH_LOGS=guards`) read for compiles in the model.
+    pub guard_sets: u64,
 }
 
 impl TextStats {
@@ -40,6 +43,7 @@ impl TextStats {
         self.recompile_blocks += other.recompile_blocks;
         self.limit_warnings += other.limit_warnings;
         self.graph_breaks += other.graph_breaks;
+        self.guard_sets += other.guard_sets;
     }
 }
 
@@ -112,6 +116,8 @@ pub struct TextParser<'p> {
     /// a `FailOnRecompileLimitHit` traceback may follow it.
     refused: Option<Block>,
     emitter: events::Emitter,
+    /// `[__guards]` trees being read.
+    trees: guards::Trees<Key>,
     stats: TextStats,
     /// The ranks whose lines the log holds (`[rankN]:`), with the process
     /// their glog prefix names.
@@ -126,6 +132,7 @@ impl<'p> TextParser<'p> {
             open: HashMap::new(),
             refused: None,
             emitter: events::Emitter::default(),
+            trees: guards::Trees::default(),
             stats: TextStats::default(),
             ranks: std::collections::BTreeMap::new(),
         }
@@ -157,6 +164,7 @@ impl<'p> TextParser<'p> {
         };
         self.flush(on_event);
         self.emitter.quiet_ranks(&self.ranks, on_event);
+        self.stats.guard_sets = self.emitter.trees_given;
         ParseStats {
             lines: count,
             bytes,
@@ -211,6 +219,9 @@ impl<'p> TextParser<'p> {
     /// recompile is told without waiting for the job's next line.
     pub fn flush(&mut self, out: &mut dyn FnMut(Event)) {
         self.close_all(out);
+        for tree in self.trees.finish() {
+            self.emitter.guard_tree(tree, out);
+        }
         if let Some(b) = self.refused.take() {
             self.emitter.block(b, out);
         }
@@ -227,6 +238,15 @@ impl<'p> TextParser<'p> {
             rank: v.rank,
             logged: v.is_logged(),
         };
+        if v.is_logged() && v.tag == Some(Tag::Guards) {
+            // A guard tree is never part of a recompile's lines, whichever
+            // block of this writer is open.
+            self.stats.dynamo_lines += 1;
+            if let Some(tree) = self.trees.line(key, &v, origin) {
+                self.emitter.guard_tree(tree, out);
+            }
+            return;
+        }
         if let Some((name, file, first_line)) = Block::header(body) {
             self.close(key, out);
             let mut b = Block::new(origin, v.compile);
