@@ -66,7 +66,7 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
     } else {
         match fallback::read_stderr(copied.as_ref(), args.quiet, args.report.is_some()) {
             Ok((run, path)) => {
-                fallback::announce(&command, &dir, &path);
+                fallback::announce(&command, &dir, &path, &run);
                 fallback::warn_partial(copied.as_ref());
                 from_text = Some(path);
                 run

@@ -35,9 +35,14 @@ pub fn read_stderr(copied: Option<&Copied>, quiet: bool, guard_trees: bool) -> R
     }
 }
 
-/// Says, once, that the run is read from text and what text cannot show.
-pub fn announce(command: &str, dir: &Path, path: &Path) {
-    let missing: Vec<&str> = MISSING.iter().map(|(_, what)| *what).collect();
+/// Says, once, that the run is read from text and what this text cannot show.
+pub fn announce(command: &str, dir: &Path, path: &Path, run: &Run) {
+    let guard_sets = run.text_log().is_some_and(|t| t.guard_sets > 0);
+    let missing: Vec<&str> = MISSING
+        .iter()
+        .filter(|(key, _)| !(guard_sets && *key == "guard_sets"))
+        .map(|(_, what)| *what)
+        .collect();
     error::warn(&format!(
         "`{command}` wrote no TORCH_TRACE log into {} (TORCH_TRACE did not reach it: a wrapper or \
          launcher that resets the environment, or a machine that writes elsewhere); reading its \
