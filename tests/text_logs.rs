@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const VERSIONS: [&str; 2] = ["torch2.15.0", "torch2.11.0"];
+const VERSIONS: [&str; 4] = ["torch2.15.0", "torch2.14.1", "torch2.12.1", "torch2.11.0"];
 const SCENARIOS: [&str; 7] = [
     "ddp_gloo",
     "graph_break_recompile",
