@@ -338,3 +338,24 @@ fn guard_trees_from_torch_logs_guards_tell_what_became_dynamic() {
         assert_eq!(bare["text_log"]["missing"][2], "guard_sets");
     }
 }
+
+/// A Hugging Face Trainer job's stderr as it was (torch 2.15): tqdm's bar
+/// redrawn with `\r`, Dynamo's lines printed right after a bar, the
+/// Trainer's own notices. The same verdicts as its trace: the config
+/// attribute set by the first forward, then the short last batch.
+#[test]
+fn a_trainer_jobs_stderr_gives_the_traces_verdicts() {
+    let dir = job("torch2.15.0", "hf_trainer");
+    let stderr = std::fs::read_to_string(dir.join("stderr.txt")).unwrap();
+    assert!(stderr.contains("s/it]V1128"), "a logger line after a progress bar");
+    let (trace, text) = (summary_json(&dir.join("trace")), summary_json(&dir.join("stderr.txt")));
+    let want = verdicts(&trace);
+    assert_eq!(want.len(), 2, "{want:?}");
+    assert!(
+        want[0].contains("[\"nn_module_attr\"] \"self.config.problem_type\""),
+        "{want:?}"
+    );
+    assert!(want[1].contains("[\"shape_input\"] \"argument input_ids\""), "{want:?}");
+    assert_eq!(verdicts(&text), want);
+    assert_eq!(text["source"], "text");
+}
