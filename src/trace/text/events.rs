@@ -103,10 +103,14 @@ impl Emitter {
                 ..r
             };
             out(event(first, start()));
+            // Its tree before its metrics: `watch -` takes a compile as
+            // finished at those.
+            self.held_tree(pid, frame_id, 0, out);
             out(event(first, named(None)));
         }
         if !b.refused && self.started.insert((pid, frame_id, r.frame_compile_id.unwrap_or(0))) {
             out(event(r, start()));
+            self.held_tree(pid, frame_id, r.frame_compile_id.unwrap_or(0), out);
         }
         if !b.reasons.is_empty() {
             out(event(r, EventData::RecompileReasons(b.reasons.clone())));
@@ -120,6 +124,8 @@ impl Emitter {
             _ => None,
         };
         out(event(r, named(fail)));
+        // A tree that came after its compile's start (graph break lines
+        // started it) still belongs to it.
         for compile in [0, r.frame_compile_id.unwrap_or(0)] {
             self.held_tree(pid, frame_id, compile, out);
         }
