@@ -12,10 +12,11 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const VERSIONS: [&str; 2] = ["torch2.15.0", "torch2.11.0"];
-const SCENARIOS: [&str; 6] = [
+const VERSIONS: [&str; 4] = ["torch2.15.0", "torch2.14.1", "torch2.12.1", "torch2.11.0"];
+const SCENARIOS: [&str; 7] = [
     "ddp_gloo",
     "graph_break_recompile",
+    "guards_dynamic",
     "hook_flag_flip",
     "limit_fullgraph",
     "limit_int_attr",
@@ -79,17 +80,19 @@ fn the_text_gives_the_traces_verdicts() {
             assert_eq!(text["source"], "text");
             assert_eq!(trace["source"], "trace");
             assert!(trace.get("text_log").is_none());
-            assert_eq!(
-                text["text_log"]["missing"],
-                serde_json::json!(["compile_times", "call_stacks", "guard_sets"])
-            );
+            // Guard sets only with TORCH_LOGS=guards (read from `[__guards]`).
+            let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+            let missing = match meta["TORCH_LOGS"].as_str().unwrap().contains("guards") {
+                true => serde_json::json!(["compile_times", "call_stacks"]),
+                false => serde_json::json!(["compile_times", "call_stacks", "guard_sets"]),
+            };
+            assert_eq!(text["text_log"]["missing"], missing, "{version}/{scenario}");
             // What text cannot show is absent, never zero or a guess.
             for r in text["recompiles"].as_array().unwrap() {
                 assert!(r["duration_s"].is_null(), "{version}/{scenario}: {r}");
                 assert!(r["called_from"].is_null(), "{version}/{scenario}: {r}");
             }
             // Graph breaks are printed only with TORCH_LOGS=graph_breaks.
-            let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
             let breaks = if meta["TORCH_LOGS"].as_str().unwrap().contains("graph_breaks") {
                 trace["totals"]["graph_breaks"].clone()
             } else {
@@ -307,4 +310,52 @@ fn the_page_says_it_read_text() {
     let page = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
     assert!(page.contains("read from a text log"));
     assert!(page.contains("global metrics.norms"));
+}
+
+/// `TORCH_LOGS=recompiles,guards`: each compile's `[__guards]` tree is its
+/// guard set, which tells the shape recompile made the size dynamic, as the
+/// trace does; without those lines the same stderr cannot tell it.
+#[test]
+fn guard_trees_from_torch_logs_guards_tell_what_became_dynamic() {
+    let made_dynamic = |doc: &Value| {
+        let advice = doc["recompiles"][0]["cause"]["advice"].as_str().unwrap().to_string();
+        advice.contains("torch made it dynamic")
+    };
+    for version in VERSIONS {
+        let dir = job(version, "guards_dynamic");
+        let text = summary_json(&dir.join("stderr.txt"));
+        assert_eq!(text["text_log"]["guard_sets"], 3, "{version}: one tree per compile");
+        assert!(made_dynamic(&summary_json(&dir.join("trace"))), "{version}");
+        assert!(made_dynamic(&text), "{version}: {}", text["recompiles"][0]);
+        let work = tempfile::tempdir().unwrap();
+        let bare = work.path().join("stderr.txt");
+        let stderr = std::fs::read_to_string(dir.join("stderr.txt")).unwrap();
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.contains("[__guards]")).collect();
+        std::fs::write(&bare, lines.join("\n")).unwrap();
+        let bare = summary_json(&bare);
+        assert_eq!(verdicts(&bare), verdicts(&text), "{version}: the same recompiles");
+        assert!(!made_dynamic(&bare), "{version}: {}", bare["recompiles"][0]);
+        assert_eq!(bare["text_log"]["missing"][2], "guard_sets");
+    }
+}
+
+/// A Hugging Face Trainer job's stderr as it was (torch 2.15): tqdm's bar
+/// redrawn with `\r`, Dynamo's lines printed right after a bar, the
+/// Trainer's own notices. The same verdicts as its trace: the config
+/// attribute set by the first forward, then the short last batch.
+#[test]
+fn a_trainer_jobs_stderr_gives_the_traces_verdicts() {
+    let dir = job("torch2.15.0", "hf_trainer");
+    let stderr = std::fs::read_to_string(dir.join("stderr.txt")).unwrap();
+    assert!(stderr.contains("s/it]V1128"), "a logger line after a progress bar");
+    let (trace, text) = (summary_json(&dir.join("trace")), summary_json(&dir.join("stderr.txt")));
+    let want = verdicts(&trace);
+    assert_eq!(want.len(), 2, "{want:?}");
+    assert!(
+        want[0].contains("[\"nn_module_attr\"] \"self.config.problem_type\""),
+        "{want:?}"
+    );
+    assert!(want[1].contains("[\"shape_input\"] \"argument input_ids\""), "{want:?}");
+    assert_eq!(verdicts(&text), want);
+    assert_eq!(text["source"], "text");
 }

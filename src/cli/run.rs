@@ -1,9 +1,12 @@
 //! `guardscope run -- COMMAND`: runs a training command with TORCH_TRACE set
 //! to a fresh directory, then prints the summary of what it logged (or,
 //! with --check, the gate's verdict), the same views as `summary`,
-//! `check` and `report`.
+//! `check` and `report`. When no TORCH_TRACE log comes of it, the
+//! command's stderr (copied as it passed) is read as a text log instead.
 
 mod child;
+mod fallback;
+mod tee;
 
 use super::args::CheckFormat;
 use super::args::{InputArgs, RunArgs};
@@ -43,7 +46,9 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
             .map_err(|e| CliError::BadInput(format!("cannot mark {} as a rehearsal's: {e}", dir.display())))?;
     }
     let env = predicted.as_ref().map(|p| &p.env[..]).unwrap_or(&[]);
-    let ended = child::run(&args.command, &dir, env).inspect_err(|_| {
+    let copy_path = dir.join(fallback::STDERR_COPY);
+    let (ended, copied) = child::run(&args.command, &dir, env, &copy_path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&copy_path);
         if args.trace_dir.is_none() {
             // Never started: the empty directory made for it is no use to keep.
             let _ = std::fs::remove_dir(&dir);
@@ -55,21 +60,36 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
         code: ended.exit_code(),
         after_output,
     };
-    if !holds_logs(&dir) {
-        return Err(match ended {
-            Ended::Exited(0) => CliError::BadInput(format!(
-                "`{command}` wrote no TORCH_TRACE log into {}: it compiled nothing (no torch.compile \
-                 call ran), or it is not a torch program",
-                dir.display()
-            )),
-            _ => failed(", before writing any TORCH_TRACE log", false),
-        });
-    }
     let input = InputArgs::all(vec![dir.clone()], args.quiet);
-    let loaded = match (load_run(&input.paths, &input, args.report.is_some()), ended) {
-        (Ok(run), _) => run,
-        (Err(e), Ended::Exited(0)) => return Err(e),
-        (Err(e), _) => return Err(failed(&format!("; its logs hold nothing to summarise ({e})"), false)),
+    let mut from_text = None;
+    let loaded = if holds_logs(&dir) {
+        // The trace holds all the text does and more: the copy is not kept.
+        let _ = std::fs::remove_file(&copy_path);
+        match (load_run(&input.paths, &input, args.report.is_some()), ended) {
+            (Ok(run), _) => run,
+            (Err(e), Ended::Exited(0)) => return Err(e),
+            (Err(e), _) => return Err(failed(&format!("; its logs hold nothing to summarise ({e})"), false)),
+        }
+    } else {
+        match fallback::read_stderr(copied.as_ref(), args.quiet, args.report.is_some()) {
+            Ok((run, path)) => {
+                fallback::announce(&command, &dir, &path, &run);
+                fallback::warn_partial(copied.as_ref());
+                from_text = Some(path);
+                run
+            }
+            Err(why) => {
+                return Err(match ended {
+                    Ended::Exited(0) => CliError::BadInput(format!(
+                        "`{command}` wrote no TORCH_TRACE log into {}: it compiled nothing (no torch.compile \
+                         call ran), it is not a torch program, or TORCH_TRACE did not reach it (a wrapper \
+                         that resets the environment); {why}",
+                        dir.display()
+                    )),
+                    _ => failed(&format!(", before writing any TORCH_TRACE log ({why})"), false),
+                });
+            }
+        }
     };
     warn_if_cut(&loaded.problems, &dir);
     let findings = analysis::analyse(&loaded);
@@ -96,6 +116,12 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
             [] => None,
             paths => Some(load_run(paths, &input, false)?),
         };
+        if let Some(refusal) = from_text
+            .as_ref()
+            .and_then(|_| fallback::gate_refusal(&loaded, copied.as_ref()))
+        {
+            return Err(refusal);
+        }
         let baseline = baseline.as_ref().map(analysis::analyse);
         let opts = CheckOptions {
             max_recompiles: args.max_recompiles,
@@ -127,8 +153,12 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
         out.print(&view).map(|()| Status::Success)
     };
     if !args.json {
-        let dir = terminal_safe(&dir.display().to_string()).into_owned();
-        written(writeln!(io::stdout().lock(), "\nLogs: {dir}"))?;
+        let logs = match &from_text {
+            Some(path) => format!("{} (the command's stderr; no TORCH_TRACE log)", path.display()),
+            None => dir.display().to_string(),
+        };
+        let logs = terminal_safe(&logs).into_owned();
+        written(writeln!(io::stdout().lock(), "\nLogs: {logs}"))?;
         if let Some(index) = &index {
             print_report_path(index, false)?;
         }

@@ -23,11 +23,25 @@ pub const MISSING: [(&str, &str); 3] = [
 /// The one command that records what is missing.
 pub const RECORD: &str = "TORCH_TRACE=/tmp/trace python train.py (or guardscope run -- python train.py)";
 
+/// What this text log lacks: the guard sets are there when the job ran
+/// with `TORCH_LOGS=guards` too.
+fn missing(t: &TextStats) -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    let held = t.guard_sets > 0;
+    MISSING.iter().filter(move |(key, _)| !(held && *key == "guard_sets"))
+}
+
 /// The summary's line for a run read from text.
 pub fn read_from_text(t: &TextStats) -> String {
-    let unknown: Vec<&str> = MISSING.iter().map(|(_, what)| *what).collect();
+    let unknown: Vec<&str> = missing(t).map(|(_, what)| *what).collect();
+    let guards = match t.guard_sets {
+        0 => String::new(),
+        n => format!(
+            ", the guard sets of {} (TORCH_LOGS=guards)",
+            plural(n as usize, "compile", "compiles")
+        ),
+    };
     format!(
-        "read from a text log (Dynamo's TORCH_LOGS lines, not TORCH_TRACE): {}, {}, {}. \
+        "read from a text log (Dynamo's TORCH_LOGS lines, not TORCH_TRACE): {}, {}, {}{guards}. \
          Not in a text log: {}. `{RECORD}` records them.",
         plural(t.recompile_blocks as usize, "recompile block", "recompile blocks"),
         plural(
@@ -57,8 +71,8 @@ pub struct TextLogView {
 impl TextLogView {
     pub fn new(held: TextStats) -> Self {
         TextLogView {
+            missing: missing(&held).map(|(k, _)| *k).collect(),
             held,
-            missing: MISSING.iter().map(|(k, _)| *k).collect(),
             record_with: RECORD,
         }
     }

@@ -64,6 +64,8 @@ pub struct TextStats {
     /// `torch._dynamo hit config.recompile_limit` warnings.
     pub limit_warnings: u64,
     pub graph_breaks: u64,
+    /// Guard trees (`TORCH_LOGS=guards`) read for compiles in the model.
+    pub guard_sets: u64,
 }
 
 impl TextStats {
@@ -72,5 +74,6 @@ impl TextStats {
         self.recompile_blocks += other.recompile_blocks;
         self.limit_warnings += other.limit_warnings;
         self.graph_breaks += other.graph_breaks;
+        self.guard_sets += other.guard_sets;
     }
 }

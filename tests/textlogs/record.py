@@ -32,7 +32,7 @@ LOGS = HERE / "logs"
 RANDOM_SUFFIX = re.compile(r"_[a-z0-9_]{8}\.log$")
 
 # The logs each scenario asks for; the default is what most users set.
-TORCH_LOGS = {"graph_break_recompile": "recompiles,graph_breaks"}
+TORCH_LOGS = {"graph_break_recompile": "recompiles,graph_breaks", "guards_dynamic": "recompiles,guards"}
 # Scenarios whose job is meant to die (the limit as a hard failure).
 FAILS = {"limit_fullgraph"}
 

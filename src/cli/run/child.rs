@@ -1,11 +1,18 @@
 //! The command `guardscope run` runs: spawned with the user's environment
-//! and stdio plus TORCH_TRACE, waited for, with the signals meant for it
-//! passed on while it runs.
+//! and stdio plus TORCH_TRACE (and TORCH_LOGS=recompiles unless the user
+//! set TORCH_LOGS), its stderr copied as it passes, waited for, with the
+//! signals meant for it passed on while it runs.
 
+use super::tee::{self, Copied};
 use crate::cli::error::CliError;
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, ExitStatus};
+use std::process::{Command, ExitStatus, Stdio};
+
+/// What `run` sets TORCH_LOGS to when the user has not: the recompiles'
+/// text lines, which the copy of stderr is read for when TORCH_TRACE never
+/// reached the command.
+pub const TORCH_LOGS: &str = "recompiles";
 
 /// How the command ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +43,16 @@ impl Ended {
     }
 }
 
-/// Runs `command` with TORCH_TRACE set to `trace_dir` (and `env` added) and waits for it.
-pub fn run(command: &[OsString], trace_dir: &Path, env: &[(&str, OsString)]) -> Result<Ended, CliError> {
+/// Runs `command` with TORCH_TRACE set to `trace_dir` (and `env` added) and
+/// waits for it; its stderr is copied to `stderr_copy` on the way, when
+/// that file can be made (else the command writes to guardscope's stderr
+/// itself, and no copy is returned).
+pub fn run(
+    command: &[OsString],
+    trace_dir: &Path,
+    env: &[(&str, OsString)],
+    stderr_copy: &Path,
+) -> Result<(Ended, Option<Copied>), CliError> {
     let (program, args) = command
         .split_first()
         .ok_or_else(|| CliError::BadInput("no command to run after `--`".into()))?;
@@ -48,13 +63,30 @@ pub fn run(command: &[OsString], trace_dir: &Path, env: &[(&str, OsString)]) -> 
     let forwarding = forward::Forwarding::install();
     let mut command = Command::new(program);
     command.args(args).env("TORCH_TRACE", trace_dir);
+    if std::env::var_os("TORCH_LOGS").is_none() {
+        command.env("TORCH_LOGS", TORCH_LOGS);
+    }
     command.envs(env.iter().map(|(k, v)| (k, v)));
+    let file = match tee::create(stderr_copy) {
+        Ok(file) => {
+            command.stderr(Stdio::piped());
+            Some(file)
+        }
+        Err(e) => {
+            crate::cli::error::warn(&format!(
+                "cannot copy the command's stderr into {}: {e}",
+                stderr_copy.display()
+            ));
+            None
+        }
+    };
     // Its own process group, as timeout(1) does: a signal for the command
     // reaches what it started too (`bash train.sh` and its python), not
     // only the direct child.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command.spawn().map_err(cannot)?;
+    let copy = child.stderr.take().zip(file).map(|(from, file)| tee::start(from, file));
     let terminal = forward::Terminal::hand_to(child.id());
     forwarding.to(child.id());
     let status = child.wait().map_err(cannot);
@@ -68,7 +100,7 @@ pub fn run(command: &[OsString], trace_dir: &Path, env: &[(&str, OsString)]) -> 
         ));
     }
     drop(forwarding);
-    Ok(ended(status))
+    Ok((ended(status), copy.map(tee::Tee::finish)))
 }
 
 /// The command line as one string for messages.

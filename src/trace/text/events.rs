@@ -1,8 +1,9 @@
 //! A recompile or a graph break read from text, as the events a TORCH_TRACE
 //! log holds for it, so that the model and everything after it read both
 //! kinds of log alike. Only what the text says goes in: a frame's name and
-//! first line, the reasons, the refusal at the limit; no times, stacks or
-//! guard sets, which only TORCH_TRACE records.
+//! first line, the reasons, the refusal at the limit, and the guard sets
+//! when `TORCH_LOGS=guards` printed them; no times or stacks, which only
+//! TORCH_TRACE records.
 
 use super::block::Block;
 use crate::trace::envelope::CompileRef;
@@ -34,7 +35,17 @@ pub struct Emitter {
     ranked_frames: std::collections::BTreeMap<u32, Named>,
     /// (rank, frame id) of every frame emitted for a rank.
     rank_frames: HashSet<(u32, u32)>,
+    /// Guard trees of compiles not (yet) in the model, by process, frame
+    /// and compile: a frame's first compile prints its tree before any
+    /// recompile names the frame. A frame that never recompiles is not
+    /// in a text log, and neither is its tree.
+    trees: HashMap<(u64, u32, u32), super::guards::Tree>,
+    /// Guard trees handed on.
+    pub trees_given: u64,
 }
+
+/// Guard trees held for compiles no recompile has named yet, at most.
+const TREES_HELD: usize = 4096;
 
 /// The process a line is counted to: its pid, or without a glog prefix
 /// its rank (`[rank1]:` lines of one job are one process per rank).
@@ -92,10 +103,14 @@ impl Emitter {
                 ..r
             };
             out(event(first, start()));
+            // Its tree before its metrics: `watch -` takes a compile as
+            // finished at those.
+            self.held_tree(pid, frame_id, 0, out);
             out(event(first, named(None)));
         }
         if !b.refused && self.started.insert((pid, frame_id, r.frame_compile_id.unwrap_or(0))) {
             out(event(r, start()));
+            self.held_tree(pid, frame_id, r.frame_compile_id.unwrap_or(0), out);
         }
         if !b.reasons.is_empty() {
             out(event(r, EventData::RecompileReasons(b.reasons.clone())));
@@ -109,6 +124,42 @@ impl Emitter {
             _ => None,
         };
         out(event(r, named(fail)));
+        // A tree that came after its compile's start (graph break lines
+        // started it) still belongs to it.
+        for compile in [0, r.frame_compile_id.unwrap_or(0)] {
+            self.held_tree(pid, frame_id, compile, out);
+        }
+    }
+
+    /// A compile's guard tree (`[__guards]`): handed on once its compile is
+    /// in the model, held until then.
+    pub fn guard_tree(&mut self, tree: super::guards::Tree, out: &mut dyn FnMut(Event)) {
+        let Some(frame_id) = tree.compile.frame_id else {
+            return;
+        };
+        let pid = process(tree.origin.pid, tree.origin.rank);
+        let id = (pid, frame_id, tree.compile.frame_compile_id.unwrap_or(0));
+        if self.trees.len() < TREES_HELD || self.trees.contains_key(&id) {
+            self.trees.insert(id, tree);
+        }
+        if self.started.contains(&id) {
+            self.held_tree(pid, frame_id, id.2, out);
+        }
+    }
+
+    fn held_tree(&mut self, pid: u64, frame_id: u32, compile: u32, out: &mut dyn FnMut(Event)) {
+        let Some(tree) = self.trees.remove(&(pid, frame_id, compile)) else {
+            return;
+        };
+        self.trees_given += 1;
+        out(Event {
+            line: tree.origin.line,
+            time: tree.origin.time.unwrap_or(NO_TIME),
+            pid,
+            rank: tree.origin.rank,
+            compile: tree.compile,
+            data: EventData::GuardTree(tree.text),
+        });
     }
 
     /// Each rank of the job (`[rankN]:` lines, with the process each
@@ -206,5 +257,8 @@ impl Emitter {
             out(event(EventData::CompilationMetrics(Box::default())));
         }
         out(event(EventData::GraphBreak(text)));
+        if let Some(frame_id) = compile.frame_id {
+            self.held_tree(pid, frame_id, id.2, out);
+        }
     }
 }

@@ -8,6 +8,7 @@
 
 mod block;
 mod events;
+mod guards;
 mod prefix;
 mod scan;
 
@@ -89,6 +90,8 @@ pub struct TextParser<'p> {
     /// a `FailOnRecompileLimitHit` traceback may follow it.
     refused: Option<Block>,
     emitter: events::Emitter,
+    /// `[__guards]` trees being read.
+    trees: guards::Trees<Key>,
     stats: TextStats,
     /// The ranks whose lines the log holds (`[rankN]:`), with the process
     /// their glog prefix names.
@@ -103,6 +106,7 @@ impl<'p> TextParser<'p> {
             open: HashMap::new(),
             refused: None,
             emitter: events::Emitter::default(),
+            trees: guards::Trees::default(),
             stats: TextStats::default(),
             ranks: std::collections::BTreeMap::new(),
         }
@@ -134,6 +138,7 @@ impl<'p> TextParser<'p> {
         };
         self.flush(on_event);
         self.emitter.quiet_ranks(&self.ranks, on_event);
+        self.stats.guard_sets = self.emitter.trees_given;
         ParseStats {
             lines: count,
             bytes,
@@ -188,6 +193,9 @@ impl<'p> TextParser<'p> {
     /// recompile is told without waiting for the job's next line.
     pub fn flush(&mut self, out: &mut dyn FnMut(Event)) {
         self.close_all(out);
+        for tree in self.trees.finish() {
+            self.emitter.guard_tree(tree, out);
+        }
         if let Some(b) = self.refused.take() {
             self.emitter.block(b, out);
         }
@@ -204,6 +212,15 @@ impl<'p> TextParser<'p> {
             rank: v.rank,
             logged: v.is_logged(),
         };
+        if v.is_logged() && v.tag == Some(Tag::Guards) {
+            // A guard tree is never part of a recompile's lines, whichever
+            // block of this writer is open.
+            self.stats.dynamo_lines += 1;
+            if let Some(tree) = self.trees.line(key, &v, origin) {
+                self.emitter.guard_tree(tree, out);
+            }
+            return;
+        }
         if let Some((name, file, first_line)) = Block::header(body) {
             self.close(key, out);
             let mut b = Block::new(origin, v.compile);

@@ -5,9 +5,8 @@
 //! line. Lines are numbered as `LineReader` numbers them (`\n`, `\r\n` or a
 //! lone `\r` ends one).
 
-use crate::trace::chunks::count_lines;
 use regex::bytes::Regex;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead};
 use std::sync::OnceLock;
 
 /// Where the lines go.
@@ -18,7 +17,7 @@ pub trait Lines {
     fn line(&mut self, bytes: &[u8], number: u64);
 }
 
-/// Bytes read at once: the search's start-up cost is paid once per buffer.
+/// Bytes looked at once: the search's start-up cost is paid once per buffer.
 const BUFFER: usize = 1 << 20;
 
 /// Any of the words a line of Dynamo's (or a reason pasted alone, or a
@@ -48,9 +47,42 @@ fn line_end(buf: &[u8], pos: usize, after_cr: &mut bool) -> Option<(usize, usize
     })
 }
 
-/// Reads `reader` to its end; returns (lines, bytes).
-pub fn scan<R: Read>(reader: R, cap: usize, sink: &mut dyn Lines) -> io::Result<(u64, u64)> {
-    let mut reader = BufReader::with_capacity(BUFFER, reader);
+/// The line ends in `bytes` (`\n`, `\r\n`, a lone `\r`), which ends with one:
+/// one pass over byte pairs in blocks the compiler turns into vector code,
+/// as fast whether `\r`s are many (a progress bar redrawn every step) or few.
+fn count_ends(bytes: &[u8]) -> u64 {
+    const LANES: usize = 32;
+    let Some((&last, _)) = bytes.split_last() else {
+        return 0;
+    };
+    let ends = |b: u8, after: u8| u8::from(b == b'\n') + u8::from((b == b'\r') & (after != b'\n'));
+    let (this, next) = (&bytes[..bytes.len() - 1], &bytes[1..]);
+    let mut total = 0u64;
+    let mut lanes = [0u8; LANES];
+    // A lane gains at most 1 a block: emptied every 255 blocks.
+    let mut blocks = 0;
+    let (a, b) = (this.chunks_exact(LANES), next.chunks_exact(LANES));
+    let rest = a.remainder().iter().zip(b.remainder());
+    for (a, b) in a.zip(b) {
+        let (a, b): (&[u8; LANES], &[u8; LANES]) = (a.try_into().unwrap(), b.try_into().unwrap());
+        for i in 0..LANES {
+            lanes[i] += ends(a[i], b[i]);
+        }
+        blocks += 1;
+        if blocks == 255 {
+            total += lanes.iter().map(|&n| u64::from(n)).sum::<u64>();
+            lanes = [0; LANES];
+            blocks = 0;
+        }
+    }
+    total += lanes.iter().map(|&n| u64::from(n)).sum::<u64>();
+    total += rest.map(|(&a, &b)| u64::from(ends(a, b))).sum::<u64>();
+    total + u64::from(last == b'\n' || last == b'\r')
+}
+
+/// Reads `reader` to its end, at most `BUFFER` bytes of its buffer at a
+/// time (a mapped file's is the whole file, read in place); returns (lines, bytes).
+pub fn scan<R: BufRead>(mut reader: R, cap: usize, sink: &mut dyn Lines) -> io::Result<(u64, u64)> {
     let (mut number, mut bytes) = (0u64, 0u64);
     let mut carry: Vec<u8> = Vec::new();
     let mut carrying = false;
@@ -68,6 +100,7 @@ pub fn scan<R: Read>(reader: R, cap: usize, sink: &mut dyn Lines) -> io::Result<
             }
             return Ok((number, bytes));
         }
+        let buf = &buf[..buf.len().min(BUFFER)];
         let len = buf.len();
         bytes += len as u64;
         let mut pos = 0;
@@ -95,7 +128,9 @@ pub fn scan<R: Read>(reader: R, cap: usize, sink: &mut dyn Lines) -> io::Result<
         if pos < region_end {
             let region = &buf[pos..region_end];
             if !sink.every_line() && !words().is_match(region) {
-                number += count_lines(region, &mut after_cr);
+                number += count_ends(region);
+                // A `\r` that ends the buffer may be the half of a `\r\n`.
+                after_cr = region_end == len && buf[last] == b'\r';
             } else {
                 while pos < region_end {
                     let Some((end, next)) = line_end(buf, pos, &mut after_cr) else {
@@ -118,6 +153,7 @@ pub fn scan<R: Read>(reader: R, cap: usize, sink: &mut dyn Lines) -> io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{BufReader, Read};
 
     struct Collect(Vec<(u64, String)>);
 
@@ -143,11 +179,58 @@ mod tests {
     }
 
     #[test]
+    fn line_ends_are_counted_as_the_line_reader_counts_them() {
+        for (text, ends) in [("a\r\nb\rc\n\nd\n", 5), ("\r\r\n\n", 3), ("x\r", 1), ("", 0)] {
+            assert_eq!(count_ends(text.as_bytes()), ends, "{text:?}");
+        }
+        // Long enough for the byte lanes to be emptied many times, with
+        // every pair of `a`, `\r`, `\n` in it.
+        let mut state = 7u32;
+        let mut text: Vec<u8> = (0..200_003)
+            .map(|_| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                [b'a', b'\r', b'\n'][(state >> 16) as usize % 3]
+            })
+            .collect();
+        text.push(b'\n');
+        let one_by_one = (0..text.len())
+            .filter(|&i| text[i] == b'\n' || (text[i] == b'\r' && text.get(i + 1) != Some(&b'\n')))
+            .count() as u64;
+        assert_eq!(count_ends(&text), one_by_one);
+    }
+
+    #[test]
+    fn a_cr_lf_split_between_reads_ends_one_line() {
+        // Lines that hold none of Dynamo's words are only counted; a `\r`
+        // ending one read and its `\n` starting the next are one line end.
+        struct Count(u64);
+        impl Lines for Count {
+            fn every_line(&self) -> bool {
+                false
+            }
+            fn line(&mut self, _: &[u8], _: u64) {
+                self.0 += 1;
+            }
+        }
+        let text = b"progress 1\rprogress 2\r\nloss 3\r\nend\n";
+        for buffer in [1usize, 2, 3, 11, 12, 13, 64] {
+            let mut sink = Count(0);
+            let (lines, _) = scan(BufReader::new(Trickle(text, buffer)), 1 << 10, &mut sink).unwrap();
+            assert_eq!(lines, 4, "buffer {buffer}");
+        }
+        // A lone `\r` inside a read is no half of the next read's `\n`.
+        for buffer in [1usize, 2, 3, 4, 5, 64] {
+            let (lines, _) = scan(BufReader::new(Trickle(b"ab\rc\nd\n", buffer)), 1 << 10, &mut Count(0)).unwrap();
+            assert_eq!(lines, 3, "buffer {buffer}");
+        }
+    }
+
+    #[test]
     fn lines_are_numbered_as_the_line_reader_numbers_them() {
         let text = b"a\r\nb\rc\n\nd";
         for buffer in [1usize, 2, 3, 64] {
             let mut sink = Collect(Vec::new());
-            let (lines, bytes) = scan(Trickle(text, buffer), 1 << 10, &mut sink).unwrap();
+            let (lines, bytes) = scan(BufReader::new(Trickle(text, buffer)), 1 << 10, &mut sink).unwrap();
             assert_eq!((lines, bytes), (5, text.len() as u64), "buffer {buffer}");
             let got: Vec<&str> = sink.0.iter().map(|(_, l)| l.as_str()).collect();
             assert_eq!(got, ["a", "b", "c", "", "d"], "buffer {buffer}");
