@@ -29,6 +29,9 @@ pub struct SummaryDocument<'a> {
     pub recompiles: Vec<RecompileView<'a>>,
     /// Recompiles grouped by culprit, most expensive first.
     pub culprits: Vec<CulpritGroup>,
+    /// The recompiles' causes, each once: one change that recompiled
+    /// several frames at one call (or every rank) is one; `recompiles[].cause_group` indexes it.
+    pub causes: &'a [crate::analysis::SharedCause],
     pub compiled_autograd: Vec<CompileView<'a>>,
     pub inputs: Vec<InputView<'a>>,
     pub problems: ProblemsView,
@@ -195,6 +198,8 @@ pub struct RecompileView<'a> {
     pub owner_set_by: Option<&'a str>,
     /// What in the log decided the severity: `{kind, text}`.
     pub evidence: &'a Evidence,
+    /// Index into `causes` of the cause it shares with other frames' recompiles.
+    pub cause_group: usize,
 }
 
 #[derive(Serialize)]
@@ -277,7 +282,8 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
         recompiles: findings
             .recompiles
             .iter()
-            .map(|r| {
+            .zip(&findings.cause_of)
+            .map(|(r, &cause_group)| {
                 let cause = r.guard();
                 RecompileView {
                     rank: r.frame.rank,
@@ -316,10 +322,12 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     owner: r.judgement.ownership.owner,
                     owner_set_by: r.judgement.ownership.set_by.as_deref(),
                     evidence: &r.judgement.evidence,
+                    cause_group,
                 }
             })
             .collect(),
         culprits: findings.culprits.clone(),
+        causes: &findings.causes,
         compiled_autograd: run.compiled_autograd.iter().map(compile).collect(),
         inputs: run
             .inputs
