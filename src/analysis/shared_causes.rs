@@ -46,7 +46,13 @@ pub fn shared_causes(recompiles: &[Finding<'_>]) -> (Vec<SharedCause>, Vec<usize
     // even where the clock is missing.
     order.sort_by_key(|&i| {
         let f = &recompiles[i];
-        (f.frame.run, f.frame.rank, f.frame.pid, f.frame.generation, f.compile.log_line)
+        (
+            f.frame.run,
+            f.frame.rank,
+            f.frame.pid,
+            f.frame.generation,
+            f.compile.log_line,
+        )
     });
     let keys: Vec<String> = recompiles.iter().map(key).collect();
     // Per process: runs of consecutive recompiles with one key, each frame once.
@@ -78,7 +84,12 @@ pub fn shared_causes(recompiles: &[Finding<'_>]) -> (Vec<SharedCause>, Vec<usize
                 .entry(format!("{rank}\u{0}{}\u{0}{}", keys[run[0]], frames.join("\u{0}")))
                 .or_default();
             *nth += 1;
-            (first.frame.run, first.frame.generation, format!("{}#{nth}", keys[run[0]]), frames.clone())
+            (
+                first.frame.run,
+                first.frame.generation,
+                format!("{}#{nth}", keys[run[0]]),
+                frames.clone(),
+            )
         });
         let at = match merge.as_ref().and_then(|m| seen.get(m)) {
             Some(&at) => at,
