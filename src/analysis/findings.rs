@@ -56,6 +56,12 @@ impl<'r> Findings<'r> {
             .get(&(compile as *const Compile))
             .map(|&i| &self.recompiles[i])
     }
+
+    /// The cause a recompile shares with other frames' recompiles.
+    pub fn shared_cause(&self, compile: &Compile) -> Option<&super::SharedCause> {
+        let i = *self.index.get(&(compile as *const Compile))?;
+        self.causes.get(self.cause_of[i])
+    }
 }
 
 pub fn analyse(run: &Run) -> Findings<'_> {
