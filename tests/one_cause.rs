@@ -56,9 +56,23 @@ fn the_summary_counts_and_lists_the_cause_once() {
         "the expected list's head: {}",
         out.stdout
     );
-    let expected = out.stdout.split("Expected (").nth(1).unwrap().split("\n\n").next().unwrap();
+    let expected = out
+        .stdout
+        .split("Expected (")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
     // One entry for the cause (its first frame), the others folded under it.
-    assert_eq!(expected.lines().filter(|l| l.starts_with("  ") && !l.starts_with("   ")).count(), 1, "{expected}");
+    assert_eq!(
+        expected
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .count(),
+        1,
+        "{expected}"
+    );
     let folded = expected.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         folded.contains("the same change (dim 1: 16 -> 24) at the same call also recompiled 3 frames: 0/1 GPT2LMHeadModel via wrapper, 3/1 ForCausalLMLoss, 4/1 __init__"),
@@ -70,7 +84,11 @@ fn the_summary_counts_and_lists_the_cause_once() {
 
 #[test]
 fn the_gate_counts_causes_beside_recompiles() {
-    let out = guardscope(["check", "--json", log("torch2.15.0", "hf_gpt2_varlen").to_str().unwrap()]);
+    let out = guardscope([
+        "check",
+        "--json",
+        log("torch2.15.0", "hf_gpt2_varlen").to_str().unwrap(),
+    ]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["offending"].as_array().unwrap().len(), 4);
