@@ -78,20 +78,20 @@ def by_cause(events: Iterable[CompileEvent]) -> list[list[CompileEvent]]:
 
 def describe_cause(events: list[CompileEvent]) -> str:
     """One line for a cause: ``describe`` of its one recompile, or for a
-    cause several frames share, the frames counted once with what changed."""
+    cause several frames share, the frames counted once with what changed
+    (the step record names each frame)."""
     if len(events) == 1:
         return describe(events[0])
     first = events[0]
     seconds = sum(e.get("seconds") or 0.0 for e in events)
-    where = first.get("name") or first.get("function") or "?"
-    text = f"{len(events)} frames ({first['compile_id']} {where}, +{len(events) - 1}) took {seconds:.2f} s"
+    text = f"{len(events)} frames ({first['compile_id']} +{len(events) - 1}) took {seconds:.2f} s"
     cause = first.get("cause")
     if cause:
         text += f": {cause['label']}: {cause['culprit']}"
         if cause.get("change"):
             text += f", {cause['change']}"
         if cause.get("called_from"):
-            text += f" (called from {display_site(cause['called_from'])})"
+            text += f" (called from {os.path.basename(cause['called_from'])})"
         evidence = cause.get("evidence")
         if cause.get("severity") and evidence:
             text += f" [{cause['severity']}: {evidence['kind'].replace('_', ' ')}]"
@@ -108,12 +108,17 @@ def recompiles_from(events: list[CompileEvent]) -> str:
     return text
 
 
-def recompiled_line(events: Iterable[CompileEvent], most: int = 2) -> str:
-    """A step's recompiles on one line: each cause once, ``most`` shown."""
-    causes = by_cause(e for e in events if e.get("recompile"))
-    shown = [describe_cause(c) for c in causes[:most]]
-    if len(causes) > most:
-        shown.append(f"+{len(causes) - most} more causes in the step record")
+def recompiled_line(events: Iterable[CompileEvent], width: int = 200) -> str:
+    """A step's recompiles on one line: each cause once, as many as fit in
+    ``width`` characters (at least one), then how many more."""
+    causes = [describe_cause(c) for c in by_cause(e for e in events if e.get("recompile"))]
+    shown = causes[:1]
+    for text in causes[1:]:
+        if len("; ".join(shown + [text])) > width:
+            break
+        shown.append(text)
+    if len(causes) > len(shown):
+        shown.append(f"+{len(causes) - len(shown)} more causes in the step record")
     return "; ".join(shown)
 
 
