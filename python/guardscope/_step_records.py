@@ -71,7 +71,8 @@ def by_cause(events: Iterable[CompileEvent]) -> list[list[CompileEvent]]:
     groups: dict[str, list[CompileEvent]] = {}
     for event in events:
         cause = event.get("cause")
-        key = (cause or {}).get("group") or f"{event.get('pid')}:{event['compile_id']}"
+        group = cause.get("group") if cause else None
+        key = group or f"{event.get('pid')}:{event['compile_id']}"
         groups.setdefault(key, []).append(event)
     return list(groups.values())
 
@@ -90,8 +91,9 @@ def describe_cause(events: list[CompileEvent]) -> str:
         text += f": {cause['label']}: {cause['culprit']}"
         if cause.get("change"):
             text += f", {cause['change']}"
-        if cause.get("called_from"):
-            text += f" (called from {os.path.basename(cause['called_from'])})"
+        called_from = cause.get("called_from")
+        if called_from:
+            text += f" (called from {os.path.basename(called_from)})"
         evidence = cause.get("evidence")
         if cause.get("severity") and evidence:
             text += f" [{cause['severity']}: {evidence['kind'].replace('_', ' ')}]"
