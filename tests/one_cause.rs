@@ -95,3 +95,17 @@ fn the_gate_counts_causes_beside_recompiles() {
     assert_eq!(v["offending_causes"], 1);
     assert_eq!(v["message"], "FAIL: 4 recompiles from 1 cause (allowed: 0)");
 }
+
+#[test]
+fn the_gate_lists_a_cause_several_frames_share_once() {
+    let out = guardscope(["check", log("torch2.15.0", "hf_gpt2_varlen").to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("4 expected one-offs, from 1 cause;"),
+        "{}",
+        out.stdout
+    );
+    // Each counted recompile keeps its line; the cause's fix is given once.
+    assert_eq!(out.stdout.matches("the same cause as 0/1").count(), 3, "{}", out.stdout);
+    assert_eq!(out.stdout.matches("fix: ").count(), 1, "{}", out.stdout);
+}

@@ -18,8 +18,13 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
             "Recompiles"
         };
         let problems = v.offending.iter().filter(|o| o.severity == Severity::Problem).count();
+        let causes = if v.offending_causes < v.offending.len() {
+            format!(", from {}", plural(v.offending_causes, "cause", "causes"))
+        } else {
+            String::new()
+        };
         let head = format!(
-            "{what} ({}, {}; each counts unless --allow excuses its category):",
+            "{what} ({}, {}{causes}; each counts unless --allow excuses its category):",
             plural(problems, "problem", "problems"),
             plural(v.offending.len() - problems, "expected one-off", "expected one-offs")
         );
@@ -37,8 +42,27 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
             },
             |a, b| a.duration_s > b.duration_s,
         );
+        // A cause several frames share: its first recompile in full, the
+        // others one line each.
+        let mut first_of: std::collections::HashMap<usize, &str> = std::collections::HashMap::new();
         for (o, ranks) in folded {
-            write_offense(out, o, &ranks, w)?;
+            match first_of.get(&o.cause_group) {
+                Some(first) => {
+                    let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
+                    let line = format!(
+                        "{} {} [{}] {}{secs}: the same cause as {first} (one change at one call)",
+                        o.compile_id,
+                        frame(o),
+                        o.cause.category.name(),
+                        o.cause.culprit
+                    );
+                    write_wrapped(out, &line, w, "  ", "      ")?;
+                }
+                None => {
+                    first_of.insert(o.cause_group, &o.compile_id);
+                    write_offense(out, o, &ranks, w)?;
+                }
+            }
         }
         writeln!(out)?;
     }
