@@ -48,14 +48,7 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
         for (o, ranks) in folded {
             match first_of.get(&o.cause_group) {
                 Some(first) => {
-                    let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
-                    let line = format!(
-                        "{} {} [{}] {}{secs}: the same cause as {first} (one change at one call)",
-                        o.compile_id,
-                        frame(o),
-                        o.cause.category.name(),
-                        o.cause.culprit
-                    );
+                    let line = format!("{}: the same cause as {first}", offense_head(o, &ranks));
                     write_wrapped(out, &line, w, "  ", "      ")?;
                 }
                 None => {
@@ -183,7 +176,9 @@ pub(crate) fn frame(o: &Offense) -> String {
     format!("{run}{rank}frame {} ({})", f.frame_id, f.name)
 }
 
-fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io::Result<()> {
+/// An offense's first line: id, frame (on how many ranks), category and
+/// severity, culprit, seconds.
+fn offense_head(o: &Offense, ranks: &[u32]) -> String {
     let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
     let name = if ranks.len() > 1 {
         let f = &o.frame;
@@ -202,9 +197,13 @@ fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io
     } else {
         frame(o)
     };
+    let tag = format!("[{}, {}]", o.cause.category.name(), o.severity.name());
+    format!("{} {name} {tag} {}{secs}", o.compile_id, o.cause.culprit)
+}
+
+fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io::Result<()> {
     let category = o.cause.category.name();
-    let tag = format!("[{category}, {}]", o.severity.name());
-    let head = format!("{} {name} {tag} {}{secs}", o.compile_id, o.cause.culprit);
+    let head = offense_head(o, ranks);
     let styles = [
         (category, style::category(o.cause.category)),
         (o.severity.name(), style::severity(o.severity)),
