@@ -192,7 +192,7 @@ fn sixty_four_ranks_read_as_one_frame_with_the_two_odd_ranks_as_problems() {
     let check = guardscope(["check", path]);
     assert_eq!(check.code, 1);
     assert!(
-        check.stdout.contains("FAIL: 66 recompiles (allowed: 0)"),
+        check.stdout.contains("FAIL: 66 recompiles from 3 causes (allowed: 0)"),
         "{}",
         check.stdout
     );

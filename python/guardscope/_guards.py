@@ -217,7 +217,7 @@ class no_recompiles(contextlib.ContextDecorator):
 
     def _message(self, events: list[CompileEvent]) -> str:
         budget = f" (allowed: {self.max_recompiles})" if self.max_recompiles else ""
-        return recompile_message(f"{len(events)} recompile(s) inside no_recompiles(){budget}:", events)
+        return recompile_message(f"{_step_records.recompiles_from(events)} inside no_recompiles(){budget}:", events)
 
 
 # Shared with the training-framework callbacks (guardscope.integrations),
@@ -248,7 +248,8 @@ def unrecognised(event: CompileEvent) -> bool:
 
 
 def recompile_message(header: str, events: list[CompileEvent]) -> str:
-    """``header``, then each recompile classified: cause, failed guard, what changed, the fix."""
+    """``header``, then each cause classified once (the recompiles one change
+    made across frames together): failed guard, what changed, the fix."""
     lines = [header]
     unread = sum(1 for e in events if unrecognised(e))
     if unread:
@@ -256,8 +257,12 @@ def recompile_message(header: str, events: list[CompileEvent]) -> str:
             f"  {unread} of them not recognised: guardscope does not read the guard text "
             "(shown raw below), so no budget excuses it"
         )
-    for event in events:
-        lines.append("  " + _step_records.describe(event))
+    for group in _step_records.by_cause(events):
+        event = group[0]
+        lines.append("  " + _step_records.describe_cause(group))
+        if len(group) > 1:
+            others = ", ".join(f"{e['compile_id']} {e.get('name') or e.get('function') or '?'}" for e in group)
+            lines.append(f"      one cause, one recompile per frame: {others}")
         cause = event["cause"]
         if cause is None:
             continue

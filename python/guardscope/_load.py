@@ -37,6 +37,9 @@ class Totals:
     process_frames: int
     compiles: int
     recompiles: int
+    #: Distinct causes of the recompiles: one change that recompiled every
+    #: frame graph breaks split a model into (or every rank) is one.
+    recompile_causes: int
     failed_compiles: int
     unfinished_compiles: int
     cache_limit_hits: int
@@ -298,9 +301,10 @@ class Run:
     def __repr__(self) -> str:
         t = self.totals
         problems = sum(1 for r in self.recompiles if r.severity == "problem")
+        causes = f" from {_count(t.recompile_causes, 'cause')}" if t.recompile_causes < t.recompiles else ""
         return (
             f"<guardscope.Run: {_count(t.frames, 'frame')}, {_count(t.compiles, 'compile')}, "
-            f"{_count(t.recompiles, 'recompile')} ({_count(problems, 'problem')}), "
+            f"{_count(t.recompiles, 'recompile')}{causes} ({_count(problems, 'problem')}), "
             f"{_count(t.graph_breaks, 'graph break')}, {_count(self.input_errors.count, 'input error')}>"
         )
 

@@ -64,6 +64,66 @@ def describe(event: CompileEvent) -> str:
     return text
 
 
+def by_cause(events: Iterable[CompileEvent]) -> list[list[CompileEvent]]:
+    """Recompile events grouped by cause, in order: one change that
+    recompiled several frames at one call (the Rust core's ``cause.group``)
+    is one group."""
+    groups: dict[str, list[CompileEvent]] = {}
+    for event in events:
+        cause = event.get("cause")
+        group = cause.get("group") if cause else None
+        key = group or f"{event.get('pid')}:{event['compile_id']}"
+        groups.setdefault(key, []).append(event)
+    return list(groups.values())
+
+
+def describe_cause(events: list[CompileEvent]) -> str:
+    """One line for a cause: ``describe`` of its one recompile, or for a
+    cause several frames share, the frames counted once with what changed
+    (the step record names each frame)."""
+    if len(events) == 1:
+        return describe(events[0])
+    first = events[0]
+    seconds = sum(e.get("seconds") or 0.0 for e in events)
+    text = f"{len(events)} frames ({first['compile_id']} +{len(events) - 1}) took {seconds:.2f} s"
+    cause = first.get("cause")
+    if cause:
+        text += f": {cause['label']}: {cause['culprit']}"
+        if cause.get("change"):
+            text += f", {cause['change']}"
+        called_from = cause.get("called_from")
+        if called_from:
+            text += f" (called from {os.path.basename(called_from)})"
+        evidence = cause.get("evidence")
+        if cause.get("severity") and evidence:
+            text += f" [{cause['severity']}: {evidence['kind'].replace('_', ' ')}]"
+    return text
+
+
+def recompiles_from(events: list[CompileEvent]) -> str:
+    """``5 recompile(s)``, or ``5 recompile(s) from 1 cause`` when fewer
+    causes made them."""
+    causes = len(by_cause(events))
+    text = f"{len(events)} recompile(s)"
+    if causes < len(events):
+        text += f" from {causes} cause" + ("" if causes == 1 else "s")
+    return text
+
+
+def recompiled_line(events: Iterable[CompileEvent], width: int = 200) -> str:
+    """A step's recompiles on one line: each cause once, as many as fit in
+    ``width`` characters (at least one), then how many more."""
+    causes = [describe_cause(c) for c in by_cause(e for e in events if e.get("recompile"))]
+    shown = causes[:1]
+    for text in causes[1:]:
+        if len("; ".join(shown + [text])) > width:
+            break
+        shown.append(text)
+    if len(causes) > len(shown):
+        shown.append(f"+{len(causes) - len(shown)} more causes in the step record")
+    return "; ".join(shown)
+
+
 def quiet_lines(pending: Iterable[Tuple[int, int, int]], head: str) -> str:
     """The lines of steps without compiles, ``(step, start ns, wall ns)``
     each, ``head`` the fields after ``wall_ms`` (``record_head``)."""

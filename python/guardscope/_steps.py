@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Tu
 from guardscope import _compile_log, _process
 from guardscope._paths import current_rank, distributed_initialized, substitute, substitute_pid
 from guardscope._locked_file import open_exclusive, release
-from guardscope._step_records import Snapshot, describe, dynamo_counters, quiet_lines, quiet_record, record_head, step_record
+from guardscope._step_records import Snapshot, dynamo_counters, quiet_lines, quiet_record, recompiled_line, record_head, step_record
 from guardscope._types import CompileEvent, StepRecord
 
 if TYPE_CHECKING:
@@ -434,8 +434,7 @@ class StepLogger:
         # No "guardscope:" in the message: the logger's name says it (and,
         # with no logging configured, _warnings' last resort), and a format
         # showing %(name)s would print it twice.
-        recompiles = [describe(e) for e in record["compiles"] if e.get("recompile")]
-        logger.warning("step %s recompiled: %s", record["step"], "; ".join(recompiles))
+        logger.warning("step %s recompiled: %s", record["step"], recompiled_line(record["compiles"]))
 
     def _fail(self, what: str, exc: BaseException) -> None:
         if not self._failed:

@@ -119,6 +119,12 @@ class Cause(TypedDict):
     severity: Literal["problem", "expected"]
     owner: Owner
     evidence: Evidence
+    #: The first compile id of the cause it shares with other frames'
+    #: recompiles: recompiles with one ``group`` are one cause (one change at
+    #: one call that recompiled every frame graph breaks split a model into).
+    group: Optional[str]
+    #: What changed, as every frame that saw it says it (``dim 1: 16 -> 24``).
+    change: Optional[str]
 
 
 class Reason(TypedDict):

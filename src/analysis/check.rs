@@ -92,6 +92,9 @@ pub struct Offense {
     pub owner: super::judge::ValueOwner,
     /// The failed cache entry that is the cause (`summary --json`'s `cause_entry`).
     pub cause_entry: Option<String>,
+    /// Index into the candidate's `summary --json` `causes`: offenses with
+    /// one group are one cause (one change that recompiled several frames).
+    pub cause_group: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -102,6 +105,9 @@ pub struct CheckVerdict {
     pub max_recompiles: usize,
     /// Recompiles that count against the limit (new ones, with a baseline).
     pub offending: Vec<Offense>,
+    /// How many causes made them: one change that recompiled several
+    /// frames at one call is one.
+    pub offending_causes: usize,
     /// Recompiles excused by `--allow`.
     pub allowed: Vec<Offense>,
     /// Frames only the candidate has (new graph breaks); baseline mode only.
@@ -131,7 +137,7 @@ pub struct CheckVerdict {
     pub message: String,
 }
 
-fn offense(r: &Finding<'_>) -> Offense {
+fn offense(r: &Finding<'_>, cause_group: usize) -> Offense {
     Offense {
         compile_id: r.compile.compile_id.clone(),
         frame: FrameRef::of(r.frame),
@@ -141,6 +147,7 @@ fn offense(r: &Finding<'_>) -> Offense {
         evidence: r.judgement.evidence.clone(),
         owner: r.judgement.ownership.owner,
         cause_entry: r.guard().and_then(|g| g.entry.clone()),
+        cause_group,
     }
 }
 
@@ -148,7 +155,8 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     let all: Vec<(FrameKey, Offense)> = candidate
         .recompiles
         .iter()
-        .map(|r| (FrameKey::of(r.frame), offense(r)))
+        .zip(&candidate.cause_of)
+        .map(|(r, &g)| (FrameKey::of(r.frame), offense(r, g)))
         .collect();
     let (allowed, counted): (Vec<_>, Vec<_>) = all
         .into_iter()
@@ -227,6 +235,12 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         ("recompile", "recompiles")
     };
     let n = offending.len();
+    let offending_causes = {
+        let mut groups: Vec<usize> = offending.iter().map(|o| o.cause_group).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups.len()
+    };
     let unread = if unread_inputs.is_empty() {
         String::new()
     } else if only_unfinished {
@@ -241,8 +255,13 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         )
     };
     let recompiles = format!(
-        "{} (allowed: {}){}",
+        "{}{} (allowed: {}){}",
         plural(n, one, many),
+        if offending_causes < n {
+            format!(" from {}", plural(offending_causes, "cause", "causes"))
+        } else {
+            String::new()
+        },
         opts.max_recompiles,
         if allowed.is_empty() {
             String::new()
@@ -319,6 +338,7 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         passed,
         mode,
         max_recompiles: opts.max_recompiles,
+        offending_causes,
         offending,
         allowed,
         new_frames,

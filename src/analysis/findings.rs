@@ -31,6 +31,12 @@ pub struct Findings<'r> {
     /// Recompiles per cause category, most first (ties by category order).
     pub by_category: Vec<(Category, usize)>,
     pub lone_ranks: Vec<LoneRank>,
+    /// The causes of the recompiles, each once: one change that
+    /// recompiled several frames (or every rank) is one, in the order
+    /// each first happened.
+    pub causes: Vec<super::SharedCause>,
+    /// For each of `recompiles`, the index of its cause in `causes`.
+    pub cause_of: Vec<usize>,
     /// Distinct graph breaks (by reason and user line), most logged first.
     pub graph_breaks: Vec<GraphBreak<'r>>,
     /// Guard checks, cache hits and misses, eager fallbacks.
@@ -48,6 +54,12 @@ impl<'r> Findings<'r> {
         self.index
             .get(&(compile as *const Compile))
             .map(|&i| &self.recompiles[i])
+    }
+
+    /// The cause a recompile shares with other frames' recompiles.
+    pub fn shared_cause(&self, compile: &Compile) -> Option<&super::SharedCause> {
+        let i = *self.index.get(&(compile as *const Compile))?;
+        self.causes.get(self.cause_of[i])
     }
 }
 
@@ -89,7 +101,9 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         causes.get(&(f as *const Frame)).cloned().unwrap_or_default()
     });
     mark_recompiles_most_ranks_did_not_have(&frames, &mut recompiles);
+    let (causes, cause_of) = super::shared_causes::shared_causes(&recompiles);
     let mut totals = totals(run);
+    totals.recompile_causes = causes.len();
     totals.graph_breaks = graph_breaks.len();
     totals.frames = frames.len();
     totals.compile_wall_seconds = wall_clock_seconds(run);
@@ -99,6 +113,8 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         frames,
         graph_breaks,
         culprits: group(&recompiles),
+        causes,
+        cause_of,
         recompiles,
         by_category,
         lone_ranks: lone,

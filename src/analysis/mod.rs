@@ -12,6 +12,7 @@ mod frame_groups;
 mod graph_breaks;
 pub mod judge;
 mod ranks;
+mod shared_causes;
 pub mod steps;
 mod unfinished;
 
@@ -25,6 +26,7 @@ pub use frame_groups::{FrameGroup, RankDifference};
 pub use graph_breaks::GraphBreak;
 pub use judge::{EvidenceKind, Judgement, Ownership, Severity, ValueOwner};
 pub use ranks::{lone_ranks, mode as rank_mode, LoneRank};
+pub use shared_causes::SharedCause;
 
 use crate::model::{Frame, Run};
 use serde::Serialize;
@@ -92,6 +94,10 @@ pub struct Totals {
     pub process_frames: usize,
     pub compiles: usize,
     pub recompiles: usize,
+    /// Distinct causes of those recompiles: one change that recompiles
+    /// every frame a model's graph breaks split it into is one cause
+    /// (`Findings::causes`).
+    pub recompile_causes: usize,
     pub failed_compiles: usize,
     pub unfinished_compiles: usize,
     pub cache_limit_hits: usize,
@@ -133,7 +139,8 @@ pub fn totals(run: &Run) -> Totals {
         t.unfinished_compiles += usize::from(!c.finished);
         t.cache_limit_hits += usize::from(c.cache_limit);
     }
-    // graph_breaks, frames (across ranks) and compile_wall_seconds: set by `analyse`.
+    // graph_breaks, frames (across ranks), recompile_causes and
+    // compile_wall_seconds: set by `analyse`.
     t.processes = processes.len();
     t.ranks = ranks.len();
     t

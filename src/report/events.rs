@@ -75,6 +75,14 @@ pub struct Cause {
     pub owner: crate::analysis::ValueOwner,
     /// What in the log decided the severity.
     pub evidence: crate::analysis::judge::evidence::Evidence,
+    /// The first compile id of the cause it shares with other frames'
+    /// recompiles: recompiles with one `group` are one cause (one change
+    /// at one call that recompiled every frame graph breaks split a model
+    /// into), counted once.
+    pub group: Option<String>,
+    /// What changed, as every frame that saw it would say it (`dim 1: 16
+    /// -> 24`); `summary --json`'s `causes[].change`.
+    pub change: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -93,13 +101,18 @@ pub fn compile_events<'a>(findings: &'a Findings<'a>) -> Vec<CompileEvent<'a>> {
     findings
         .run
         .compiles()
-        .map(|(frame, compile)| event(frame, compile, findings.of(compile)))
+        .map(|(frame, compile)| event(frame, compile, findings.of(compile), findings.shared_cause(compile)))
         .collect()
 }
 
-fn event<'a>(frame: &Frame, c: &'a Compile, finding: Option<&Finding<'_>>) -> CompileEvent<'a> {
+fn event<'a>(
+    frame: &Frame,
+    c: &'a Compile,
+    finding: Option<&Finding<'_>>,
+    shared: Option<&crate::analysis::SharedCause>,
+) -> CompileEvent<'a> {
     let recompile = c.frame_compile_id.is_some_and(|n| n > 0);
-    let cause = finding.map(cause_view);
+    let cause = finding.map(|f| cause_view(f, shared));
     let record = CompileRecord::new(c);
     CompileEvent {
         seconds: record.duration_s,
@@ -124,7 +137,7 @@ fn event<'a>(frame: &Frame, c: &'a Compile, finding: Option<&Finding<'_>>) -> Co
     }
 }
 
-fn cause_view(f: &Finding<'_>) -> Cause {
+fn cause_view(f: &Finding<'_>, shared: Option<&crate::analysis::SharedCause>) -> Cause {
     let r = f.cause.clone();
     Cause {
         category: r.category,
@@ -143,6 +156,8 @@ fn cause_view(f: &Finding<'_>) -> Cause {
         severity: f.severity.name(),
         owner: f.judgement.ownership.owner,
         evidence: f.judgement.evidence.clone(),
+        group: shared.and_then(|c| c.compile_ids.first().cloned()),
+        change: shared.map(|c| c.change.clone()),
     }
 }
 

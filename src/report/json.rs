@@ -34,6 +34,9 @@ pub struct SummaryDocument<'a> {
     pub recompiles: Vec<RecompileView<'a>>,
     /// Recompiles grouped by culprit, most expensive first.
     pub culprits: Vec<CulpritGroup>,
+    /// The recompiles' causes, each once: one change that recompiled
+    /// several frames at one call (or every rank) is one; `recompiles[].cause_group` indexes it.
+    pub causes: &'a [crate::analysis::SharedCause],
     pub compiled_autograd: Vec<CompileView<'a>>,
     pub inputs: Vec<InputView<'a>>,
     pub problems: ProblemsView,
@@ -205,6 +208,8 @@ pub struct RecompileView<'a> {
     /// (`meta rehearsal`, `eager run`); absent for a real run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicted: Option<String>,
+    /// Index into `causes` of the cause it shares with other frames' recompiles.
+    pub cause_group: usize,
 }
 
 #[derive(Serialize)]
@@ -289,7 +294,8 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
         recompiles: findings
             .recompiles
             .iter()
-            .map(|r| {
+            .zip(&findings.cause_of)
+            .map(|(r, &cause_group)| {
                 let cause = r.guard();
                 RecompileView {
                     rank: r.frame.rank,
@@ -329,10 +335,12 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     owner_set_by: r.judgement.ownership.set_by.as_deref(),
                     evidence: &r.judgement.evidence,
                     predicted: predicted.as_ref().map(|p| p.level.clone()),
+                    cause_group,
                 }
             })
             .collect(),
         culprits: findings.culprits.clone(),
+        causes: &findings.causes,
         compiled_autograd: run.compiled_autograd.iter().map(compile).collect(),
         inputs: run
             .inputs

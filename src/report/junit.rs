@@ -152,12 +152,14 @@ mod tests {
             evidence: crate::analysis::judge::evidence::Evidence::new(crate::analysis::EvidenceKind::Repeats, HOSTILE),
             owner: crate::analysis::ValueOwner::UserArgument,
             cause_entry: Some(HOSTILE.into()),
+            cause_group: 0,
         };
         CheckVerdict {
             passed: false,
             mode: "threshold",
             max_recompiles: 0,
             offending: vec![offense],
+            offending_causes: 1,
             allowed: Vec::new(),
             new_frames: Vec::new(),
             new_frames_failed: false,

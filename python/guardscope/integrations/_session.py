@@ -13,6 +13,7 @@ import os
 from typing import Iterable, Optional, Union
 
 from guardscope._guards import RecompileError, allowed, categories, recompile_message, unrecognised
+from guardscope._step_records import by_cause, recompiles_from
 from guardscope._steps import StepLogger
 from guardscope._types import Category, CompileEvent, StepRecord
 
@@ -20,7 +21,13 @@ logger = logging.getLogger("guardscope")
 
 #: The metric names, as every logger receives them: per logging window, then
 #: the same four summed since training started.
-WINDOW = ("compile/compiles", "compile/recompiles", "compile/seconds", "compile/graph_break_events")
+WINDOW = (
+    "compile/compiles",
+    "compile/recompiles",
+    "compile/seconds",
+    "compile/graph_break_events",
+    "compile/recompile_causes",
+)
 TOTAL = tuple(f"{name}_total" for name in WINDOW)
 
 
@@ -49,11 +56,11 @@ class Session:
         # attempt its own ``session``).
         self.log = StepLogger(path, warn=warn, append=True)
         self.budget = budget
-        # compiles, recompiles, compile microseconds, graph breaks: integers,
-        # so that windows add up to the totals exactly and no round() runs
-        # at a log.
-        self.window = [0, 0, 0, 0]
-        self.total = [0, 0, 0, 0]
+        # compiles, recompiles, compile microseconds, graph breaks, recompile
+        # causes: integers, so that windows add up to the totals exactly and
+        # no round() runs at a log.
+        self.window = [0, 0, 0, 0, 0]
+        self.total = [0, 0, 0, 0, 0]
         self.counted: list[CompileEvent] = []
         self.closed = False
 
@@ -71,7 +78,10 @@ class Session:
         each a couple of microseconds after a small model's step."""
         compiles = record["compiles"]
         if compiles or record["graph_breaks"]:
-            self._add(len(compiles), record["recompiles"], round(record["compile_s"] * 1_000_000), record["graph_breaks"])
+            causes = len(by_cause(e for e in compiles if e.get("recompile"))) if record["recompiles"] else 0
+            self._add(
+                len(compiles), record["recompiles"], round(record["compile_s"] * 1_000_000), record["graph_breaks"], causes
+            )
         # log.records: the steps ended so far, this one included.
         if record["recompiles"] and self.budget.max_recompiles is not None and self.log.records > self.budget.warmup_steps:
             self.counted.extend(e for e in compiles if e.get("recompile") and not allowed(e, self.budget.allow))
@@ -79,45 +89,49 @@ class Session:
                 self.close()
                 raise RecompileError(self._message(), list(self.counted))
 
-    def _add(self, compiles: int, recompiles: int, microseconds: int, breaks: int) -> None:
+    def _add(self, compiles: int, recompiles: int, microseconds: int, breaks: int, causes: int) -> None:
         for values in (self.window, self.total):
             values[0] += compiles
             values[1] += recompiles
             values[2] += microseconds
             values[3] += breaks
+            values[4] += causes
 
     def metrics(self, window: bool = True) -> dict[str, Union[int, float]]:
         """The metrics to log now (``window=False``: the totals only); the window restarts."""
         # One dict literal, seconds divided once (the float of the 6-decimal
         # value, as round() gives): this runs at every log, right after a
         # step has evicted the caches, where each extra call shows.
-        c, r, us, b = self.total
+        c, r, us, b, k = self.total
         if not window:
             return {
                 "compile/compiles_total": c,
                 "compile/recompiles_total": r,
                 "compile/seconds_total": us / 1_000_000,
                 "compile/graph_break_events_total": b,
+                "compile/recompile_causes_total": k,
             }
-        wc, wr, wus, wb = self.window
+        wc, wr, wus, wb, wk = self.window
         if wc or wr or wus or wb:
-            self.window = [0, 0, 0, 0]
+            self.window = [0, 0, 0, 0, 0]
         return {
             "compile/compiles": wc,
             "compile/recompiles": wr,
             "compile/seconds": wus / 1_000_000,
             "compile/graph_break_events": wb,
+            "compile/recompile_causes": wk,
             "compile/compiles_total": c,
             "compile/recompiles_total": r,
             "compile/seconds_total": us / 1_000_000,
             "compile/graph_break_events_total": b,
+            "compile/recompile_causes_total": k,
         }
 
     def _message(self) -> str:
         budget = self.budget
         after = f" after {budget.warmup_steps} warm-up step(s)" if budget.warmup_steps else ""
         header = (
-            f"{len(self.counted)} recompile(s) during training{after}, more than "
+            f"{recompiles_from(self.counted)} during training{after}, more than "
             f"max_recompiles={budget.max_recompiles}; training stopped at step {self.log.last['step'] if self.log.last else '?'}:"
         )
         return recompile_message(header, self.counted)

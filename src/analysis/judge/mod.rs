@@ -163,5 +163,5 @@ fn caller_of(f: &Finding<'_>, g: &crate::reasons::GuardFailure) -> Option<caller
         Some(t) => crate::reasons::culprit::strip_locals(t),
         None => failed_subject(&g.guard),
     };
-    caller::caller_arg(code, &name)
+    caller::caller_arg(code, &name, f.frame.function.as_deref())
 }

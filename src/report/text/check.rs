@@ -18,8 +18,13 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
             "Recompiles"
         };
         let problems = v.offending.iter().filter(|o| o.severity == Severity::Problem).count();
+        let causes = if v.offending_causes < v.offending.len() {
+            format!(", from {}", plural(v.offending_causes, "cause", "causes"))
+        } else {
+            String::new()
+        };
         let head = format!(
-            "{what} ({}, {}; each counts unless --allow excuses its category):",
+            "{what} ({}, {}{causes}; each counts unless --allow excuses its category):",
             plural(problems, "problem", "problems"),
             plural(v.offending.len() - problems, "expected one-off", "expected one-offs")
         );
@@ -37,8 +42,20 @@ pub fn write_verdict(out: &mut Terminal, v: &CheckVerdict, w: usize) -> io::Resu
             },
             |a, b| a.duration_s > b.duration_s,
         );
+        // A cause several frames share: its first recompile in full, the
+        // others one line each.
+        let mut first_of: std::collections::HashMap<usize, &str> = std::collections::HashMap::new();
         for (o, ranks) in folded {
-            write_offense(out, o, &ranks, w)?;
+            match first_of.get(&o.cause_group) {
+                Some(first) => {
+                    let line = format!("{}: the same cause as {first}", offense_head(o, &ranks));
+                    write_wrapped(out, &line, w, "  ", "      ")?;
+                }
+                None => {
+                    first_of.insert(o.cause_group, &o.compile_id);
+                    write_offense(out, o, &ranks, w)?;
+                }
+            }
         }
         writeln!(out)?;
     }
@@ -159,7 +176,9 @@ pub(crate) fn frame(o: &Offense) -> String {
     format!("{run}{rank}frame {} ({})", f.frame_id, f.name)
 }
 
-fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io::Result<()> {
+/// An offense's first line: id, frame (on how many ranks), category and
+/// severity, culprit, seconds.
+fn offense_head(o: &Offense, ranks: &[u32]) -> String {
     let secs = o.duration_s.map(|d| format!(", {d:.2} s")).unwrap_or_default();
     let name = if ranks.len() > 1 {
         let f = &o.frame;
@@ -178,9 +197,13 @@ fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io
     } else {
         frame(o)
     };
+    let tag = format!("[{}, {}]", o.cause.category.name(), o.severity.name());
+    format!("{} {name} {tag} {}{secs}", o.compile_id, o.cause.culprit)
+}
+
+fn write_offense(out: &mut Terminal, o: &Offense, ranks: &[u32], w: usize) -> io::Result<()> {
     let category = o.cause.category.name();
-    let tag = format!("[{category}, {}]", o.severity.name());
-    let head = format!("{} {name} {tag} {}{secs}", o.compile_id, o.cause.culprit);
+    let head = offense_head(o, ranks);
     let styles = [
         (category, style::category(o.cause.category)),
         (o.severity.name(), style::severity(o.severity)),

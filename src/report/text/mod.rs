@@ -21,6 +21,7 @@
 //! `SafeWriter`; no byte of a log can become a colour code.
 
 mod breaks;
+mod causes;
 pub mod check;
 pub mod diff;
 mod eager;

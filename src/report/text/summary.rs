@@ -52,7 +52,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     let mut line = format!(
         "{frames} · {} · {} · {} failed · {} · {seconds}",
         plural(t.compiles, "compile", "compiles"),
-        plural(t.recompiles, "recompile", "recompiles"),
+        super::causes::recompiles_from(t.recompiles, t.recompile_causes),
         t.failed_compiles,
         plural(t.graph_breaks, "graph break", "graph breaks"),
     );
@@ -125,7 +125,7 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
     }
     if !expected.is_empty() {
         writeln!(out)?;
-        write_expected(out, &expected, opts)?;
+        write_expected(out, findings, &expected, opts)?;
     }
     if !findings.recompiles.is_empty() {
         writeln!(out)?;
@@ -275,14 +275,24 @@ pub(super) fn write_styled(out: &mut Terminal, lines: &[String], tokens: &[(&str
 
 /// Expected one-off recompiles, folded: one line each, with the fix only
 /// when it cost `COSTLY_EXPECTED_SECONDS` or more.
-fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &TerminalOptions) -> io::Result<()> {
+fn write_expected(
+    out: &mut dyn Write,
+    findings: &Findings<'_>,
+    groups: &[&CulpritGroup],
+    opts: &TerminalOptions,
+) -> io::Result<()> {
     let n: usize = groups.iter().map(|g| g.compile_ids.len()).sum();
     let head = format!(
         "Expected (made dynamic, one per variant, or set once; a problem only if it repeats): {}",
-        plural(n, "recompile", "recompiles")
+        super::causes::recompiles_from(n, super::causes::count(findings, groups))
     );
     write_wrapped(out, &head, opts.width, "", "  ")?;
+    let mut shown = std::collections::HashSet::new();
     for g in groups {
+        let shared = super::causes::shared_by(findings, g);
+        if shared.is_some_and(|(i, _)| !shown.insert(i)) {
+            continue;
+        }
         let from = g
             .cause
             .called_from
@@ -304,8 +314,12 @@ fn write_expected(out: &mut dyn Write, groups: &[&CulpritGroup], opts: &Terminal
             g.evidence.text
         );
         write_wrapped(out, &line, opts.width, "  ", "      ")?;
-        if g.seconds >= COSTLY_EXPECTED_SECONDS && !g.cause.advice.is_empty() {
-            let costly = format!("costly ({:.2} s): {}", g.seconds, g.cause.advice);
+        if let Some((_, c)) = shared {
+            write_wrapped(out, &super::causes::others(c, g), opts.width, "      ", "      ")?;
+        }
+        let seconds = shared.map_or(g.seconds, |(_, c)| c.seconds);
+        if seconds >= COSTLY_EXPECTED_SECONDS && !g.cause.advice.is_empty() {
+            let costly = format!("costly ({seconds:.2} s): {}", g.cause.advice);
             write_wrapped(out, &costly, opts.width, "      fix: ", "           ")?;
         }
     }
