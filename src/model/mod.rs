@@ -130,6 +130,10 @@ pub struct Compile {
     pub guard_tree: Option<Box<GuardTree>>,
     /// `automatic_dynamic_shapes` in the compile's Dynamo config.
     pub automatic_dynamic: Option<bool>,
+    /// `recompile_limit` in the compile's Dynamo config (the default is 8;
+    /// `torch.compile(..., recompile_limit=)` shows here too); a byte, to keep
+    /// a compile small: a limit above 255 is held as 255.
+    pub recompile_limit: Option<u8>,
     /// Dims created with a range the user declared (`mark_dynamic(x, d,
     /// min=, max=)`), as (source `x.size()[d]`, range `[2, 16]`).
     pub declared_ranges: Vec<(String, String)>,

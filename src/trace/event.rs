@@ -203,6 +203,14 @@ pub struct CompilationMetrics {
 }
 
 impl CompilationMetrics {
+    /// A whole number of the compile's Dynamo config (`recompile_limit`;
+    /// a `torch.compile(..., recompile_limit=)` shows there too).
+    pub fn dynamo_number(&self, name: &str) -> Option<u64> {
+        let config = self.dynamo_config.as_deref()?;
+        let at = config.find(&format!("\"{name}\": "))? + name.len() + 4;
+        config[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    }
+
     /// A boolean of the compile's Dynamo config, when the log carries it.
     pub fn dynamo_flag(&self, name: &str) -> Option<bool> {
         let config = self.dynamo_config.as_deref()?;

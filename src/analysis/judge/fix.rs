@@ -8,8 +8,8 @@
 use super::caller::CallerArg;
 use super::evidence::{Evidence, EvidenceKind};
 use super::guard_text::{
-    branch_bound, compiled_size, dict_length, enum_member, from_small_size, is_flag as boolean, numeric,
-    size_keyed_dict, string_value,
+    branch_bound, bucket_sizes, compiled_size, dict_length, dtype_value, enum_member, from_small_size,
+    is_flag as boolean, largest_compiled, numeric, pinned, size_keyed_dict, size_modulus, string_value, traced_bound,
 };
 use super::owner::{is_inference_change, Ownership, ValueOwner};
 use crate::reasons::culprit::python_name;
@@ -30,6 +30,9 @@ pub struct FixInput<'a> {
     /// What the caller passed where the guarded argument is, when the
     /// call line shows it.
     pub caller: Option<&'a CallerArg>,
+    /// The recompile's compile: its Dynamo config (automatic dynamic
+    /// shapes, the recompile limit).
+    pub compile: &'a crate::model::Compile,
 }
 
 /// The advice for one recompile.
@@ -37,7 +40,10 @@ pub fn fix(input: &FixInput<'_>) -> String {
     let body = for_owner(input);
     match input.evidence.kind {
         EvidenceKind::LimitHit => format!(
-            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit) and gave up: this frame runs eagerly, uncompiled, for the rest of the process. The recompiles that filled the cache were caused by {} ({}); fix that: {body}",
+            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit{}) and gave up: this frame runs eagerly, uncompiled, for the rest of the process. The recompiles that filled the cache were caused by {} ({}); fix that: {body}",
+            lowered_limit(input).map_or(String::new(), |n| format!(
+                ", {n} in this compile's config where the default is 8: set lower by torch._dynamo.config.recompile_limit or torch.compile(..., recompile_limit={n}), so only {n} entries of the frame compile"
+            )),
             input.reason.culprit,
             input.reason.category.label()
         ),
@@ -47,8 +53,19 @@ pub fn fix(input: &FixInput<'_>) -> String {
             input.reason.category.label()
         ),
         EvidenceKind::Repeats => format!("{body} {}.", capitalise(&input.evidence.text)),
+        kind if kind.severity() == super::verdict::Severity::Expected && !body.starts_with("Expected") => {
+            // An expected recompile says so first: no action is needed, and
+            // what follows is only how to avoid it.
+            format!("Expected: {}. No action needed. To avoid it anyway: {body}", input.evidence.text)
+        }
         _ => body,
     }
+}
+
+/// The recompile limit of the compile, when the user set it below the
+/// default (8).
+fn lowered_limit(input: &FixInput<'_>) -> Option<u8> {
+    input.compile.recompile_limit.filter(|&n| n < 8)
 }
 
 fn for_owner(input: &FixInput<'_>) -> String {
@@ -91,6 +108,9 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::Unknown => r.advice.clone(),
         ValueOwner::Closure | ValueOwner::Global if in_hook(input) => format!(
             "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes; a flag, a counter or a list the hook appends to are all the hook's state (one cause). Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks."
+        ),
+        ValueOwner::Closure | ValueOwner::Global if dynamic => format!(
+            "Expected once: {culprit} changed and torch made it dynamic at this recompile (automatic dynamic shapes: the new entry holds it as a symbolic int, not a constant), so later values compile nothing. No action needed."
         ),
         ValueOwner::Closure => {
             if boolean(g) {
@@ -197,8 +217,31 @@ fn user_attribute_fix(input: &FixInput<'_>) -> String {
             expected(input)
         );
     }
+    if let Some(layer) = torch_layer_argument(input) {
+        return torch_layer_fix(input, &layer);
+    }
+    if dtype_value(g) {
+        return format!(
+            "{}{} holds a dtype your code switches ({}), read as a constant: one graph per dtype, each compiled once and reused when it returns (two variants for two dtypes). No action needed; to compile once, keep one dtype for the compiled call and cast outside it.",
+            expected(input),
+            r.culprit,
+            change_words(input).unwrap_or_else(|| g.trim().to_string())
+        );
+    }
+    if int_or_none(input) {
+        return format!(
+            "{}{} is an int on some calls and None on others (instances of one class with different settings, as blocks compiled one by one share one code object), and the code branches on it: one graph for each, two variants at most, each compiled once and reused. No action needed; an int/None switch cannot be made dynamic (allowing unspecialised ints does not cover None).",
+            expected(input),
+            r.culprit
+        );
+    }
     match r.category {
         Category::RequiresGrad => requires_grad_fix(input),
+        Category::TypeChange => format!(
+            "{}the class of {} changed after compiling (a module replaced, converted or its parametrizations removed, e.g. remove_parametrizations folding weight_norm): one graph per class, compiled once, reused if it returns. To avoid it, make the change before compiling (remove_parametrizations before torch.compile, or convert first), or compile the changed model separately.",
+            if expected(input).is_empty() { "" } else { "Expected once: " },
+            r.culprit
+        ),
         Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
             r.advice.clone()
         }
@@ -354,6 +397,33 @@ fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             test.trim()
         );
     }
+    if let Some(m) = size_modulus(g) {
+        return format!(
+            "Expected: the traced code depends on the size's remainder modulo {m} (`{}`: an uneven split such as np.array_split or torch.chunk into {m} parts, or a shape that must divide), so there are at most {m} graphs, one per remainder, each compiled once and reused; dim {dim} stays dynamic within each. No action needed; to have one graph, pad the input to a multiple of {m} (equal-size parts).",
+            g.split("  #").next().unwrap_or(g).trim()
+        );
+    }
+    if input.evidence.kind == EvidenceKind::OnePerVariant
+        && input
+            .guard
+            .is_some_and(|g| traced_bound(g) && !super::guard_text::zero_one_bound(g, input.failures))
+    {
+        return format!(
+            "Expected: the graph assumed `{}`, a bound the traced code put there (a branch on the size or on a value computed from it, such as a token budget, or an op that needs it), so the sizes on each side of it compile once each: one graph per branch, reused when it returns, and dim {dim} stays dynamic within each. No action needed; to have one graph, decide the branch outside the compiled function (or always take one side), or compute both sides and pick with torch.where.",
+            g.split("  #").next().unwrap_or(g).trim()
+        );
+    }
+    if input.evidence.kind == EvidenceKind::OnePerVariant
+        && input.compile.automatic_dynamic == Some(false)
+        && bucket_sizes(g)
+    {
+        return format!(
+            "Expected: dynamic=False (automatic_dynamic_shapes off) keeps every size static, and dim {dim}'s sizes ({} -> {}) are bucket lengths (multiples of 8): one graph per bucket, each compiled once and reused when the bucket returns. No action needed while the buckets are few; each new bucket length costs one compile, up to the frame's limit of {} entries.",
+            compiled_size(g).unwrap_or("?"),
+            super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            input.compile.recompile_limit.unwrap_or(8)
+        );
+    }
     if dynamic && from_small_size(g) {
         return format!(
             "Expected once: torch specialises sizes 0 and 1, so the call with size {} kept its own entry; dim {dim} became dynamic at this recompile and later sizes compile nothing. Nothing to fix; to share one graph with that size too, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim}).",
@@ -366,14 +436,28 @@ fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
         );
     }
+    let full = input.guard.and_then(|g| {
+        let t = crate::reasons::subject::guarded_tensor(&g.guard)?;
+        largest_compiled(t, size_mismatch_dim(&g.guard)?, input.failures)
+    });
+    let pad = full.map_or("pad the last batch to the full batch size".to_string(), |n| {
+        format!("pad the last batch to {n} (the size compiled before)")
+    });
+    if input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic)) {
+        return format!(
+            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
+        );
+    }
     if dynamic {
         return format!(
-            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile, so later sizes compile nothing. To avoid even this recompile, {mark}."
+            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
         );
     }
     if input.evidence.kind == EvidenceKind::StaticShapes {
         return format!(
-            "automatic_dynamic_shapes is off, so every new size of dim {dim} compiles again. Turn it back on, or {mark}, or pad inputs to a few fixed sizes."
+            "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad the batch dimension to a few fixed sizes; or {mark}.",
+            super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            full.map_or("pad it to the size compiled before".to_string(), |n| format!("pad the batch to {n} (the size compiled before)")),
         );
     }
     format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
@@ -394,7 +478,15 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
     let subject = crate::reasons::failed_subject(&crate::reasons::culprit::canonical(&g.guard));
     let name = python_name(&subject);
     let last = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
-    let inside = code.split("range(").nth(1)?;
+    // `range(` as a call of its own: `torch.arange(n)` builds a tensor,
+    // it unrolls nothing.
+    let at = code.match_indices("range(").find(|(i, _)| {
+        !code[..*i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    })?;
+    let inside = &code[at.0 + "range(".len()..];
     (!last.is_empty() && inside.contains(last.as_str())).then_some(code)
 }
 
@@ -402,6 +494,76 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
 fn channels_last(guard: &str) -> bool {
     guard.contains("stride mismatch at index 1.")
         && (guard.trim_end().ends_with("actual 1") || guard.contains("expected 1,"))
+}
+
+/// `old -> new` of the guarded value, from the guard trees.
+fn change_words(input: &FixInput<'_>) -> Option<String> {
+    let g = input.guard?;
+    let subject = crate::reasons::failed_subject(&g.guard);
+    let c = g.changes.iter().flatten().find(|c| *c.subject == *subject)?;
+    Some(format!("{} -> {}", c.old, c.new))
+}
+
+/// The value was an int in the failed entry and is None in the new one
+/// (or the reverse).
+fn int_or_none(input: &FixInput<'_>) -> bool {
+    let Some(g) = input.guard else { return false };
+    let g_text = g.guard.trim();
+    let was_int = g_text
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.split_whitespace().next().is_some_and(|v| v.parse::<i64>().is_ok()));
+    let now_none = matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if &**v == "None");
+    (was_int && now_none)
+        || (g_text.ends_with(" is None")
+            && matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.parse::<i64>().is_ok()))
+}
+
+/// The guarded attribute is an argument a torch layer was built with
+/// (`self._modules['conv'].dilation`), read inside torch's own layer code
+/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
+/// a Python int there, so it cannot become a tensor or dynamic. The layer
+/// argument's name.
+fn torch_layer_argument(input: &FixInput<'_>) -> Option<String> {
+    let g = input.guard?;
+    let in_torch_layer = g
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
+    if !in_torch_layer || !g.guard.contains("._modules[") {
+        return None;
+    }
+    const STRUCTURAL: [&str; 8] = [
+        "dilation",
+        "padding",
+        "stride",
+        "kernel_size",
+        "groups",
+        "output_padding",
+        "padding_mode",
+        "num_heads",
+    ];
+    let subject = crate::reasons::failed_subject(&g.guard);
+    let name = subject.rsplit('.').next()?.to_string();
+    STRUCTURAL.contains(&name.as_str()).then_some(name)
+}
+
+fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
+    let culprit = python_name(&input.reason.culprit);
+    let limit = input
+        .compile
+        .recompile_limit
+        .map_or("the recompile limit (8 by default)".to_string(), |n| {
+            format!("the recompile limit ({n} in this compile's config)")
+        });
+    let choices = "raise torch._dynamo.config.recompile_limit (or torch.compile(..., recompile_limit=N)) to at least the number of distinct values, compile the whole model once (torch.compile(model)) so every block is traced into one graph, or give every instance the same value";
+    let what = format!(
+        "{culprit} is the {layer} a torch layer was built with, read inside torch's own layer code: the op needs a Python int there, so it cannot become a tensor or dynamic, and each distinct value needs its own graph. Instances of one class with different values (blocks compiled one by one with block.compile(), which share one code object and one cache) compile once per value, up to {limit}; the values past it run eagerly"
+    );
+    if matches!(input.evidence.kind, EvidenceKind::Repeats | EvidenceKind::LimitHit) {
+        format!("{what}. The choices: {choices}.")
+    } else {
+        format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
+    }
 }
 
 fn symbolic_dim(guard: &str) -> Option<String> {

@@ -88,6 +88,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 ownership: &owners[i],
                 evidence: &e,
                 caller: caller.as_ref(),
+                compile: f.compile,
             })
         };
         f.cause.advice = advice;
