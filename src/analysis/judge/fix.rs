@@ -16,6 +16,11 @@ use crate::reasons::culprit::python_name;
 use crate::reasons::subject::size_mismatch_dim;
 use crate::reasons::{Category, GuardFailure, RecompileReason};
 
+mod attribute;
+mod shape;
+use attribute::user_attribute_fix;
+use shape::{declared_range_fix, shape_fix};
+
 /// What the fix is written from.
 pub struct FixInput<'a> {
     /// The cause as the rule table classified it (for a compile refused at
@@ -208,70 +213,6 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     }
 }
 
-fn user_attribute_fix(input: &FixInput<'_>) -> String {
-    let r = input.reason;
-    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    if g.contains("___dict_contains('forward'") || g.contains("___dict_contains('__call__'") {
-        return format!(
-            "{}An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward: one compile for the patched forward, reused while it stays. Patch before compiling, or give the replacement its own compiled function (a separate compiled callable: torch.compile(the_replacement)) instead of assigning it to forward.",
-            expected(input)
-        );
-    }
-    if let Some(layer) = torch_layer_argument(input) {
-        return torch_layer_fix(input, &layer);
-    }
-    if dtype_value(g) {
-        return format!(
-            "{}{} holds a dtype your code switches ({}), read as a constant: one graph per dtype, each compiled once and reused when it returns (two variants for two dtypes). No action needed; to compile once, keep one dtype for the compiled call and cast outside it.",
-            expected(input),
-            r.culprit,
-            change_words(input).unwrap_or_else(|| g.trim().to_string())
-        );
-    }
-    if int_or_none(input) {
-        return format!(
-            "{}{} is an int on some calls and None on others (instances of one class with different settings, as blocks compiled one by one share one code object), and the code branches on it: one graph for each, two variants at most, each compiled once and reused. No action needed; an int/None switch cannot be made dynamic (allowing unspecialised ints does not cover None).",
-            expected(input),
-            r.culprit
-        );
-    }
-    match r.category {
-        Category::RequiresGrad => requires_grad_fix(input),
-        Category::TypeChange => format!(
-            "{}the class of {} changed after compiling (a module replaced, converted or its parametrizations removed, e.g. remove_parametrizations folding weight_norm): one graph per class, compiled once, reused if it returns. To avoid it, make the change before compiling (remove_parametrizations before torch.compile, or convert first), or compile the changed model separately.",
-            if expected(input).is_empty() { "" } else { "Expected once: " },
-            r.culprit
-        ),
-        Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
-            r.advice.clone()
-        }
-        Category::DictKeys => format!(
-            "{}{} is a dict your code fills while running (a cache keyed by a length or an id), and the compiled code reads which keys it holds: each new key compiles once, reused when it returns, so the cost is one compile per key you use. To compile nothing after warm-up, fill it before compiling (precompute every length up to the maximum in __init__), or keep one tensor of the maximum length (register_buffer) and slice it.",
-            expected(input),
-            r.culprit
-        ),
-        Category::ContainerLen => format!(
-            "{} is a list your code keeps on the object, and the compiled code reads its length (or whether it is empty): each new length compiles again, so a list appended to every step recompiles every step until the recompile limit. Keep the history in a fixed-size tensor buffer instead (self.register_buffer(\"history\", torch.zeros(maxlen, ...)) written at an index as a ring buffer, or a running mean), or append outside the compiled region.",
-            r.culprit
-        ),
-        _ if g.contains(".training") => r.advice.clone(),
-        _ if boolean(g) => format!(
-            "{}Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
-            once(input),
-            r.culprit
-        ),
-        _ if numeric(g) && input.evidence.kind == EvidenceKind::BecameDynamic => format!(
-            "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
-            r.culprit
-        ),
-        _ if numeric(g) => format!(
-            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
-            r.culprit
-        ),
-        _ => r.advice.clone(),
-    }
-}
-
 fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let r = input.reason;
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
@@ -364,112 +305,6 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     }
 }
 
-fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
-    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    let dim = size_mismatch_dim(g)
-        .map(|d| d.to_string())
-        .or_else(|| symbolic_dim(g))
-        .unwrap_or_else(|| "<dim>".into());
-    let mark = match input.caller {
-        Some(c) if c.is_name() => format!("torch._dynamo.mark_dynamic({}, {dim}) before the first call", c.expr),
-        Some(c) => format!(
-            "bind what you pass and mark it before the call: `t = {}; torch._dynamo.mark_dynamic(t, {dim})`, then pass t (marking a tensor you slice from does not mark the slice)",
-            c.expr
-        ),
-        None => {
-            let name = input
-                .guard
-                .and_then(|g| crate::reasons::subject::guarded_tensor(&g.guard))
-                .map(python_name)
-                .unwrap_or_else(|| "x".into());
-            format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
-        }
-    };
-    if let Some(dict) = input.guard.and_then(|g| size_keyed_dict(g, input.failures)) {
-        return format!(
-            "Expected: the size of dim {dim} is used as a key of {} (a cache keyed by length), so each length compiles once, reused when it returns: one entry per bucket you use. To compile nothing after warm-up, precompute the cache for every length up to the maximum before compiling (or keep one tensor of the maximum length, register_buffer, and slice it).",
-            python_name(dict)
-        );
-    }
-    if let Some(test) = input.guard.and_then(branch_bound) {
-        return format!(
-            "Expected: a branch in your code tests the size (`{}`), so each side of it compiles once, reused when it returns (two variants, one per branch); dim {dim} stays dynamic within each. Nothing to fix; to have one graph for both, compute both sides and pick with torch.where instead of branching on the size.",
-            test.trim()
-        );
-    }
-    if let Some(m) = size_modulus(g) {
-        return format!(
-            "Expected: the traced code depends on the size's remainder modulo {m} (`{}`: an uneven split such as np.array_split or torch.chunk into {m} parts, or a shape that must divide), so there are at most {m} graphs, one per remainder, each compiled once and reused; dim {dim} stays dynamic within each. No action needed; to have one graph, pad the input to a multiple of {m} (equal-size parts).",
-            g.split("  #").next().unwrap_or(g).trim()
-        );
-    }
-    if input.evidence.kind == EvidenceKind::OnePerVariant
-        && input
-            .guard
-            .is_some_and(|g| traced_bound(g) && !super::guard_text::zero_one_bound(g, input.failures))
-    {
-        return format!(
-            "Expected: the graph assumed `{}`, a bound the traced code put there (a branch on the size or on a value computed from it, such as a token budget, or an op that needs it), so the sizes on each side of it compile once each: one graph per branch, reused when it returns, and dim {dim} stays dynamic within each. No action needed; to have one graph, decide the branch outside the compiled function (or always take one side), or compute both sides and pick with torch.where.",
-            g.split("  #").next().unwrap_or(g).trim()
-        );
-    }
-    if input.evidence.kind == EvidenceKind::OnePerVariant
-        && input.compile.automatic_dynamic == Some(false)
-        && bucket_sizes(g)
-    {
-        return format!(
-            "Expected: dynamic=False (automatic_dynamic_shapes off) keeps every size static, and dim {dim}'s sizes ({} -> {}) are bucket lengths (multiples of 8): one graph per bucket, each compiled once and reused when the bucket returns. No action needed while the buckets are few; each new bucket length costs one compile, up to the frame's limit of {} entries.",
-            compiled_size(g).unwrap_or("?"),
-            super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
-            input.compile.recompile_limit.unwrap_or(8)
-        );
-    }
-    if dynamic && from_small_size(g) {
-        return format!(
-            "Expected once: torch specialises sizes 0 and 1, so the call with size {} kept its own entry; dim {dim} became dynamic at this recompile and later sizes compile nothing. Nothing to fix; to share one graph with that size too, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim}).",
-            compiled_size(g).unwrap_or("1")
-        );
-    }
-    let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
-    if small {
-        return format!(
-            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
-        );
-    }
-    let full = input.guard.and_then(|g| {
-        let t = crate::reasons::subject::guarded_tensor(&g.guard)?;
-        largest_compiled(t, size_mismatch_dim(&g.guard)?, input.failures)
-    });
-    let pad = full.map_or("pad the last batch to the full batch size".to_string(), |n| {
-        format!("pad the last batch to {n} (the size compiled before)")
-    });
-    if input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic)) {
-        return format!(
-            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
-        );
-    }
-    if dynamic {
-        return format!(
-            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
-        );
-    }
-    if input.evidence.kind == EvidenceKind::StaticShapes {
-        return format!(
-            "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad the batch dimension to a few fixed sizes; or {mark}.",
-            super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
-            full.map_or("pad it to the size compiled before".to_string(), |n| format!("pad the batch to {n} (the size compiled before)")),
-        );
-    }
-    format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
-}
-
-fn declared_range_fix(input: &FixInput<'_>) -> String {
-    let g = input.guard.map(|g| g.guard.trim()).unwrap_or("");
-    format!(
-        "This call passed a size outside the range you declared ({g}), so Dynamo compiled another graph for it. Widen the declared range to every size you pass (torch._dynamo.mark_dynamic(x, dim, min=..., max=...)), or keep sizes inside it (pad or truncate)."
-    )
-}
-
 /// The guarded value is a loop count: the line the guard quotes passes it
 /// to `range(...)`.
 fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
@@ -494,81 +329,6 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
 fn channels_last(guard: &str) -> bool {
     guard.contains("stride mismatch at index 1.")
         && (guard.trim_end().ends_with("actual 1") || guard.contains("expected 1,"))
-}
-
-/// `old -> new` of the guarded value, from the guard trees.
-fn change_words(input: &FixInput<'_>) -> Option<String> {
-    let g = input.guard?;
-    let subject = crate::reasons::failed_subject(&g.guard);
-    let c = g.changes.iter().flatten().find(|c| *c.subject == *subject)?;
-    Some(format!("{} -> {}", c.old, c.new))
-}
-
-/// The value was an int in the failed entry and is None in the new one
-/// (or the reverse).
-fn int_or_none(input: &FixInput<'_>) -> bool {
-    let Some(g) = input.guard else { return false };
-    let g_text = g.guard.trim();
-    let was_int = g_text
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.split_whitespace().next().is_some_and(|v| v.parse::<i64>().is_ok()));
-    let now_none = matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if &**v == "None");
-    (was_int && now_none)
-        || (g_text.ends_with(" is None")
-            && matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.parse::<i64>().is_ok()))
-}
-
-/// The guarded attribute is an argument a torch layer was built with
-/// (`self._modules['conv'].dilation`), read inside torch's own layer code
-/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
-/// a Python int there, so it cannot become a tensor or dynamic. The layer
-/// argument's name.
-fn torch_layer_argument(input: &FixInput<'_>) -> Option<String> {
-    let g = input.guard?;
-    let in_torch_layer = g
-        .location
-        .as_ref()
-        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
-    if !in_torch_layer || !g.guard.contains("._modules[") {
-        return None;
-    }
-    const STRUCTURAL: [&str; 8] = [
-        "dilation",
-        "padding",
-        "stride",
-        "kernel_size",
-        "groups",
-        "output_padding",
-        "padding_mode",
-        "num_heads",
-    ];
-    let subject = crate::reasons::failed_subject(&g.guard);
-    let name = subject.rsplit('.').next()?.to_string();
-    STRUCTURAL.contains(&name.as_str()).then_some(name)
-}
-
-fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
-    let culprit = python_name(&input.reason.culprit);
-    let limit = input
-        .compile
-        .recompile_limit
-        .map_or("the recompile limit (8 by default)".to_string(), |n| {
-            format!("the recompile limit ({n} in this compile's config)")
-        });
-    let choices = "raise torch._dynamo.config.recompile_limit (or torch.compile(..., recompile_limit=N)) to at least the number of distinct values, compile the whole model once (torch.compile(model)) so every block is traced into one graph, or give every instance the same value";
-    let what = format!(
-        "{culprit} is the {layer} a torch layer was built with, read inside torch's own layer code: the op needs a Python int there, so it cannot become a tensor or dynamic, and each distinct value needs its own graph. Instances of one class with different values (blocks compiled one by one with block.compile(), which share one code object and one cache) compile once per value, up to {limit}; the values past it run eagerly"
-    );
-    if matches!(input.evidence.kind, EvidenceKind::Repeats | EvidenceKind::LimitHit) {
-        format!("{what}. The choices: {choices}.")
-    } else {
-        format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
-    }
-}
-
-fn symbolic_dim(guard: &str) -> Option<String> {
-    let at = guard.find(".size()[")? + ".size()[".len();
-    Some(guard[at..].split(']').next()?.to_string())
 }
 
 fn in_hook(input: &FixInput<'_>) -> bool {
