@@ -196,7 +196,12 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             ),
         );
     }
-    if let Some(g) = f.guard.filter(|g| shape && pinned(g, c.automatic_dynamic)) {
+    // A size that is a key of a dict (one graph per key) is pinned by the
+    // lookup, and bounded: not this.
+    if let Some(g) = f
+        .guard
+        .filter(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())
+    {
         return Evidence::new(
             EvidenceKind::Pinned,
             format!(
@@ -214,9 +219,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     };
     // A bound the traced code put on a dynamic size (a branch on it) that
     // this call crossed: one graph per side, not a dim made dynamic here.
-    let crossed = f
-        .guard
-        .is_some_and(|g| traced_bound(g) && !g.guard.trim_start().starts_with("tensor '"));
+    let crossed = f.guard.is_some_and(|g| {
+        (traced_bound(g) || size_modulus(&g.guard).is_some()) && !g.guard.trim_start().starts_with("tensor '")
+    });
     if dynamic
         && !small_size(guard)
         && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
@@ -374,7 +379,7 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if boolean(guard) {
         return Some("a flag (two values at most): one compile per value, reused when it returns".into());
     }
-    if string_value(guard) {
+    if open_string(guard) && f.same_cause.len() < OPEN_STRINGS {
         return Some("a string option: one compile per value, reused when it returns".into());
     }
     // A dict's keys are few (optional entries); a list's length is not, so
@@ -394,53 +399,17 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     None
 }
 
-/// An identity guard on the object a method runs on, or on a class passed
-/// as a value, seen once: instances a method is called on and classes are
-/// few, each compiled once. A new object every call shows up as a repeat.
-fn few_objects(f: &Facts<'_>) -> Option<String> {
-    let g = f.guard?;
-    if f.category != Category::ObjectId || f.same_cause.len() >= 2 {
-        return None;
-    }
-    let guard = crate::reasons::culprit::canonical(&g.guard);
-    if crate::reasons::classify::another_module(g) {
-        return Some("another model object reached the frame torch.compile shares between models: one entry per model, compiled once each; it did not repeat in this log".into());
-    }
-    if crate::reasons::subject::receiver_identity(&guard) {
-        return Some("the method ran on another instance, compiled once for it; it did not repeat in this log (a new instance every call would)".into());
-    }
-    if guard.contains("type=<class 'type'>") {
-        return Some(
-            "another class was passed, compiled once for it; classes are few, and it did not repeat in this log".into(),
-        );
-    }
-    None
+/// Recompiles of one cause with a new string each, from which the strings
+/// are not a few options but a value that keeps changing.
+pub const OPEN_STRINGS: usize = 3;
+
+/// A guard that compares a value with a string constant.
+pub fn open_string(guard: &str) -> bool {
+    string_value(guard)
 }
 
-/// A library's mode (an adapter, an attention implementation, a cache
-/// setting), `train()`/`eval()`, or a freeze: modes are few and return.
-fn mode_switch(f: &Facts<'_>) -> bool {
-    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    matches!(
-        f.ownership.owner,
-        ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
-    ) && !guard.contains("param_groups[")
-        || guard.contains(".training")
-        || guard.contains("___dict_contains('forward'")
-        || matches!(f.category, Category::RequiresGrad)
-}
-
-/// A value a library sets once, on the first call (`config.problem_type`).
-fn first_call_setting(f: &Facts<'_>) -> bool {
-    f.ownership.owner == ValueOwner::LibraryAttribute
-        && f.guard.is_some_and(|g| {
-            g.guard.contains("problem_type")
-                || g.changes
-                    .iter()
-                    .flatten()
-                    .any(|c| &*c.old == "None" && &*c.new != "None")
-        })
-}
+mod variants;
+use variants::{few_objects, first_call_setting, mode_switch};
 
 #[cfg(test)]
 mod tests;

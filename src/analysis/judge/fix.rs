@@ -293,8 +293,12 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected: {} is a flag your call passes (or an attribute of an object it passes), and each value compiles once (two at most), reused when it returns. Pass one value every call if you want one compile; a flag stays a Python bool (don't make it a tensor).",
             r.culprit
         ),
+        _ if string_value(g) && input.evidence.kind == EvidenceKind::Repeats => format!(
+            "The compiled code compares {} with a string, and each recompile brought a new one: a value that keeps changing, not a few options, so every new value compiles again until the recompile limit. Read it outside the compiled function (branch there, or pass what it selects as a tensor), or keep it to a fixed set of values.",
+            r.culprit
+        ),
         _ if string_value(g) => format!(
-            "{} is a string option your call passes: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
+            "{} is a string option the compiled code reads: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
             r.culprit
         ),
         Category::ConstantValue if dynamic => format!(
