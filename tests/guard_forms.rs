@@ -128,3 +128,27 @@ fn a_grad_that_appears_under_gradual_unfreezing_is_optimizer_state_not_a_hyperpa
         assert!(r["cause"]["culprit"].as_str().unwrap().contains(".grad"), "{id}");
     }
 }
+
+/// A dict entry compared with a string that is new at every recompile
+/// (`state['mode'] == 'm0'`, then 'm1', 'm2': recorded in
+/// tests/data/killed_mid_compile) is the `value.item` form, and a value
+/// that keeps changing: a repeat, never "a string option ... reused when
+/// it returns".
+#[test]
+fn a_dict_entry_compared_with_a_new_string_each_time_is_a_repeat() {
+    let doc = summary_json(&root().join("tests/data/killed_mid_compile"));
+    let recompiles = doc["recompiles"].as_array().unwrap();
+    assert_eq!(recompiles.len(), 3);
+    for r in recompiles {
+        assert_eq!(r["cause"]["form"], "value.item", "{}", r["cause"]);
+        assert_eq!(r["cause"]["culprit"], "state['mode']", "{}", r["cause"]);
+        assert_eq!(r["evidence"]["kind"], "repeats", "{}", r["evidence"]);
+        assert_eq!(r["severity"], "problem");
+        let text = r["evidence"]["text"].as_str().unwrap();
+        assert!(!text.contains("reused when it returns"), "{text}");
+        let fix = advice(r);
+        assert!(!fix.contains("a string option"), "{fix}");
+        assert!(!fix.contains("your call passes"), "{fix}");
+        assert!(fix.contains("outside the compiled function"), "{fix}");
+    }
+}
