@@ -84,13 +84,6 @@ const OPEN: &[(&str, &str, &str, &str, &str)] = &[
         "a tensor subclass's metadata guard is a type_change row; the truth calls the bits value constant_value",
     ),
     ("subclass_weight_quant", "*", "0/2", "owner", "as 0/1"),
-    (
-        "tv_roi_align_heads",
-        "*",
-        "1/1",
-        "owner",
-        "MultiScaleRoIAlign.scales is read in torchvision's forward, a frame compiled on its own after a graph break, whose self the user built: user_attribute here, library_attribute in the truth",
-    ),
 ];
 
 fn open(scenario: &str, version: &str, id: &str, field: &str) -> bool {
