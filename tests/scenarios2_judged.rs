@@ -168,3 +168,32 @@ fn every_held_out_recompile_is_judged_as_the_blind_truth_says() {
     );
     assert!(fixed.is_empty(), "now right: remove from OPEN:\n{}", fixed.join("\n"));
 }
+
+/// `torch.compile(..., dynamic_shapes=)` exists from torch 2.15 (checked:
+/// one compile for batch sizes 8, 5, 3 and 1 there): a dim that should be
+/// dynamic gets it beside mark_dynamic on a 2.15 log, and never on an
+/// older one.
+#[test]
+fn dynamic_shapes_is_offered_on_torch_2_15_only() {
+    let fix = |path: &str, id: &str| -> String {
+        let s = summary_json(&common::root().join(path));
+        let r = s["recompiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["compile_id"] == id)
+            .unwrap()
+            .clone();
+        r["cause"]["advice"].as_str().unwrap().to_string()
+    };
+    let new = fix("tests/scenarios/logs/torch2.15.0/shape_branch", "0/1");
+    assert!(new.contains("mark_dynamic(x, 0)"), "{new}");
+    assert!(
+        new.contains(r#"dynamic_shapes=ShapesSpec({"x": TensorSpec([ShapeVar("x_0"), None])})"#),
+        "{new}"
+    );
+    assert!(new.contains("torch.fx.experimental.dynamic_spec"), "{new}");
+    let old = fix("tests/scenarios2/logs/torch2.14.1/mark_unbacked_tokens", "0/1");
+    assert!(old.contains("mark_dynamic("), "{old}");
+    assert!(!old.contains("dynamic_shapes="), "{old}");
+}

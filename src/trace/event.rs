@@ -186,6 +186,8 @@ pub struct CompilationMetrics {
     pub cache_size: Option<u64>,
     pub accumulated_cache_size: Option<u64>,
     pub recompile_user_contexts: Option<serde_json::Value>,
+    /// The torch that compiled (`2.15.0+cu132`).
+    pub pytorch_version: Option<String>,
     /// Dynamo's config as a JSON string (torch >= 2.4).
     pub dynamo_config: Option<String>,
     /// Time to evaluate the new entry's guards once, measured by Dynamo

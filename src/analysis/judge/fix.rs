@@ -70,7 +70,7 @@ pub fn fix(input: &FixInput<'_>) -> String {
 /// The recompile limit of the compile, when the user set it below the
 /// default (8).
 fn lowered_limit(input: &FixInput<'_>) -> Option<u8> {
-    input.compile.recompile_limit.filter(|&n| n < 8)
+    input.compile.recompile_limit.map(|n| n.get()).filter(|&n| n < 8)
 }
 
 fn for_owner(input: &FixInput<'_>) -> String {

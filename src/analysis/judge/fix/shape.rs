@@ -25,6 +25,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
         }
     };
+    let mark = format!("{mark}{}", declared_at_compile(input, &dim));
     if let Some(dict) = input.guard.and_then(|g| size_keyed_dict(g, input.failures)) {
         return format!(
             "Expected: the size of dim {dim} is used as a key of {} (a cache keyed by length), so each length compiles once, reused when it returns: one entry per bucket you use. To compile nothing after warm-up, precompute the cache for every length up to the maximum before compiling (or keep one tensor of the maximum length, register_buffer, and slice it).",
@@ -61,7 +62,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected: dynamic=False (automatic_dynamic_shapes off) keeps every size static, and dim {dim}'s sizes ({} -> {}) are bucket lengths (multiples of 8): one graph per bucket, each compiled once and reused when the bucket returns. No action needed while the buckets are few; each new bucket length costs one compile, up to the frame's limit of {} entries.",
             compiled_size(g).unwrap_or("?"),
             super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
-            input.compile.recompile_limit.unwrap_or(8)
+            input.compile.recompile_limit.map_or(8, |n| n.get())
         );
     }
     if dynamic && from_small_size(g) {
@@ -80,8 +81,14 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         let t = crate::reasons::subject::guarded_tensor(&g.guard)?;
         largest_compiled(t, size_mismatch_dim(&g.guard)?, input.failures)
     });
-    let pad = full.map_or("pad the last batch to the full batch size".to_string(), |n| {
-        format!("pad the last batch to {n} (the size compiled before)")
+    // Dim 0 is the batch; another dim is padded by its number.
+    let what = if dim == "0" {
+        "the last batch".to_string()
+    } else {
+        format!("dim {dim}")
+    };
+    let pad = full.map_or(format!("pad {what} to the full size"), |n| {
+        format!("pad {what} to {n} (the size compiled before)")
     });
     if input.evidence.kind != EvidenceKind::OnePerVariant
         && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic))
@@ -97,9 +104,13 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     }
     if input.evidence.kind == EvidenceKind::StaticShapes {
         return format!(
-            "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad the batch dimension to a few fixed sizes; or {mark}.",
+            "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad it to a few fixed sizes; or {mark}.",
             super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
-            full.map_or("pad it to the size compiled before".to_string(), |n| format!("pad the batch to {n} (the size compiled before)")),
+            full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
+                format!("pad the batch to {n} (the size compiled before)")
+            } else {
+                format!("pad dim {dim} to {n} (the size compiled before)")
+            }),
         );
     }
     format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
@@ -115,4 +126,46 @@ pub(super) fn declared_range_fix(input: &FixInput<'_>) -> String {
 fn symbolic_dim(guard: &str) -> Option<String> {
     let at = guard.find(".size()[")? + ".size()[".len();
     Some(guard[at..].split(']').next()?.to_string())
+}
+
+/// On torch 2.15 and later, `torch.compile(..., dynamic_shapes=)` declares
+/// a dim dynamic when compiling (checked against torch 2.15: one compile
+/// for batch sizes 8, 5, 3 and 1). Offered beside mark_dynamic when the
+/// guard names the argument and the trees give its rank.
+fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
+    let Some(g) = input.guard else { return String::new() };
+    if input.compile.torch_minor.is_none_or(|m| m.get() < 15) {
+        return String::new();
+    }
+    let Some(name) = crate::reasons::subject::guarded_tensor(&g.guard).map(python_name) else {
+        return String::new();
+    };
+    let Ok(d) = dim.parse::<usize>() else {
+        return String::new();
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return String::new();
+    }
+    let rank = g
+        .changes
+        .iter()
+        .flatten()
+        .find(|c| *c.subject == *format!("{name}.size()"))
+        .map(|c| c.old.trim_matches(['[', ']']).split(", ").count());
+    let Some(rank) = rank.filter(|&r| d < r) else {
+        return String::new();
+    };
+    let dims: Vec<String> = (0..rank)
+        .map(|i| {
+            if i == d {
+                format!("ShapeVar(\"{name}_{d}\")")
+            } else {
+                "None".into()
+            }
+        })
+        .collect();
+    format!(
+        "; or, on torch 2.15, declare it when compiling: torch.compile(..., dynamic_shapes=ShapesSpec({{\"{name}\": TensorSpec([{}])}})) with ShapesSpec, TensorSpec and ShapeVar from torch.fx.experimental.dynamic_spec (the dim is then unbacked, so sizes 0 and 1 share the graph too)",
+        dims.join(", ")
+    )
 }
