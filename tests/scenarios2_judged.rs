@@ -72,18 +72,17 @@ const OPEN: &[(&str, &str, &str, &str, &str)] = &[
     (
         "subclass_weight_quant",
         "*",
-        "0/1",
-        "owner",
-        "the weight of a module compiled whole (fn._modules['0']._parameters['weight']) reads as the argument of torch's wrapper frame; the truth says the user assigned the attribute",
+        "0/2",
+        "category",
+        "a tensor subclass's metadata guard is a type_change row; the truth calls the bits value constant_value",
     ),
     (
         "subclass_weight_quant",
         "*",
         "0/2",
-        "category",
-        "a tensor subclass's metadata guard is a type_change row; the truth calls the bits value constant_value",
+        "owner",
+        "the metadata guard (___check_metadata_...) names no source, so the weight it checks reads as an argument; the truth says the user assigned the attribute",
     ),
-    ("subclass_weight_quant", "*", "0/2", "owner", "as 0/1"),
 ];
 
 fn open(scenario: &str, version: &str, id: &str, field: &str) -> bool {
