@@ -49,7 +49,7 @@ fn every_recorded_form_is_recognised_by_its_row() {
             "reasons/subclass_metadata",
             "0/1",
             "tensor.subclass_metadata",
-            "type_change",
+            "constant_value",
         ),
         (
             "reasons/subclass_type",

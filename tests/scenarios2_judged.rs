@@ -73,13 +73,6 @@ const OPEN: &[(&str, &str, &str, &str, &str)] = &[
         "subclass_weight_quant",
         "*",
         "0/2",
-        "category",
-        "a tensor subclass's metadata guard is a type_change row; the truth calls the bits value constant_value",
-    ),
-    (
-        "subclass_weight_quant",
-        "*",
-        "0/2",
         "owner",
         "the metadata guard (___check_metadata_...) names no source, so the weight it checks reads as an argument; the truth says the user assigned the attribute",
     ),
