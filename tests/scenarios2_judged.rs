@@ -189,3 +189,20 @@ fn dynamic_shapes_is_offered_on_torch_2_15_only() {
     assert!(old.contains("mark_dynamic("), "{old}");
     assert!(!old.contains("dynamic_shapes="), "{old}");
 }
+
+/// An attribute that is an int on one instance and None on another, which
+/// the code tests against None (`if self.window is not None:`), is two
+/// variants: not "made dynamic", and never advice to make it a tensor.
+#[test]
+fn an_int_or_none_attribute_is_two_variants_not_a_dynamic_int() {
+    for version in VERSIONS {
+        let dir = common::root().join(format!("tests/scenarios2/logs/{version}/regional_local_global_window"));
+        let s = summary_json(&dir);
+        let r = &s["recompiles"][0];
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{version}: {}", r["evidence"]);
+        let fix = r["cause"]["advice"].as_str().unwrap();
+        assert!(fix.starts_with("Expected"), "{version}: {fix}");
+        assert!(!fix.contains("buffer"), "{version}: {fix}");
+        assert!(!fix.contains("made it dynamic"), "{version}: {fix}");
+    }
+}

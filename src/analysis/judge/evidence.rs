@@ -8,8 +8,8 @@
 //! once.
 
 use super::guard_text::{
-    boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, numeric, pinned,
-    size_keyed_dict, size_modulus, small_size, string_value, traced_bound, zero_one_bound,
+    boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
+    numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound, zero_one_bound,
 };
 use super::owner::{Ownership, ValueOwner};
 use super::verdict::Severity;
@@ -223,6 +223,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         (traced_bound(g) || size_modulus(&g.guard).is_some()) && !g.guard.trim_start().starts_with("tensor '")
     });
     if dynamic
+        && !f.guard.is_some_and(int_or_none_test)
         && !small_size(guard)
         && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
         && !crossed
@@ -369,6 +370,9 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     if mode_switch(f) {
         return Some("a mode switch: one compile per mode, reused when it returns".into());
+    }
+    if f.guard.is_some_and(int_or_none_test) {
+        return Some("an int on some calls and None on others, and the code branches on which: two variants, each compiled once and reused".into());
     }
     if dtype_value(guard) {
         return Some(

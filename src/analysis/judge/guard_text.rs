@@ -241,6 +241,25 @@ pub(super) fn pinned(g: &GuardFailure, automatic_dynamic: Option<bool>) -> bool 
         && matches!(g.now, Some(crate::reasons::GuardedNow::Constant(_)))
 }
 
+/// `self.window == 8` where the line the guard quotes tests the same value
+/// against None (`if self.window is not None:`): an int on some calls and
+/// None on others, a switch of code path torch cannot make dynamic.
+pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    let Some((subject, value)) = guard.split("  #").next().unwrap_or("").rsplit_once(" == ") else {
+        return false;
+    };
+    // The new entry holding another int is an int that changed, not None.
+    let now_int = matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.trim().parse::<i64>().is_ok());
+    if value.trim().parse::<i64>().is_err() || now_int {
+        return false;
+    }
+    let subject = subject.trim().trim_start_matches("L[").to_string();
+    g.code.as_deref().is_some_and(|code| {
+        code.contains(&format!("{subject} is not None")) || code.contains(&format!("{subject} is None"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,6 +80,9 @@ fn change_words(input: &FixInput<'_>) -> Option<String> {
 /// (or the reverse).
 fn int_or_none(input: &FixInput<'_>) -> bool {
     let Some(g) = input.guard else { return false };
+    if super::super::guard_text::int_or_none_test(g) {
+        return true;
+    }
     let g_text = g.guard.trim();
     let was_int = g_text
         .rsplit_once(" == ")
