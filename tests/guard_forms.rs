@@ -49,7 +49,7 @@ fn every_recorded_form_is_recognised_by_its_row() {
             "reasons/subclass_metadata",
             "0/1",
             "tensor.subclass_metadata",
-            "type_change",
+            "constant_value",
         ),
         (
             "reasons/subclass_type",
@@ -95,7 +95,10 @@ fn every_recorded_form_is_recognised_by_its_row() {
 #[test]
 fn a_vmap_is_not_a_device_change_and_a_subclass_weight_is_named() {
     let vmap = recompile("reasons/functorch_vmap", "0/1");
-    assert!(advice(&vmap).starts_with("Not a device change"), "{}", advice(&vmap));
+    // Expected (one compile per transform): the fix opens by saying so,
+    // then says what it is not.
+    assert!(advice(&vmap).starts_with("Expected"), "{}", advice(&vmap));
+    assert!(advice(&vmap).contains("Not a device change"), "{}", advice(&vmap));
     assert!(!advice(&vmap).contains("one device"), "{}", advice(&vmap));
 
     let weight = recompile("reasons/subclass_type", "0/1");
@@ -150,4 +153,28 @@ fn aliased_arguments_and_a_class_attribute_are_read_for_their_owner() {
         "{fix}"
     );
     assert!(!fix.contains("allow_unspec_int_on_nn_module"), "{fix}");
+}
+
+/// A dict entry compared with a string that is new at every recompile
+/// (`state['mode'] == 'm0'`, then 'm1', 'm2': recorded in
+/// tests/data/killed_mid_compile) is the `value.item` form, and a value
+/// that keeps changing: a repeat, never "a string option ... reused when
+/// it returns".
+#[test]
+fn a_dict_entry_compared_with_a_new_string_each_time_is_a_repeat() {
+    let doc = summary_json(&root().join("tests/data/killed_mid_compile"));
+    let recompiles = doc["recompiles"].as_array().unwrap();
+    assert_eq!(recompiles.len(), 3);
+    for r in recompiles {
+        assert_eq!(r["cause"]["form"], "value.item", "{}", r["cause"]);
+        assert_eq!(r["cause"]["culprit"], "state['mode']", "{}", r["cause"]);
+        assert_eq!(r["evidence"]["kind"], "repeats", "{}", r["evidence"]);
+        assert_eq!(r["severity"], "problem");
+        let text = r["evidence"]["text"].as_str().unwrap();
+        assert!(!text.contains("reused when it returns"), "{text}");
+        let fix = advice(r);
+        assert!(!fix.contains("a string option"), "{fix}");
+        assert!(!fix.contains("your call passes"), "{fix}");
+        assert!(fix.contains("outside the compiled function"), "{fix}");
+    }
 }

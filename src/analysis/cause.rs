@@ -174,8 +174,8 @@ pub fn cause_index(compile: &Compile) -> Option<usize> {
             .iter()
             .enumerate()
             .min_by(|(i, a), (j, b)| {
-                distance(a)
-                    .cmp(&distance(b))
+                distance(a, reasons)
+                    .cmp(&distance(b, reasons))
                     .then_with(|| newest_first(*j, b).cmp(&newest_first(*i, a)))
             })
             .map(|(i, _)| i);
@@ -195,9 +195,9 @@ pub(super) fn entry_distance_ties(compile: &Compile, i: usize) -> Vec<usize> {
     if reasons[i].changes.is_none() {
         return Vec::new();
     }
-    let d = distance(&reasons[i]);
+    let d = distance(&reasons[i], reasons);
     (0..reasons.len())
-        .filter(|&j| j != i && reasons[j].changes.is_some() && distance(&reasons[j]) == d)
+        .filter(|&j| j != i && reasons[j].changes.is_some() && distance(&reasons[j], reasons) == d)
         .collect()
 }
 
@@ -209,9 +209,28 @@ pub(super) fn entry_distance_ties(compile: &Compile, i: usize) -> Vec<usize> {
 /// have failed. Ties are broken by every differing value, the dynamic ones
 /// included: an entry that differs only in a size the new compile made
 /// dynamic is closer than one that differs in that size and a flag.
-fn distance(r: &GuardFailure) -> (usize, usize) {
+///
+/// A dim the new compile holds dynamically that another failed entry
+/// already held so was not made dynamic by this compile: a static size
+/// there counts (after `256 -> None` at 0/1, the entry 0/0 compiled for
+/// 256 is no closer to the call than 0/1, which failed on a remainder).
+fn distance(r: &GuardFailure, all: &[GuardFailure]) -> (usize, usize) {
     let Some(changes) = r.changes.as_ref() else {
         return (usize::MAX, usize::MAX);
+    };
+    // A newer entry whose own failed guard is about the same tensor and
+    // that does not differ from the new compile in this size held it
+    // dynamic already.
+    let dynamic_before = |c: &crate::reasons::GuardChange| {
+        let tensor = c.subject.strip_suffix(".size()").unwrap_or(&c.subject);
+        all.iter().any(|o| {
+            !std::ptr::eq(o, r)
+                && entry_number(o.entry.as_deref()) > entry_number(r.entry.as_deref())
+                && o.guard.contains(&format!("{tensor}.size()"))
+                && o.changes
+                    .as_ref()
+                    .is_some_and(|oc| !oc.iter().any(|x| x.subject == c.subject))
+        })
     };
     let subject = failed_subject(&r.guard);
     // A symbolic guard names its sizes in full (`failed_subject` keeps one
@@ -222,6 +241,7 @@ fn distance(r: &GuardFailure) -> (usize, usize) {
     };
     let names = |c: &crate::reasons::GuardChange| {
         *c.subject == *subject
+            || (c.subject.starts_with('(') && r.guard.trim_start().starts_with(&*c.subject))
             || c.subject.starts_with(&format!("{subject}."))
             || c.subject.starts_with(&format!("{subject} "))
             || value_read(&c.subject) == key
@@ -238,7 +258,7 @@ fn distance(r: &GuardFailure) -> (usize, usize) {
         }
         read.len() + usize::from(!named)
     };
-    let counted = values(&mut changes.iter().filter(|c| !c.new_is_dynamic()));
+    let counted = values(&mut changes.iter().filter(|c| !c.new_is_dynamic() || dynamic_before(c)));
     let all = values(&mut changes.iter());
     (counted, all)
 }

@@ -219,6 +219,16 @@ fn apply_metrics(c: &mut Compile, m: &CompilationMetrics, interned: &mut Interne
         caches.remote_misses = remote_misses;
     }
     c.automatic_dynamic = m.dynamo_flag("automatic_dynamic_shapes");
+    c.torch_minor = m.pytorch_version.as_deref().and_then(|v| {
+        let mut parts = v.split(['.', '+']);
+        (parts.next()? == "2")
+            .then(|| parts.next()?.parse::<std::num::NonZeroU8>().ok())
+            .flatten()
+    });
+    c.recompile_limit = m
+        .dynamo_number("recompile_limit")
+        .or_else(|| m.dynamo_number("cache_size_limit"))
+        .and_then(|n| std::num::NonZeroU8::new(u8::try_from(n).unwrap_or(u8::MAX)));
     c.graph_op_count = m.graph_op_count;
     c.fail_type = m.fail_type.as_deref().map(|t| interned.text(t));
     c.fail_reason = m.fail_reason.as_deref().map(|t| interned.text(t));

@@ -136,6 +136,13 @@ pub struct Compile {
     pub guard_tree: Option<Box<GuardTree>>,
     /// `automatic_dynamic_shapes` in the compile's Dynamo config.
     pub automatic_dynamic: Option<bool>,
+    /// `recompile_limit` in the compile's Dynamo config (the default is 8;
+    /// `torch.compile(..., recompile_limit=)` shows here too); a byte, to keep
+    /// a compile small: a limit above 255 is held as 255, one of 0 as None.
+    pub recompile_limit: Option<std::num::NonZeroU8>,
+    /// The minor version of the torch 2.x that compiled (15 for 2.15.0),
+    /// from `compilation_metrics`; None for another major, 2.0, or none logged.
+    pub torch_minor: Option<std::num::NonZeroU8>,
     /// Dims created with a range the user declared (`mark_dynamic(x, d,
     /// min=, max=)`), as (source `x.size()[d]`, range `[2, 16]`).
     pub declared_ranges: Vec<(String, String)>,

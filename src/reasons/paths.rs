@@ -55,7 +55,10 @@ fn is_torch_path(path: &str) -> bool {
     let p = path.replace('\\', "/");
     p.contains("/torch/")
         || p.starts_with("torch/")
-        || p.contains("site-packages/torch")
+        // `site-packages/torchvision/` (torchaudio, torchao) is a library of
+        // its own, not torch.
+        || p.contains("site-packages/torch/")
+        || p.contains("dist-packages/torch/")
         || TORCH_DIRS.iter().any(|d| p.starts_with(d))
         || p == "functional.py"
         || p == "_tensor.py"
@@ -154,6 +157,13 @@ mod tests {
     use super::*;
 
     const TORCH: &str = "/opt/venv/lib/python3.11/site-packages/torch/_dynamo/convert_frame.py";
+
+    #[test]
+    fn torchvision_is_a_library_not_torch() {
+        assert_eq!(owner(TORCH), Owner::Torch);
+        let vision = "/opt/gs-torch214/lib/python3.11/site-packages/torchvision/ops/poolers.py";
+        assert_eq!(owner(vision), Owner::Library);
+    }
 
     fn resolver(paths: &[&str]) -> PathResolver {
         let mut r = PathResolver::default();

@@ -174,7 +174,9 @@ pub fn rules() -> Vec<Rule> {
             id: "shape.symbolic_size",
             category: ShapeInput,
             when: When::Always,
-            pattern: r"(?P<src>___from_numpy\([A-Za-z_][A-Za-z0-9_]*\)|[A-Za-z_][A-Za-z0-9_.\[\]']*)\.size\(\)\[(?P<idx>\d+)\]",
+            // An array Dynamo traced from numpy is `___from_numpy(a)`
+            // (recorded: tests/scenarios2 numpy_feature_window).
+            pattern: r"(?P<src>___from_numpy\([A-Za-z_][A-Za-z0-9_.\[\]']*\)|[A-Za-z_][A-Za-z0-9_.\[\]']*)\.size\(\)\[(?P<idx>\d+)\]",
             culprit: Culprit::Source("src"),
             detail: Some("symbolic shape guard on dim {idx} (sizes 0 and 1 are specialized)"),
             advice: "A dynamic dimension took a size the compiled graph excluded: sizes 0 and 1 are always specialised, and mark_dynamic does not change that. Avoid size-0/1 batches (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked({$src}, {idx}).",

@@ -195,6 +195,8 @@ pub struct CompilationMetrics {
     pub cache_size: Option<u64>,
     pub accumulated_cache_size: Option<u64>,
     pub recompile_user_contexts: Option<serde_json::Value>,
+    /// The torch that compiled (`2.15.0+cu132`).
+    pub pytorch_version: Option<String>,
     /// Dynamo's config as a JSON string (torch >= 2.4).
     pub dynamo_config: Option<String>,
     /// Time to evaluate the new entry's guards once, measured by Dynamo
@@ -212,6 +214,14 @@ pub struct CompilationMetrics {
 }
 
 impl CompilationMetrics {
+    /// A whole number of the compile's Dynamo config (`recompile_limit`;
+    /// a `torch.compile(..., recompile_limit=)` shows there too).
+    pub fn dynamo_number(&self, name: &str) -> Option<u64> {
+        let config = self.dynamo_config.as_deref()?;
+        let at = config.find(&format!("\"{name}\": "))? + name.len() + 4;
+        config[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    }
+
     /// A boolean of the compile's Dynamo config, when the log carries it.
     pub fn dynamo_flag(&self, name: &str) -> Option<bool> {
         let config = self.dynamo_config.as_deref()?;

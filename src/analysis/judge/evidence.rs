@@ -8,8 +8,8 @@
 //! once.
 
 use super::guard_text::{
-    boolean, branch_bound, declared_range, dict_length, enum_member, numeric, size_keyed_dict, small_size,
-    specialisation_note, string_value, traced_bound,
+    boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
+    numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound, zero_one_bound,
 };
 use super::owner::{Ownership, ValueOwner};
 use super::verdict::Severity;
@@ -42,6 +42,9 @@ pub enum EvidenceKind {
     BecameDynamic,
     /// One of a bounded set of variants, compiled once each.
     OnePerVariant,
+    /// A size changed with automatic dynamic shapes on, yet the new entry
+    /// holds the dim static: `mark_static`, or an op that specialises it.
+    Pinned,
     /// State created or set once, on the first call.
     FirstCall,
     /// State the user's code changed once while running, read inside the
@@ -66,6 +69,7 @@ impl EvidenceKind {
             EvidenceKind::HiddenState => "hidden_state",
             EvidenceKind::StaysSpecialised => "stays_specialised",
             EvidenceKind::BecameDynamic => "became_dynamic",
+            EvidenceKind::Pinned => "pinned",
             EvidenceKind::OnePerVariant => "one_per_variant",
             EvidenceKind::FirstCall => "first_call",
             EvidenceKind::ChangedOnce => "changed_once",
@@ -85,6 +89,7 @@ impl EvidenceKind {
             | EvidenceKind::StaticShapes
             | EvidenceKind::HiddenState
             | EvidenceKind::StaysSpecialised
+            | EvidenceKind::Pinned
             | EvidenceKind::NotRecognised => Severity::Problem,
             EvidenceKind::BecameDynamic
             | EvidenceKind::OnePerVariant
@@ -173,6 +178,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     }
     let shape = matches!(f.category, Category::ShapeInput | Category::ShapeLazyBuffer);
     if shape && c.automatic_dynamic == Some(false) && !small_size(guard) {
+        if let Some(why) = bounded(f) {
+            return Evidence::new(EvidenceKind::OnePerVariant, why);
+        }
         return Evidence::new(
             EvidenceKind::StaticShapes,
             "automatic_dynamic_shapes is off in this compile's config: the dim stays static and every new size compiles again",
@@ -188,13 +196,38 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             ),
         );
     }
+    // A size that is a key of a dict (one graph per key) is pinned by the
+    // lookup, and bounded: not this.
+    if let Some(g) = f
+        .guard
+        .filter(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())
+    {
+        return Evidence::new(
+            EvidenceKind::Pinned,
+            format!(
+                "the size changed ({}) and automatic dynamic shapes are on, yet the new entry still holds dim {} static: something pins it (torch._dynamo.mark_static on that dim, or an op in the traced code that specialises the size, as under vmap), so each new size compiles again",
+                g.guard.split(". ").nth(1).unwrap_or("").trim(),
+                crate::reasons::subject::size_mismatch_dim(&g.guard).unwrap_or(0)
+            ),
+        );
+    }
     let now = f.guard.and_then(|g| g.now.as_ref());
     let dynamic = match now {
         Some(GuardedNow::Dynamic) => true,
         Some(GuardedNow::Unguarded) => numeric(guard) || shape,
         _ => false,
     };
-    if dynamic && !small_size(guard) && !f.guard.is_some_and(specialisation_note) {
+    // A bound the traced code put on a dynamic size (a branch on it) that
+    // this call crossed: one graph per side, not a dim made dynamic here.
+    let crossed = f.guard.is_some_and(|g| {
+        (traced_bound(g) || size_modulus(&g.guard).is_some()) && !g.guard.trim_start().starts_with("tensor '")
+    });
+    if dynamic
+        && !f.guard.is_some_and(int_or_none_test)
+        && !small_size(guard)
+        && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
+        && !crossed
+    {
         return Evidence::new(
             EvidenceKind::BecameDynamic,
             "the new entry guards it symbolically (torch made it dynamic): later values compile nothing",
@@ -276,7 +309,7 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
     use Category::*;
-    if small_size(guard) || f.guard.is_some_and(specialisation_note) {
+    if small_size(guard) || f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons)) {
         return Some(
             "sizes 0 and 1 are always specialised: each compiles once, larger sizes share the dynamic entry".into(),
         );
@@ -284,6 +317,19 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if let Some(dict) = f.guard.and_then(|g| size_keyed_dict(g, &f.compile.recompile_reasons)) {
         return Some(format!(
             "the size is a key of {dict} (another failed guard of this compile tests that key): one compile per key, reused when it returns"
+        ));
+    }
+    if let Some(m) = size_modulus(guard) {
+        return Some(format!(
+            "the graph assumed the size's remainder modulo {m} ({}: an uneven split, or a shape that must divide): at most {m} graphs, one per remainder, each compiled once and reused when it returns",
+            guard.split("  #").next().unwrap_or(guard).trim()
+        ));
+    }
+    let static_shapes = f.compile.automatic_dynamic == Some(false);
+    if static_shapes && bucket_sizes(guard) {
+        return Some(format!(
+            "automatic_dynamic_shapes is off (dynamic=False), and the sizes ({}) are multiples of 8, lengths padded to buckets: one graph per bucket, each compiled once and reused when it returns",
+            guard.split(". ").nth(1).unwrap_or("").trim()
         ));
     }
     if let Some(g) = f.guard.filter(|g| traced_bound(g) && branch_bound(g).is_none()) {
@@ -325,10 +371,19 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if mode_switch(f) {
         return Some("a mode switch: one compile per mode, reused when it returns".into());
     }
+    if f.guard.is_some_and(int_or_none_test) {
+        return Some("an int on some calls and None on others, and the code branches on which: two variants, each compiled once and reused".into());
+    }
+    if dtype_value(guard) {
+        return Some(
+            "a dtype kept as a Python setting: one graph per dtype, each compiled once and reused when it returns"
+                .into(),
+        );
+    }
     if boolean(guard) {
         return Some("a flag (two values at most): one compile per value, reused when it returns".into());
     }
-    if string_value(guard) {
+    if open_string(guard) && f.same_cause.len() < OPEN_STRINGS {
         return Some("a string option: one compile per value, reused when it returns".into());
     }
     // A dict's keys are few (optional entries); a list's length is not, so
@@ -348,53 +403,17 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     None
 }
 
-/// An identity guard on the object a method runs on, or on a class passed
-/// as a value, seen once: instances a method is called on and classes are
-/// few, each compiled once. A new object every call shows up as a repeat.
-fn few_objects(f: &Facts<'_>) -> Option<String> {
-    let g = f.guard?;
-    if f.category != Category::ObjectId || f.same_cause.len() >= 2 {
-        return None;
-    }
-    let guard = crate::reasons::culprit::canonical(&g.guard);
-    if crate::reasons::classify::another_module(g) {
-        return Some("another model object reached the frame torch.compile shares between models: one entry per model, compiled once each; it did not repeat in this log".into());
-    }
-    if crate::reasons::subject::receiver_identity(&guard) {
-        return Some("the method ran on another instance, compiled once for it; it did not repeat in this log (a new instance every call would)".into());
-    }
-    if guard.contains("type=<class 'type'>") {
-        return Some(
-            "another class was passed, compiled once for it; classes are few, and it did not repeat in this log".into(),
-        );
-    }
-    None
+/// Recompiles of one cause with a new string each, from which the strings
+/// are not a few options but a value that keeps changing.
+pub const OPEN_STRINGS: usize = 3;
+
+/// A guard that compares a value with a string constant.
+pub fn open_string(guard: &str) -> bool {
+    string_value(guard)
 }
 
-/// A library's mode (an adapter, an attention implementation, a cache
-/// setting), `train()`/`eval()`, or a freeze: modes are few and return.
-fn mode_switch(f: &Facts<'_>) -> bool {
-    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    matches!(
-        f.ownership.owner,
-        ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
-    ) && !guard.contains("param_groups[")
-        || guard.contains(".training")
-        || guard.contains("___dict_contains('forward'")
-        || matches!(f.category, Category::RequiresGrad)
-}
-
-/// A value a library sets once, on the first call (`config.problem_type`).
-fn first_call_setting(f: &Facts<'_>) -> bool {
-    f.ownership.owner == ValueOwner::LibraryAttribute
-        && f.guard.is_some_and(|g| {
-            g.guard.contains("problem_type")
-                || g.changes
-                    .iter()
-                    .flatten()
-                    .any(|c| &*c.old == "None" && &*c.new != "None")
-        })
-}
+mod variants;
+use variants::{few_objects, first_call_setting, mode_switch};
 
 #[cfg(test)]
 mod tests;

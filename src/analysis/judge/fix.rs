@@ -8,13 +8,18 @@
 use super::caller::CallerArg;
 use super::evidence::{Evidence, EvidenceKind};
 use super::guard_text::{
-    branch_bound, compiled_size, dict_length, enum_member, from_small_size, is_flag as boolean, numeric,
-    size_keyed_dict, string_value,
+    branch_bound, bucket_sizes, compiled_size, dict_length, dtype_value, enum_member, from_small_size,
+    is_flag as boolean, largest_compiled, numeric, pinned, size_keyed_dict, size_modulus, string_value, traced_bound,
 };
 use super::owner::{is_inference_change, Ownership, ValueOwner};
 use crate::reasons::culprit::python_name;
 use crate::reasons::subject::size_mismatch_dim;
 use crate::reasons::{Category, GuardFailure, RecompileReason};
+
+mod attribute;
+mod shape;
+use attribute::user_attribute_fix;
+use shape::{declared_range_fix, shape_fix};
 
 /// What the fix is written from.
 pub struct FixInput<'a> {
@@ -30,6 +35,9 @@ pub struct FixInput<'a> {
     /// What the caller passed where the guarded argument is, when the
     /// call line shows it.
     pub caller: Option<&'a CallerArg>,
+    /// The recompile's compile: its Dynamo config (automatic dynamic
+    /// shapes, the recompile limit).
+    pub compile: &'a crate::model::Compile,
 }
 
 /// The advice for one recompile.
@@ -37,7 +45,10 @@ pub fn fix(input: &FixInput<'_>) -> String {
     let body = for_owner(input);
     match input.evidence.kind {
         EvidenceKind::LimitHit => format!(
-            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit) and gave up: this frame runs eagerly, uncompiled, for the rest of the process. The recompiles that filled the cache were caused by {} ({}); fix that: {body}",
+            "Dynamo hit the recompile limit (torch._dynamo.config.recompile_limit{}) and gave up: this frame runs eagerly, uncompiled, for the rest of the process. The recompiles that filled the cache were caused by {} ({}); fix that: {body}",
+            lowered_limit(input).map_or(String::new(), |n| format!(
+                ", {n} in this compile's config where the default is 8: set lower by torch._dynamo.config.recompile_limit or torch.compile(..., recompile_limit={n}), so only {n} entries of the frame compile"
+            )),
             input.reason.culprit,
             input.reason.category.label()
         ),
@@ -47,8 +58,19 @@ pub fn fix(input: &FixInput<'_>) -> String {
             input.reason.category.label()
         ),
         EvidenceKind::Repeats => format!("{body} {}.", capitalise(&input.evidence.text)),
+        kind if kind.severity() == super::verdict::Severity::Expected && !body.starts_with("Expected") => {
+            // An expected recompile says so first: no action is needed, and
+            // what follows is only how to avoid it.
+            format!("Expected: {}. No action needed. To avoid it anyway: {body}", input.evidence.text)
+        }
         _ => body,
     }
+}
+
+/// The recompile limit of the compile, when the user set it below the
+/// default (8).
+fn lowered_limit(input: &FixInput<'_>) -> Option<u8> {
+    input.compile.recompile_limit.map(|n| n.get()).filter(|&n| n < 8)
 }
 
 fn for_owner(input: &FixInput<'_>) -> String {
@@ -91,6 +113,9 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::Unknown => r.advice.clone(),
         ValueOwner::Closure | ValueOwner::Global if in_hook(input) => format!(
             "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes; a flag, a counter or a list the hook appends to are all the hook's state (one cause). Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks."
+        ),
+        ValueOwner::Closure | ValueOwner::Global if dynamic => format!(
+            "Expected once: {culprit} changed and torch made it dynamic at this recompile (automatic dynamic shapes: the new entry holds it as a symbolic int, not a constant), so later values compile nothing. No action needed."
         ),
         ValueOwner::Closure => {
             if boolean(g) {
@@ -188,47 +213,6 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     }
 }
 
-fn user_attribute_fix(input: &FixInput<'_>) -> String {
-    let r = input.reason;
-    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    if g.contains("___dict_contains('forward'") || g.contains("___dict_contains('__call__'") {
-        return format!(
-            "{}An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward: one compile for the patched forward, reused while it stays. Patch before compiling, or give the replacement its own compiled function (a separate compiled callable: torch.compile(the_replacement)) instead of assigning it to forward.",
-            expected(input)
-        );
-    }
-    match r.category {
-        Category::RequiresGrad => requires_grad_fix(input),
-        Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
-            r.advice.clone()
-        }
-        Category::DictKeys => format!(
-            "{}{} is a dict your code fills while running (a cache keyed by a length or an id), and the compiled code reads which keys it holds: each new key compiles once, reused when it returns, so the cost is one compile per key you use. To compile nothing after warm-up, fill it before compiling (precompute every length up to the maximum in __init__), or keep one tensor of the maximum length (register_buffer) and slice it.",
-            expected(input),
-            r.culprit
-        ),
-        Category::ContainerLen => format!(
-            "{} is a list your code keeps on the object, and the compiled code reads its length (or whether it is empty): each new length compiles again, so a list appended to every step recompiles every step until the recompile limit. Keep the history in a fixed-size tensor buffer instead (self.register_buffer(\"history\", torch.zeros(maxlen, ...)) written at an index as a ring buffer, or a running mean), or append outside the compiled region.",
-            r.culprit
-        ),
-        _ if g.contains(".training") => r.advice.clone(),
-        _ if boolean(g) => format!(
-            "{}Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
-            once(input),
-            r.culprit
-        ),
-        _ if numeric(g) && input.evidence.kind == EvidenceKind::BecameDynamic => format!(
-            "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
-            r.culprit
-        ),
-        _ if numeric(g) => format!(
-            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
-            r.culprit
-        ),
-        _ => r.advice.clone(),
-    }
-}
-
 fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let r = input.reason;
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
@@ -309,8 +293,12 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected: {} is a flag your call passes (or an attribute of an object it passes), and each value compiles once (two at most), reused when it returns. Pass one value every call if you want one compile; a flag stays a Python bool (don't make it a tensor).",
             r.culprit
         ),
+        _ if string_value(g) && input.evidence.kind == EvidenceKind::Repeats => format!(
+            "The compiled code compares {} with a string, and each recompile brought a new one: a value that keeps changing, not a few options, so every new value compiles again until the recompile limit. Read it outside the compiled function (branch there, or pass what it selects as a tensor), or keep it to a fixed set of values.",
+            r.culprit
+        ),
         _ if string_value(g) => format!(
-            "{} is a string option your call passes: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
+            "{} is a string option the compiled code reads: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
             r.culprit
         ),
         Category::ConstantValue if dynamic => format!(
@@ -321,71 +309,6 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     }
 }
 
-fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
-    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    let dim = size_mismatch_dim(g)
-        .map(|d| d.to_string())
-        .or_else(|| symbolic_dim(g))
-        .unwrap_or_else(|| "<dim>".into());
-    let mark = match input.caller {
-        Some(c) if c.is_name() => format!("torch._dynamo.mark_dynamic({}, {dim}) before the first call", c.expr),
-        Some(c) => format!(
-            "bind what you pass and mark it before the call: `t = {}; torch._dynamo.mark_dynamic(t, {dim})`, then pass t (marking a tensor you slice from does not mark the slice)",
-            c.expr
-        ),
-        None => {
-            let name = input
-                .guard
-                .and_then(|g| crate::reasons::subject::guarded_tensor(&g.guard))
-                .map(python_name)
-                .unwrap_or_else(|| "x".into());
-            format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
-        }
-    };
-    if let Some(dict) = input.guard.and_then(|g| size_keyed_dict(g, input.failures)) {
-        return format!(
-            "Expected: the size of dim {dim} is used as a key of {} (a cache keyed by length), so each length compiles once, reused when it returns: one entry per bucket you use. To compile nothing after warm-up, precompute the cache for every length up to the maximum before compiling (or keep one tensor of the maximum length, register_buffer, and slice it).",
-            python_name(dict)
-        );
-    }
-    if let Some(test) = input.guard.and_then(branch_bound) {
-        return format!(
-            "Expected: a branch in your code tests the size (`{}`), so each side of it compiles once, reused when it returns (two variants, one per branch); dim {dim} stays dynamic within each. Nothing to fix; to have one graph for both, compute both sides and pick with torch.where instead of branching on the size.",
-            test.trim()
-        );
-    }
-    if dynamic && from_small_size(g) {
-        return format!(
-            "Expected once: torch specialises sizes 0 and 1, so the call with size {} kept its own entry; dim {dim} became dynamic at this recompile and later sizes compile nothing. Nothing to fix; to share one graph with that size too, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim}).",
-            compiled_size(g).unwrap_or("1")
-        );
-    }
-    let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
-    if small {
-        return format!(
-            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
-        );
-    }
-    if dynamic {
-        return format!(
-            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile, so later sizes compile nothing. To avoid even this recompile, {mark}."
-        );
-    }
-    if input.evidence.kind == EvidenceKind::StaticShapes {
-        return format!(
-            "automatic_dynamic_shapes is off, so every new size of dim {dim} compiles again. Turn it back on, or {mark}, or pad inputs to a few fixed sizes."
-        );
-    }
-    format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
-}
-
-fn declared_range_fix(input: &FixInput<'_>) -> String {
-    let g = input.guard.map(|g| g.guard.trim()).unwrap_or("");
-    format!(
-        "This call passed a size outside the range you declared ({g}), so Dynamo compiled another graph for it. Widen the declared range to every size you pass (torch._dynamo.mark_dynamic(x, dim, min=..., max=...)), or keep sizes inside it (pad or truncate)."
-    )
-}
-
 /// The guarded value is a loop count: the line the guard quotes passes it
 /// to `range(...)`.
 fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
@@ -394,7 +317,15 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
     let subject = crate::reasons::failed_subject(&crate::reasons::culprit::canonical(&g.guard));
     let name = python_name(&subject);
     let last = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
-    let inside = code.split("range(").nth(1)?;
+    // `range(` as a call of its own: `torch.arange(n)` builds a tensor,
+    // it unrolls nothing.
+    let at = code.match_indices("range(").find(|(i, _)| {
+        !code[..*i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    })?;
+    let inside = &code[at.0 + "range(".len()..];
     (!last.is_empty() && inside.contains(last.as_str())).then_some(code)
 }
 
@@ -402,11 +333,6 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
 fn channels_last(guard: &str) -> bool {
     guard.contains("stride mismatch at index 1.")
         && (guard.trim_end().ends_with("actual 1") || guard.contains("expected 1,"))
-}
-
-fn symbolic_dim(guard: &str) -> Option<String> {
-    let at = guard.find(".size()[")? + ".size()[".len();
-    Some(guard[at..].split(']').next()?.to_string())
 }
 
 fn in_hook(input: &FixInput<'_>) -> bool {

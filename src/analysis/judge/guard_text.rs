@@ -142,6 +142,124 @@ pub(super) fn declared_range(g: &GuardFailure, declared: &[(String, String)]) ->
     ))
 }
 
+/// `self.compute_dtype == torch.float32`: a dtype kept as a Python value
+/// (a setting with a few values, each one graph).
+pub(super) fn dtype_value(guard: &str) -> bool {
+    guard.rsplit_once(" == ").is_some_and(|(_, v)| {
+        let v = v.split_whitespace().next().unwrap_or("");
+        v.strip_prefix("torch.").is_some_and(|d| {
+            [
+                "float", "bfloat", "half", "double", "int", "uint", "bool", "complex", "long", "short",
+            ]
+            .iter()
+            .any(|k| d.starts_with(k))
+        })
+    })
+}
+
+/// `((1 + (x.size()[0] // 2)) % 4) == 3`: a size's remainder modulo a
+/// constant (an uneven split, a stride that must divide): at most that
+/// many variants, one per remainder. The modulus.
+pub(super) fn size_modulus(guard: &str) -> Option<u64> {
+    if !guard.contains(".size()[") {
+        return None;
+    }
+    let (_, rest) = guard.split_once(" % ")?;
+    let m: u64 = rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    (m >= 2).then_some(m)
+}
+
+/// `actual N` of a size mismatch: the size the new call passed.
+pub(super) fn actual_size(guard: &str) -> Option<u64> {
+    size_mismatch_dim(guard)?;
+    guard.rsplit(", actual ").next()?.trim().parse().ok()
+}
+
+/// Both sizes of a size mismatch are multiples of 8 (16 -> 32, 32 -> 64):
+/// lengths padded to buckets, not a short last batch (8 -> 5, 32 -> 6).
+pub(super) fn bucket_sizes(guard: &str) -> bool {
+    let old = compiled_size(guard).and_then(|s| s.trim().parse::<u64>().ok());
+    matches!((old, actual_size(guard)), (Some(a), Some(b)) if a >= 8 && b >= 8 && a % 8 == 0 && b % 8 == 0)
+}
+
+/// The largest size compiled for dim `dim` of `tensor` by any failed entry
+/// of the compile: the full batch a short one could be padded to.
+pub(super) fn largest_compiled(tensor: &str, dim: usize, all: &[GuardFailure]) -> Option<u64> {
+    all.iter()
+        .filter(|o| {
+            crate::reasons::subject::guarded_tensor(&o.guard) == Some(tensor)
+                && size_mismatch_dim(&o.guard) == Some(dim)
+        })
+        .filter_map(|o| compiled_size(&o.guard)?.trim().parse().ok())
+        .max()
+}
+
+/// The 0/1-specialisation note, read only where it is the bound that
+/// failed: `2 <= x.size()[1] <= 128` carries the note for its lower bound,
+/// but a size past the upper one (another failure of the compile passed
+/// 160) crossed a bound the traced code put there.
+pub(super) fn zero_one_bound(g: &GuardFailure, all: &[GuardFailure]) -> bool {
+    specialisation_note(g) && (upper_bound(&g.guard).is_none() || new_size(g, all).is_none_or(|n| n <= 1))
+}
+
+/// The size the new call passed at the dim a symbolic guard
+/// (`2 <= x.size()[1] <= 128`) bounds: from the guard trees' change of
+/// `x.size()`, else from another failure of the compile that names it
+/// (`tensor 'x' size mismatch at index 1. expected 32, actual 160`).
+pub(super) fn new_size(g: &GuardFailure, all: &[GuardFailure]) -> Option<u64> {
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    let at = guard.find(".size()[")?;
+    let head = &guard[..at];
+    let tensor = &head[head.rfind([' ', '(']).map_or(0, |i| i + 1)..];
+    let dim: usize = guard[at + ".size()[".len()..].split(']').next()?.parse().ok()?;
+    let from_tree = g.changes.iter().flatten().find_map(|c| {
+        (*c.subject == *format!("{tensor}.size()"))
+            .then(|| c.new.trim_matches(['[', ']']).split(", ").nth(dim)?.trim().parse().ok())
+            .flatten()
+    });
+    from_tree.or_else(|| {
+        all.iter()
+            .filter(|o| {
+                crate::reasons::subject::guarded_tensor(&o.guard).map(crate::reasons::culprit::strip_locals)
+                    == Some(tensor.to_string())
+                    && size_mismatch_dim(&o.guard) == Some(dim)
+            })
+            .find_map(|o| actual_size(&o.guard))
+    })
+}
+
+/// A size mismatch whose dim the new entry still holds static although
+/// automatic dynamic shapes are on and neither size is 0 or 1: torch did
+/// not make it dynamic on its first change, so something pins it.
+pub(super) fn pinned(g: &GuardFailure, automatic_dynamic: Option<bool>) -> bool {
+    automatic_dynamic != Some(false)
+        && size_mismatch_dim(&g.guard).is_some()
+        && !small_size(&g.guard)
+        && !from_small_size(&g.guard)
+        && !g.guard.contains("_parameters[")
+        && !g.guard.contains("_buffers[")
+        && matches!(g.now, Some(crate::reasons::GuardedNow::Constant(_)))
+}
+
+/// `self.window == 8` where the line the guard quotes tests the same value
+/// against None (`if self.window is not None:`): an int on some calls and
+/// None on others, a switch of code path torch cannot make dynamic.
+pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    let Some((subject, value)) = guard.split("  #").next().unwrap_or("").rsplit_once(" == ") else {
+        return false;
+    };
+    // The new entry holding another int is an int that changed, not None.
+    let now_int = matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.trim().parse::<i64>().is_ok());
+    if value.trim().parse::<i64>().is_err() || now_int {
+        return false;
+    }
+    let subject = subject.trim().trim_start_matches("L[").to_string();
+    g.code.as_deref().is_some_and(|code| {
+        code.contains(&format!("{subject} is not None")) || code.contains(&format!("{subject} is None"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,11 +44,20 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         })
         .collect();
     let keys: Vec<String> = recompiles.iter().zip(&owners).map(|(f, o)| cause_key(f, o)).collect();
-    let unbounded: Vec<bool> = recompiles
+    let mut unbounded: Vec<bool> = recompiles
         .iter()
         .zip(&owners)
         .map(|(f, o)| bounded(&facts(f, o, Vec::new())).is_none())
         .collect();
+    // A string compared as a constant is an option with a few values only
+    // while few show up: a new string at three recompiles of one cause (a
+    // value that never returns, `f"m{n}"`) is no option set.
+    for i in 0..recompiles.len() {
+        let string = inner_guard(&recompiles[i]).is_some_and(|g| evidence::open_string(&g.guard));
+        if string && keys.iter().filter(|k| **k == keys[i]).count() >= evidence::OPEN_STRINGS {
+            unbounded[i] = true;
+        }
+    }
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
             .filter(|&j| {
@@ -81,6 +90,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 ownership: &owners[i],
                 evidence: &e,
                 caller: caller.as_ref(),
+                compile: f.compile,
             })
         };
         f.cause.advice = advice;

@@ -137,7 +137,13 @@ const LIBRARY_SWITCHES: &[(&str, &str)] = &[
 /// failed for.
 pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &Compile) -> Ownership {
     let guard = canonical(&g.guard);
-    let subject = failed_subject(&g.guard);
+    // `expected type of 'fn._modules['0']._parameters['weight']' to be ...`
+    // (a tensor subclass where a Parameter was compiled) names its source
+    // in quotes.
+    let subject = match guard.strip_prefix("expected type of '") {
+        Some(rest) => rest.split("' to be").next().unwrap_or(rest).to_string(),
+        None => failed_subject(&g.guard),
+    };
     if guard.starts_with("GLOBAL_STATE")
         || guard.contains("___check_global_state")
         || guard.contains("torch_function_mode")

@@ -91,7 +91,9 @@ pub(super) fn rows() -> Vec<Rule> {
         },
         Rule {
             id: "tensor.subclass_metadata",
-            category: TypeChange,
+            // The class is the same; a Python value of its metadata (bits,
+            // a layout) differs: a constant of the graph, not a type.
+            category: ConstantValue,
             when: When::Always,
             pattern: r"^___check_metadata_\d+_c",
             culprit: Culprit::Template("a tensor subclass's metadata (the non-tensor part of its __tensor_flatten__)"),

@@ -1,0 +1,53 @@
+//! Variants the evidence stage reads as a few values, each compiled once:
+//! the objects a method runs on and classes passed as values, a library's
+//! or torch's modes, a setting a library makes on the first call.
+
+use super::*;
+
+/// An identity guard on the object a method runs on, or on a class passed
+/// as a value, seen once: instances a method is called on and classes are
+/// few, each compiled once. A new object every call shows up as a repeat.
+pub(super) fn few_objects(f: &Facts<'_>) -> Option<String> {
+    let g = f.guard?;
+    if f.category != Category::ObjectId || f.same_cause.len() >= 2 {
+        return None;
+    }
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    if crate::reasons::classify::another_module(g) {
+        return Some("another model object reached the frame torch.compile shares between models: one entry per model, compiled once each; it did not repeat in this log".into());
+    }
+    if crate::reasons::subject::receiver_identity(&guard) {
+        return Some("the method ran on another instance, compiled once for it; it did not repeat in this log (a new instance every call would)".into());
+    }
+    if guard.contains("type=<class 'type'>") {
+        return Some(
+            "another class was passed, compiled once for it; classes are few, and it did not repeat in this log".into(),
+        );
+    }
+    None
+}
+
+/// A library's mode (an adapter, an attention implementation, a cache
+/// setting), `train()`/`eval()`, or a freeze: modes are few and return.
+pub(super) fn mode_switch(f: &Facts<'_>) -> bool {
+    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    matches!(
+        f.ownership.owner,
+        ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
+    ) && !guard.contains("param_groups[")
+        || guard.contains(".training")
+        || guard.contains("___dict_contains('forward'")
+        || matches!(f.category, Category::RequiresGrad)
+}
+
+/// A value a library sets once, on the first call (`config.problem_type`).
+pub(super) fn first_call_setting(f: &Facts<'_>) -> bool {
+    f.ownership.owner == ValueOwner::LibraryAttribute
+        && f.guard.is_some_and(|g| {
+            g.guard.contains("problem_type")
+                || g.changes
+                    .iter()
+                    .flatten()
+                    .any(|c| &*c.old == "None" && &*c.new != "None")
+        })
+}

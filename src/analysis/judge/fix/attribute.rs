@@ -1,0 +1,142 @@
+//! The fix for an attribute the user's code sets: a module flag or number,
+//! a dtype setting, an int that is None on some instances, a submodule
+//! whose class changed, a torch layer's constructor argument.
+
+use super::*;
+
+pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
+    let r = input.reason;
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    if g.contains("___dict_contains('forward'") || g.contains("___dict_contains('__call__'") {
+        return format!(
+            "{}An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward: one compile for the patched forward, reused while it stays. Patch before compiling, or give the replacement its own compiled function (a separate compiled callable: torch.compile(the_replacement)) instead of assigning it to forward.",
+            expected(input)
+        );
+    }
+    if let Some(layer) = torch_layer_argument(input) {
+        return torch_layer_fix(input, &layer);
+    }
+    if dtype_value(g) {
+        return format!(
+            "{}{} holds a dtype your code switches ({}), read as a constant: one graph per dtype, each compiled once and reused when it returns (two variants for two dtypes). No action needed; to compile once, keep one dtype for the compiled call and cast outside it.",
+            expected(input),
+            r.culprit,
+            change_words(input).unwrap_or_else(|| g.trim().to_string())
+        );
+    }
+    if int_or_none(input) {
+        return format!(
+            "{}{} is an int on some calls and None on others (instances of one class with different settings, as blocks compiled one by one share one code object), and the code branches on it: one graph for each, two variants at most, each compiled once and reused. No action needed; an int/None switch cannot be made dynamic (allowing unspecialised ints does not cover None).",
+            expected(input),
+            r.culprit
+        );
+    }
+    match r.category {
+        Category::RequiresGrad => requires_grad_fix(input),
+        Category::TypeChange => format!(
+            "{}the class of {} changed after compiling (a module replaced, converted or its parametrizations removed, e.g. remove_parametrizations folding weight_norm): one graph per class, compiled once, reused if it returns. To avoid it, make the change before compiling (remove_parametrizations before torch.compile, or convert first), or compile the changed model separately.",
+            if expected(input).is_empty() { "" } else { "Expected once: " },
+            r.culprit
+        ),
+        Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
+            r.advice.clone()
+        }
+        Category::DictKeys => format!(
+            "{}{} is a dict your code fills while running (a cache keyed by a length or an id), and the compiled code reads which keys it holds: each new key compiles once, reused when it returns, so the cost is one compile per key you use. To compile nothing after warm-up, fill it before compiling (precompute every length up to the maximum in __init__), or keep one tensor of the maximum length (register_buffer) and slice it.",
+            expected(input),
+            r.culprit
+        ),
+        Category::ContainerLen => format!(
+            "{} is a list your code keeps on the object, and the compiled code reads its length (or whether it is empty): each new length compiles again, so a list appended to every step recompiles every step until the recompile limit. Keep the history in a fixed-size tensor buffer instead (self.register_buffer(\"history\", torch.zeros(maxlen, ...)) written at an index as a ring buffer, or a running mean), or append outside the compiled region.",
+            r.culprit
+        ),
+        _ if g.contains(".training") => r.advice.clone(),
+        _ if boolean(g) => format!(
+            "{}Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
+            once(input),
+            r.culprit
+        ),
+        _ if numeric(g) && input.evidence.kind == EvidenceKind::BecameDynamic => format!(
+            "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
+            r.culprit
+        ),
+        _ if numeric(g) => format!(
+            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            r.culprit
+        ),
+        _ => r.advice.clone(),
+    }
+}
+
+/// `old -> new` of the guarded value, from the guard trees.
+fn change_words(input: &FixInput<'_>) -> Option<String> {
+    let g = input.guard?;
+    let subject = crate::reasons::failed_subject(&g.guard);
+    let c = g.changes.iter().flatten().find(|c| *c.subject == *subject)?;
+    Some(format!("{} -> {}", c.old, c.new))
+}
+
+/// The value was an int in the failed entry and is None in the new one
+/// (or the reverse).
+fn int_or_none(input: &FixInput<'_>) -> bool {
+    let Some(g) = input.guard else { return false };
+    if super::super::guard_text::int_or_none_test(g) {
+        return true;
+    }
+    let g_text = g.guard.trim();
+    let was_int = g_text
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.split_whitespace().next().is_some_and(|v| v.parse::<i64>().is_ok()));
+    let now_none = matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if &**v == "None");
+    (was_int && now_none)
+        || (g_text.ends_with(" is None")
+            && matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.parse::<i64>().is_ok()))
+}
+
+/// The guarded attribute is an argument a torch layer was built with
+/// (`self._modules['conv'].dilation`), read inside torch's own layer code
+/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
+/// a Python int there, so it cannot become a tensor or dynamic. The layer
+/// argument's name.
+fn torch_layer_argument(input: &FixInput<'_>) -> Option<String> {
+    let g = input.guard?;
+    let in_torch_layer = g
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
+    if !in_torch_layer || !g.guard.contains("._modules[") {
+        return None;
+    }
+    const STRUCTURAL: [&str; 8] = [
+        "dilation",
+        "padding",
+        "stride",
+        "kernel_size",
+        "groups",
+        "output_padding",
+        "padding_mode",
+        "num_heads",
+    ];
+    let subject = crate::reasons::failed_subject(&g.guard);
+    let name = subject.rsplit('.').next()?.to_string();
+    STRUCTURAL.contains(&name.as_str()).then_some(name)
+}
+
+fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
+    let culprit = python_name(&input.reason.culprit);
+    let limit = input
+        .compile
+        .recompile_limit
+        .map_or("the recompile limit (8 by default)".to_string(), |n| {
+            format!("the recompile limit ({n} in this compile's config)")
+        });
+    let choices = "raise torch._dynamo.config.recompile_limit (or torch.compile(..., recompile_limit=N)) to at least the number of distinct values, compile the whole model once (torch.compile(model)) so every block is traced into one graph, or give every instance the same value";
+    let what = format!(
+        "{culprit} is the {layer} a torch layer was built with, read inside torch's own layer code: the op needs a Python int there, so it cannot become a tensor or dynamic, and each distinct value needs its own graph. Instances of one class with different values (blocks compiled one by one with block.compile(), which share one code object and one cache) compile once per value, up to {limit}; the values past it run eagerly"
+    );
+    if matches!(input.evidence.kind, EvidenceKind::Repeats | EvidenceKind::LimitHit) {
+        format!("{what}. The choices: {choices}.")
+    } else {
+        format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
+    }
+}

@@ -1,0 +1,171 @@
+//! The fix for a size that changed: what the log showed torch did with the
+//! dim (made it dynamic, kept it static, pinned it, split it at a bound or
+//! a remainder) decides whether marking it dynamic can help at all.
+
+use super::*;
+
+pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
+    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    let dim = size_mismatch_dim(g)
+        .map(|d| d.to_string())
+        .or_else(|| symbolic_dim(g))
+        .unwrap_or_else(|| "<dim>".into());
+    let mark = match input.caller {
+        Some(c) if c.is_name() => format!("torch._dynamo.mark_dynamic({}, {dim}) before the first call", c.expr),
+        Some(c) => format!(
+            "bind what you pass and mark it before the call: `t = {}; torch._dynamo.mark_dynamic(t, {dim})`, then pass t (marking a tensor you slice from does not mark the slice)",
+            c.expr
+        ),
+        None => {
+            let name = input
+                .guard
+                .and_then(|g| crate::reasons::subject::guarded_tensor(&g.guard))
+                .map(python_name)
+                .unwrap_or_else(|| "x".into());
+            format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
+        }
+    };
+    let mark = format!("{mark}{}", declared_at_compile(input, &dim));
+    if let Some(dict) = input.guard.and_then(|g| size_keyed_dict(g, input.failures)) {
+        return format!(
+            "Expected: the size of dim {dim} is used as a key of {} (a cache keyed by length), so each length compiles once, reused when it returns: one entry per bucket you use. To compile nothing after warm-up, precompute the cache for every length up to the maximum before compiling (or keep one tensor of the maximum length, register_buffer, and slice it).",
+            python_name(dict)
+        );
+    }
+    if let Some(test) = input.guard.and_then(branch_bound) {
+        return format!(
+            "Expected: a branch in your code tests the size (`{}`), so each side of it compiles once, reused when it returns (two variants, one per branch); dim {dim} stays dynamic within each. Nothing to fix; to have one graph for both, compute both sides and pick with torch.where instead of branching on the size.",
+            test.trim()
+        );
+    }
+    if let Some(m) = size_modulus(g) {
+        return format!(
+            "Expected: the traced code depends on the size's remainder modulo {m} (`{}`: an uneven split such as np.array_split or torch.chunk into {m} parts, or a shape that must divide), so there are at most {m} graphs, one per remainder, each compiled once and reused; dim {dim} stays dynamic within each. No action needed; to have one graph, pad the input to a multiple of {m} (equal-size parts).",
+            g.split("  #").next().unwrap_or(g).trim()
+        );
+    }
+    if input.evidence.kind == EvidenceKind::OnePerVariant
+        && input
+            .guard
+            .is_some_and(|g| traced_bound(g) && !super::super::guard_text::zero_one_bound(g, input.failures))
+    {
+        return format!(
+            "Expected: the graph assumed `{}`, a bound the traced code put there (a branch on the size or on a value computed from it, such as a token budget, or an op that needs it), so the sizes on each side of it compile once each: one graph per branch, reused when it returns, and dim {dim} stays dynamic within each. No action needed; to have one graph, decide the branch outside the compiled function (or always take one side), or compute both sides and pick with torch.where.",
+            g.split("  #").next().unwrap_or(g).trim()
+        );
+    }
+    if input.evidence.kind == EvidenceKind::OnePerVariant
+        && input.compile.automatic_dynamic == Some(false)
+        && bucket_sizes(g)
+    {
+        return format!(
+            "Expected: dynamic=False (automatic_dynamic_shapes off) keeps every size static, and dim {dim}'s sizes ({} -> {}) are bucket lengths (multiples of 8): one graph per bucket, each compiled once and reused when the bucket returns. No action needed while the buckets are few; each new bucket length costs one compile, up to the frame's limit of {} entries.",
+            compiled_size(g).unwrap_or("?"),
+            super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            input.compile.recompile_limit.map_or(8, |n| n.get())
+        );
+    }
+    if dynamic && from_small_size(g) {
+        return format!(
+            "Expected once: torch specialises sizes 0 and 1, so the call with size {} kept its own entry; dim {dim} became dynamic at this recompile and later sizes compile nothing. Nothing to fix; to share one graph with that size too, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim}).",
+            compiled_size(g).unwrap_or("1")
+        );
+    }
+    let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
+    if small {
+        return format!(
+            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
+        );
+    }
+    let full = input.guard.and_then(|g| {
+        let t = crate::reasons::subject::guarded_tensor(&g.guard)?;
+        largest_compiled(t, size_mismatch_dim(&g.guard)?, input.failures)
+    });
+    // Dim 0 is the batch; another dim is padded by its number.
+    let what = if dim == "0" {
+        "the last batch".to_string()
+    } else {
+        format!("dim {dim}")
+    };
+    let pad = full.map_or(format!("pad {what} to the full size"), |n| {
+        format!("pad {what} to {n} (the size compiled before)")
+    });
+    if input.evidence.kind != EvidenceKind::OnePerVariant
+        && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic))
+    {
+        return format!(
+            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
+        );
+    }
+    if dynamic {
+        return format!(
+            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
+        );
+    }
+    if input.evidence.kind == EvidenceKind::StaticShapes {
+        return format!(
+            "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad it to a few fixed sizes; or {mark}.",
+            super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
+                format!("pad the batch to {n} (the size compiled before)")
+            } else {
+                format!("pad dim {dim} to {n} (the size compiled before)")
+            }),
+        );
+    }
+    format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
+}
+
+pub(super) fn declared_range_fix(input: &FixInput<'_>) -> String {
+    let g = input.guard.map(|g| g.guard.trim()).unwrap_or("");
+    format!(
+        "This call passed a size outside the range you declared ({g}), so Dynamo compiled another graph for it. Widen the declared range to every size you pass (torch._dynamo.mark_dynamic(x, dim, min=..., max=...)), or keep sizes inside it (pad or truncate)."
+    )
+}
+
+fn symbolic_dim(guard: &str) -> Option<String> {
+    let at = guard.find(".size()[")? + ".size()[".len();
+    Some(guard[at..].split(']').next()?.to_string())
+}
+
+/// On torch 2.15 and later, `torch.compile(..., dynamic_shapes=)` declares
+/// a dim dynamic when compiling (checked against torch 2.15: one compile
+/// for batch sizes 8, 5, 3 and 1). Offered beside mark_dynamic when the
+/// guard names the argument and the trees give its rank.
+fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
+    let Some(g) = input.guard else { return String::new() };
+    if input.compile.torch_minor.is_none_or(|m| m.get() < 15) {
+        return String::new();
+    }
+    let Some(name) = crate::reasons::subject::guarded_tensor(&g.guard).map(python_name) else {
+        return String::new();
+    };
+    let Ok(d) = dim.parse::<usize>() else {
+        return String::new();
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return String::new();
+    }
+    let rank = g
+        .changes
+        .iter()
+        .flatten()
+        .find(|c| *c.subject == *format!("{name}.size()"))
+        .map(|c| c.old.trim_matches(['[', ']']).split(", ").count());
+    let Some(rank) = rank.filter(|&r| d < r) else {
+        return String::new();
+    };
+    let dims: Vec<String> = (0..rank)
+        .map(|i| {
+            if i == d {
+                format!("ShapeVar(\"{name}_{d}\")")
+            } else {
+                "None".into()
+            }
+        })
+        .collect();
+    format!(
+        "; or, on torch 2.15, declare it when compiling: torch.compile(..., dynamic_shapes=ShapesSpec({{\"{name}\": TensorSpec([{}])}})) with ShapesSpec, TensorSpec and ShapeVar from torch.fx.experimental.dynamic_spec (the dim is then unbacked, so sizes 0 and 1 share the graph too)",
+        dims.join(", ")
+    )
+}
