@@ -415,8 +415,9 @@ mod tests {
         ]);
         let mut size = split("0/0: tensor '___from_numpy(signal)' size mismatch at index 0. expected 256, actual 512");
         size.changes = Some(vec![change("___from_numpy(signal).size()", "[256]", "[None]")]);
-        assert_eq!(distance(&modulo), (1, 1));
-        assert_eq!(distance(&size), (1, 1));
+        let both = [modulo.clone(), size.clone()];
+        assert_eq!(distance(&modulo, &both), (1, 1));
+        assert_eq!(distance(&size, &both), (1, 1));
         let c = Compile {
             recompile_reasons: vec![modulo, size],
             ..Compile::default()
