@@ -81,6 +81,13 @@ fn every_recorded_form_is_recognised_by_its_row() {
         ("reasons/object_id", "0/1", "function.identity", "function_identity"),
         ("reasons/tensor_aliasing", "0/1", "tensor.aliasing_named", "object_id"),
         ("reasons/class_attribute", "0/1", "class.attribute", "global_var"),
+        ("reasons/key_missing", "0/1", "accessor.key_missing", "dict_keys"),
+        (
+            "reasons/module_list_entry",
+            "0/1",
+            "module.attribute_item",
+            "nn_module_attr",
+        ),
     ];
     for (sample, id, form, category) in cases {
         let r = recompile(sample, id);
@@ -176,5 +183,27 @@ fn a_dict_entry_compared_with_a_new_string_each_time_is_a_repeat() {
         assert!(!fix.contains("a string option"), "{fix}");
         assert!(!fix.contains("your call passes"), "{fix}");
         assert!(fix.contains("outside the compiled function"), "{fix}");
+    }
+}
+
+/// A parameter pruning moved (the guard manager's `KeyError on ...`) is
+/// the model's structure, changed once; a float in a list the module keeps,
+/// refitted every epoch, repeats, and its fix is for a float (no int-only
+/// config).
+#[test]
+fn a_missing_parameter_and_a_refitted_list_entry_are_the_modules() {
+    let pruned = recompile("reasons/key_missing", "0/1");
+    assert_eq!(pruned["severity"], "expected", "{pruned}");
+    assert_eq!(pruned["owner"], "user_attribute", "{pruned}");
+    assert!(advice(&pruned).contains("before compiling"), "{}", advice(&pruned));
+
+    for id in ["0/1", "0/2"] {
+        let entry = recompile("reasons/module_list_entry", id);
+        assert_eq!(entry["severity"], "problem", "{id}: {entry}");
+        assert_eq!(entry["owner"], "user_attribute", "{id}");
+        assert_eq!(entry["cause"]["culprit"], "self.edges[0]");
+        let fix = advice(&entry);
+        assert!(fix.contains("register_buffer"), "{fix}");
+        assert!(!fix.contains("allow_unspec_int_on_nn_module"), "{fix}");
     }
 }

@@ -20,6 +20,13 @@ pub fn failed_subject(guard: &str) -> String {
             what.into()
         };
     }
+    // A guard whose accessor failed names only its source.
+    if let Some(src) = guard
+        .strip_prefix("KeyError on ")
+        .or_else(|| guard.strip_prefix("IndexError on "))
+    {
+        return canonical(src.trim());
+    }
     let guard = canonical(guard);
     // `___check_obj_id(SRC, 1403...)` is `id(SRC)` in the tree.
     for (call, name) in [("___check_obj_id(", "id"), ("___check_type_id(", "type id")] {

@@ -61,7 +61,14 @@ pub fn fix(input: &FixInput<'_>) -> String {
         kind if kind.severity() == super::verdict::Severity::Expected && !body.starts_with("Expected") => {
             // An expected recompile says so first: no action is needed, and
             // what follows is only how to avoid it.
-            format!("Expected: {}. No action needed. To avoid it anyway: {body}", input.evidence.text)
+            // The evidence and the body can open with one sentence (sizes
+            // 0 and 1): say it once.
+            let opening = |t: &str| t.split(':').next().unwrap_or("").trim().to_lowercase();
+            if opening(&body) == opening(&input.evidence.text) {
+                format!("Expected, no action needed. {body}")
+            } else {
+                format!("Expected: {}. No action needed. To avoid it anyway: {body}", input.evidence.text)
+            }
         }
         _ => body,
     }

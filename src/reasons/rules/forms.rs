@@ -232,7 +232,7 @@ pub(super) fn rows() -> Vec<Rule> {
             id: "tensor.aliasing",
             category: ObjectId,
             when: When::Always,
-            pattern: r"NO_TENSOR_ALIASING|TENSOR_ALIASING|___check_tensors_no_alias",
+            pattern: r"NO_TENSOR_ALIASING|TENSOR_ALIASING|___check_tensors_no_alias|^Duplicate tensor found where not expected",
             culprit: Culprit::Template("two arguments that were distinct tensors (or the same one)"),
             detail: Some("arguments that did not alias when compiled alias now, or the reverse"),
             advice: "Dynamo compiled for arguments that were distinct tensors (or one tensor passed twice) and now they alias (or no longer do): one compile each. Pass distinct tensors (.clone() one) or the same one consistently.",
@@ -250,6 +250,29 @@ pub(super) fn rows() -> Vec<Rule> {
             culprit: Culprit::Source("src"),
             detail: Some("an attribute of the class (shared by all its instances) changed after the first compile"),
             advice: "{culprit} is a class attribute the compiled code reads as a constant, and your code changed it on the class: every compiled instance compiles again for each new value. Set it before the first compile, or keep a value that changes as an instance buffer (a tensor) or pass it as an argument.",
+        },
+        Rule {
+            // The guard manager's accessor failed: the dict key (a
+            // parameter, a buffer, a submodule, a global) the compiled code
+            // reads is gone (`KeyError on fn._modules['2']._parameters['weight']`,
+            // as pruning or deleting an attribute does).
+            id: "accessor.key_missing",
+            category: DictKeys,
+            when: When::Always,
+            pattern: r"^KeyError on (?P<src>\S+)",
+            culprit: Culprit::Source("src"),
+            detail: Some("an entry the compiled code reads (a parameter, buffer, submodule, dict key or global) no longer exists"),
+            advice: "{culprit} no longer exists where the compiled code read it (removed or renamed after compiling, as pruning or deleting an attribute does): the frame compiles again for the new structure, once, and reuses the old entry if it comes back. Make structural changes (pruning, replacing parameters) before compiling.",
+        },
+        Rule {
+            // The same for a list or tuple index past its new end.
+            id: "accessor.index_missing",
+            category: ContainerLen,
+            when: When::Always,
+            pattern: r"^IndexError on (?P<src>\S+)",
+            culprit: Culprit::Source("src"),
+            detail: Some("an index the compiled code reads is past the end of its list or tuple now"),
+            advice: "{culprit} is past the end of its list or tuple now: the container got shorter after compiling, and the frame compiles again for the new length. Keep the container's length fixed while the compiled code reads it, or pass its entries as arguments.",
         },
         Rule {
             id: "backend.current",
@@ -295,6 +318,12 @@ mod tests {
             ("L['x'].storage_offset() == 0", "tensor.storage_offset"),
             ("NO_TENSOR_ALIASING guard failed", "tensor.aliasing"),
             ("type(self).__mro__[2].a == 4", "class.attribute"),
+            (
+                "KeyError on fn._modules['2']._parameters['weight']",
+                "accessor.key_missing",
+            ),
+            ("IndexError on L['xs'][3]", "accessor.index_missing"),
+            ("Duplicate tensor found where not expected!", "tensor.aliasing"),
             ("___check_current_backend(140000)", "backend.current"),
             ("list(L['m'].keys()) == ['a', 'b']", "dict.mapping_keys"),
             ("___is_grad_enabled()", "torch.state_function"),

@@ -221,6 +221,19 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The compiled code reads {culprit} as a Python value, and it changed. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
         },
         Rule {
+            // `self.boundaries[0] == -1.28`: an entry of a list or dict the
+            // module keeps as an attribute; the module's, not an argument's.
+            id: "module.attribute_item",
+            category: NnModuleAttr,
+            when: When::Always,
+            pattern: leak(format!(
+                r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*(?:\[(?:'[^']*'|-?\d+)\])+)\s*(?:==|!=|is not|is|<|>|<=|>=)\s*\S"
+            )),
+            culprit: Culprit::Source("src"),
+            detail: Some("an entry of a list or dict the module keeps as an attribute is a constant of the graph"),
+            advice: "{culprit} is an entry of a list or dict attribute of the module, read as a constant: each new value compiles again. Keep the values in a tensor buffer (register_buffer) updated in place with copy_(), or set them once before compiling.",
+        },
+        Rule {
             id: "value.item",
             // `state['mode'] == 'm0'`, `cfg.opts['k'] == 3`, `xs[0] == 2`: an
             // entry of a dict or list the frame reads (an argument or a

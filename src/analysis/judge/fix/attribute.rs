@@ -60,8 +60,14 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
             r.culprit
         ),
-        _ if numeric(g) => format!(
+        // allow_unspec_int_on_nn_module is for ints: a float (or a value the
+        // guard does not show) gets only what works for any number.
+        _ if numeric(g) && compared_with_int(g) => format!(
             "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            r.culprit
+        ),
+        _ if numeric(g) => format!(
+            "Module attribute {} changed after compiling; its value is a constant of the graph. Make it a buffer (a tensor, register_buffer) updated in place with copy_(), or set it once before compiling.",
             r.culprit
         ),
         _ => r.advice.clone(),
@@ -139,4 +145,12 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
     } else {
         format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
     }
+}
+
+/// The guard compares its value with an int literal (`self.n == 3`).
+fn compared_with_int(guard: &str) -> bool {
+    guard
+        .trim()
+        .rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.split_whitespace().next().is_some_and(|v| v.parse::<i64>().is_ok()))
 }
