@@ -207,3 +207,19 @@ fn a_missing_parameter_and_a_refitted_list_entry_are_the_modules() {
         assert!(!fix.contains("allow_unspec_int_on_nn_module"), "{fix}");
     }
 }
+
+/// A Parameter passed with a new size each call: torch keeps parameter
+/// shapes static, so automatic dynamic never frees the dim and
+/// `mark_dynamic` does not help (tried on torch 2.15: 4 compiles for 4
+/// sizes with it, 2 with force_parameter_static_shapes = False). The fix
+/// names that setting and never offers mark_dynamic.
+#[test]
+fn a_parameter_whose_size_changes_is_pinned_and_its_fix_names_the_setting() {
+    for id in ["0/1", "0/2", "0/3"] {
+        let r = recompile("reasons/parameter_static", id);
+        assert_eq!(r["severity"], "problem", "{id}: {r}");
+        let fix = advice(&r);
+        assert!(fix.contains("force_parameter_static_shapes = False"), "{id}: {fix}");
+        assert!(!fix.contains("mark_dynamic("), "{id}: {fix}");
+    }
+}

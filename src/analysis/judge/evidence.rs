@@ -205,7 +205,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         return Evidence::new(
             EvidenceKind::Pinned,
             format!(
-                "the size changed ({}) and automatic dynamic shapes are on, yet the new entry still holds dim {} static: something pins it (torch._dynamo.mark_static on that dim, or an op in the traced code that specialises the size, as under vmap), so each new size compiles again",
+                "the size changed ({}) and automatic dynamic shapes are on, yet the new entry still holds dim {} static: something pins it (torch._dynamo.mark_static on that dim, a Parameter under force_parameter_static_shapes, or an op in the traced code that specialises the size, as under vmap), so each new size compiles again",
                 g.guard.split(". ").nth(1).unwrap_or("").trim(),
                 crate::reasons::subject::size_mismatch_dim(&g.guard).unwrap_or(0)
             ),

@@ -94,7 +94,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic))
     {
         return format!(
-            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
+            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if the tensor is an nn.Parameter, torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes = False lets them vary); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
         );
     }
     if dynamic {
