@@ -171,9 +171,9 @@ fn no_module_imports_itself_through_a_circle() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
-/// The checker on modules written to show each case.
-#[test]
-fn the_cycle_checker_finds_circles_and_only_circles() {
+/// The crate both checkers' own tests read: `lib.rs`, `a/mod.rs`, and its
+/// children `a/x.rs` and `a/y.rs`.
+fn example_modules() -> BTreeMap<Vec<String>, String> {
     let mut modules = BTreeMap::new();
     for (path, file) in [
         (vec!["crate"], "src/lib.rs"),
@@ -183,6 +183,13 @@ fn the_cycle_checker_finds_circles_and_only_circles() {
     ] {
         modules.insert(path.into_iter().map(String::from).collect::<Vec<_>>(), file.to_string());
     }
+    modules
+}
+
+/// The checker on modules written to show each case.
+#[test]
+fn the_cycle_checker_finds_circles_and_only_circles() {
+    let modules = example_modules();
     // Visibility paths and test code are not imports; test code may sit
     // between items, and the code after it still counts.
     let x = "pub(in crate::a) fn f() {}\n#[cfg(test)]\nmod tests {\n    use super::super::y::T;\n    const C: char = '}';\n    // }\n    fn s() -> &'static str { \"http://x}\" }\n}\nuse crate::a::y::U;\n";
@@ -373,15 +380,7 @@ fn python_calls_the_rust_logic_it_would_repeat() {
 /// The checker itself, on files written to show each case.
 #[test]
 fn the_import_checker_resolves_the_paths_rust_and_python_write() {
-    let mut modules = BTreeMap::new();
-    for (path, file) in [
-        (vec!["crate"], "src/lib.rs"),
-        (vec!["crate", "a"], "src/a/mod.rs"),
-        (vec!["crate", "a", "x"], "src/a/x.rs"),
-        (vec!["crate", "a", "y"], "src/a/y.rs"),
-    ] {
-        modules.insert(path.into_iter().map(String::from).collect::<Vec<_>>(), file.to_string());
-    }
+    let modules = example_modules();
     let x = "use super::{y::{self, Thing}, z as w};\nfn f() { crate::a::y::g(); }\n";
     assert_eq!(rust_targets(&modules, "src/a/x.rs", x), ["src/a/mod.rs", "src/a/y.rs"]);
     // `super` inside the tests module is the file itself; its `super::super` the directory.
