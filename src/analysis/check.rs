@@ -4,7 +4,7 @@
 mod compiled;
 
 use super::unfinished::unfinished_compiles;
-use super::{EagerFrame, Finding, Findings, FrameRef, Severity};
+use super::{eager::EagerFrame, finding::Finding, findings::Findings, frame_ref::FrameRef, judge::Severity};
 use crate::input::ProblemKind;
 use crate::model::Frame;
 use crate::reasons::{Category, RecompileReason};

@@ -6,7 +6,7 @@
 //! it runs, not how often the frame ran or how much slower eager was, so
 //! neither is estimated.
 
-use super::FrameRef;
+use super::frame_ref::FrameRef;
 use crate::model::{CacheCounts, Run};
 use serde::Serialize;
 

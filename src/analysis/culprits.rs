@@ -3,7 +3,7 @@
 //! 61.2 s" is worth more than three raw lines.
 
 use super::finding::Finding;
-use super::{FrameRef, Severity};
+use super::{frame_ref::FrameRef, judge::Severity};
 use crate::reasons::RecompileReason;
 use serde::Serialize;
 
@@ -26,7 +26,7 @@ pub struct CulpritGroup {
     /// A problem when any of its recompiles is.
     pub severity: Severity,
     /// Who owns the value (of the recompile that decided the severity).
-    pub owner: super::ValueOwner,
+    pub owner: super::judge::ValueOwner,
     /// What in the log decided the group's severity.
     pub evidence: super::judge::evidence::Evidence,
     /// The user's line of its first recompile, `{site, from}` (as on

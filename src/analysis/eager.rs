@@ -11,7 +11,7 @@
 //! eagerly for every call none of them matches. The log records that each
 //! happened, not how often the frame ran: the cost is said per call.
 
-use super::FrameRef;
+use super::frame_ref::FrameRef;
 use crate::model::{Compile, Frame, Run};
 use crate::reasons::graph_break::parse;
 use serde::Serialize;

@@ -13,7 +13,7 @@ use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, Fram
 use super::graph_breaks::{distinct, GraphBreak};
 use super::judge::{judge_frame, EvidenceKind, Judgement, Severity};
 use super::ranks::{lone_ranks, LoneRank};
-use super::{totals, Totals};
+use super::{totals::totals, totals::Totals};
 use crate::model::{Compile, Frame, Run};
 use crate::reasons::classify;
 use crate::reasons::{Category, RecompileReason};
@@ -34,7 +34,7 @@ pub struct Findings<'r> {
     /// The causes of the recompiles, each once: one change that
     /// recompiled several frames (or every rank) is one, in the order
     /// each first happened.
-    pub causes: Vec<super::SharedCause>,
+    pub causes: Vec<super::shared_causes::SharedCause>,
     /// For each of `recompiles`, the index of its cause in `causes`.
     pub cause_of: Vec<usize>,
     /// Distinct graph breaks (by reason and user line), most logged first.
@@ -43,7 +43,7 @@ pub struct Findings<'r> {
     pub cost: Cost,
     /// Frames Dynamo did not compile (skipped, failed, over the recompile
     /// limit), each once, in run order.
-    pub eager_frames: Vec<super::EagerFrame>,
+    pub eager_frames: Vec<super::eager::EagerFrame>,
     /// Compile (by address) -> index into `recompiles`.
     index: HashMap<*const Compile, usize>,
 }
@@ -57,7 +57,7 @@ impl<'r> Findings<'r> {
     }
 
     /// The cause a recompile shares with other frames' recompiles.
-    pub fn shared_cause(&self, compile: &Compile) -> Option<&super::SharedCause> {
+    pub fn shared_cause(&self, compile: &Compile) -> Option<&super::shared_causes::SharedCause> {
         let i = *self.index.get(&(compile as *const Compile))?;
         self.causes.get(self.cause_of[i])
     }

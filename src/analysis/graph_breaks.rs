@@ -3,7 +3,7 @@
 //! every rank logs its own copy. Two breaks are the same when they have the
 //! same reason at the same user line.
 
-use super::FrameRef;
+use super::frame_ref::FrameRef;
 use crate::model::Run;
 use crate::reasons::graph_break::{parse, GraphBreakText};
 

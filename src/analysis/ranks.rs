@@ -2,7 +2,7 @@
 //! rank that recompiles alone stalls every other rank at the next
 //! collective, so it is said plainly, not only drawn.
 
-use super::frame_name;
+use super::frame_ref::frame_name;
 use crate::model::{Frame, Run};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -78,7 +78,10 @@ pub fn shared_causes(recompiles: &[Finding<'_>]) -> (Vec<SharedCause>, Vec<usize
     let mut index = vec![0; recompiles.len()];
     for run in runs {
         let first = &recompiles[run[0]];
-        let frames: Vec<String> = run.iter().map(|&i| super::frame_name(recompiles[i].frame)).collect();
+        let frames: Vec<String> = run
+            .iter()
+            .map(|&i| super::frame_ref::frame_name(recompiles[i].frame))
+            .collect();
         let merge = first.frame.rank.map(|rank| {
             let nth = by_rank_key
                 .entry(format!("{rank}\u{0}{}\u{0}{}", keys[run[0]], frames.join("\u{0}")))

@@ -5,7 +5,7 @@
 //! was copied while the run went on. Either way the log is not the whole
 //! run, and a gate that judged it would judge a prefix.
 
-use super::frame_name;
+use super::frame_ref::frame_name;
 use crate::model::Run;
 
 /// Each compile of `run` that never finished, as `file:line: why` (the line

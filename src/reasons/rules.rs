@@ -7,19 +7,12 @@ use super::category::Category;
 
 use super::rule::{Culprit, Rule, When};
 
+mod common;
 mod forms;
 mod values;
 
-/// A plain module attribute, reached through `self` or through any name
-/// when Dynamo's hint says it is one.
-const MODULE_ATTR_DETAIL: &str = "a plain module attribute is baked into the graph";
-const MODULE_ATTR_ADVICE: &str = "Module attribute {culprit} changed after compile. Integer and bool attributes are static: make it a buffer/tensor, set it once before compiling, or (ints) set torch._dynamo.config.allow_unspec_int_on_nn_module = True.";
-
-/// What to do about a dict whose keys changed, for every rule that finds one.
-pub const DICT_KEYS_ADVICE: &str =
-    "Call with the same dict keys every time (include optional keys with a None value), or pass the optional input as a separate argument.";
-
-const MODULE_ROOT: &str = r"(?:self|fn|args\[0\]|L\['self'\]|L\['fn'\])";
+pub use common::DICT_KEYS_ADVICE;
+use common::{leak, MODULE_ROOT};
 
 pub fn rules() -> Vec<Rule> {
     use Category::*;
@@ -312,9 +305,4 @@ pub fn advice_stands(form: &str) -> bool {
     static IDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     IDS.get_or_init(|| forms::rows().iter().map(|r| r.id).collect())
         .contains(&form)
-}
-
-/// Rule patterns are built once at startup and live for the program.
-pub(super) fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
 }

@@ -3,7 +3,7 @@
 //! with the frames it splits and what that costs on every call.
 
 use super::{FrameKey, NewGraphBreak};
-use crate::analysis::{EagerFrame, Findings, FrameRef};
+use crate::analysis::{eager::EagerFrame, findings::Findings, frame_ref::FrameRef};
 
 /// The candidate's frames that run eagerly where the baseline's same frame
 /// (by function, file and first line) did not, for the same reason. All of

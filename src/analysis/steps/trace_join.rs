@@ -82,7 +82,7 @@ fn detail(run: &Run, frame: &Frame, compile: &Compile, matched_by: &'static str)
     TraceDetail {
         matched_by,
         log: format!("{file}:{}", compile.log_line),
-        guard: crate::analysis::cause_of(compile).map(|g| g.guard.clone()),
+        guard: crate::analysis::cause::cause_of(compile).map(|g| g.guard.clone()),
         attempts: compile.attempts.len().max(1),
         restart_reasons: compile.restart_reasons.clone(),
         graph_op_count: compile.graph_op_count,
@@ -94,7 +94,10 @@ fn detail(run: &Run, frame: &Frame, compile: &Compile, matched_by: &'static str)
 /// The trace knows more than a step record: keep what the record says,
 /// fill in what it lacks.
 fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
-    sc.name = sc.name.take().or_else(|| Some(crate::analysis::frame_name(frame)));
+    sc.name = sc
+        .name
+        .take()
+        .or_else(|| Some(crate::analysis::frame_ref::frame_name(frame)));
     sc.function = sc
         .function
         .take()

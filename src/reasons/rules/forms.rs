@@ -290,7 +290,7 @@ pub(super) fn rows() -> Vec<Rule> {
             pattern: r"^list\((?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)\.keys\(\)\) ==",
             culprit: Culprit::Source("src"),
             detail: Some("the mapping's keys (and their order) changed"),
-            advice: crate::reasons::rules::DICT_KEYS_ADVICE,
+            advice: super::common::DICT_KEYS_ADVICE,
         },
     ]
 }

@@ -4,7 +4,7 @@
 //! state and the optimizer and generate() contexts (`rules.rs`), in order:
 //! the first match wins.
 
-use super::{leak, DICT_KEYS_ADVICE, MODULE_ATTR_ADVICE, MODULE_ATTR_DETAIL, MODULE_ROOT};
+use super::common::{leak, DICT_KEYS_ADVICE, MODULE_ATTR_ADVICE, MODULE_ATTR_DETAIL, MODULE_ROOT};
 use crate::reasons::category::Category;
 use crate::reasons::rule::{Culprit, Rule, When};
 
