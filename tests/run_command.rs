@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{guardscope, python, root, Output};
+use common::{guardscope, python, root, run_trace_dir as trace_dir, Output};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -24,16 +24,6 @@ fn run_script(flags: &[&str], name: &str) -> Output {
     args.extend(flags.iter().map(Path::new));
     args.extend([Path::new("--"), py.as_path(), script.as_path()]);
     guardscope(args)
-}
-
-/// The directory of the `TORCH_TRACE=DIR (kept)` note on stderr.
-fn trace_dir(out: &Output) -> PathBuf {
-    let line = out
-        .stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("guardscope: TORCH_TRACE="));
-    let dir = line.and_then(|l| l.strip_suffix(" (kept)"));
-    PathBuf::from(dir.unwrap_or_else(|| panic!("no TORCH_TRACE note on stderr:\n{}", out.stderr)))
 }
 
 fn logs_in(dir: &Path) -> usize {

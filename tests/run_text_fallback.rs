@@ -6,8 +6,7 @@
 
 mod common;
 
-use common::{guardscope_env, python, root, Output};
-use std::path::PathBuf;
+use common::{guardscope_env, python, root, run_trace_dir as trace_dir, Output};
 
 /// `guardscope run FLAGS -- tests/run/WRAPPER python tests/run/SCRIPT`, with `env`.
 fn run_wrapped(flags: &[&str], wrapper: Option<&str>, script: &str, env: &[(&str, &str)]) -> Output {
@@ -21,15 +20,6 @@ fn run_wrapped(flags: &[&str], wrapper: Option<&str>, script: &str, env: &[(&str
     args.push(py.display().to_string());
     args.push(root().join("tests/run").join(script).display().to_string());
     guardscope_env(args, env)
-}
-
-fn trace_dir(out: &Output) -> PathBuf {
-    let line = out
-        .stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("guardscope: TORCH_TRACE="));
-    let dir = line.and_then(|l| l.strip_suffix(" (kept)"));
-    PathBuf::from(dir.unwrap_or_else(|| panic!("no TORCH_TRACE note on stderr:\n{}", out.stderr)))
 }
 
 fn shown(out: &Output) -> String {

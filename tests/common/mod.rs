@@ -202,3 +202,14 @@ pub fn truth_scenarios(logs: &str, version: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The directory of the `TORCH_TRACE=DIR (kept)` note `guardscope run`
+/// writes on stderr.
+pub fn run_trace_dir(out: &Output) -> PathBuf {
+    let line = out
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("guardscope: TORCH_TRACE="));
+    let dir = line.and_then(|l| l.strip_suffix(" (kept)"));
+    PathBuf::from(dir.unwrap_or_else(|| panic!("no TORCH_TRACE note on stderr:\n{}", out.stderr)))
+}
