@@ -72,24 +72,35 @@ const KEYWORDS: [&str; 16] = [
     "with", "else",
 ];
 
+/// The bytes of `code[from..to]` outside string literals, with their
+/// index: quotes, what they enclose and escapes inside them are skipped.
+/// Every scan of a call line reads the line through this.
+fn outside_strings(code: &str, from: usize, to: usize) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let bytes = code.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = from;
+    std::iter::from_fn(move || {
+        while i < to {
+            let (at, b) = (i, bytes[i]);
+            i += 1;
+            match quote {
+                Some(_) if b == b'\\' => i += 1,
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None if b == b'\'' || b == b'"' => quote = Some(b),
+                None => return Some((at, b)),
+            }
+        }
+        None
+    })
+}
+
 /// The line up to a `#` outside a string.
 fn without_comment(code: &str) -> &str {
-    let mut quote: Option<u8> = None;
-    let bytes = code.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None if b == b'\'' || b == b'"' => quote = Some(b),
-            None if b == b'#' => return &code[..i],
-            None => {}
-        }
-        i += 1;
+    match outside_strings(code, 0, code.len()).find(|&(_, b)| b == b'#') {
+        Some((at, _)) => &code[..at],
+        None => code,
     }
-    code
 }
 
 type Closers = std::collections::HashMap<usize, Option<usize>>;
@@ -97,31 +108,20 @@ type Closers = std::collections::HashMap<usize, Option<usize>>;
 /// For each closing bracket its opener, and for each opener its closer
 /// (None when the line ends first); brackets inside strings are not brackets.
 fn brackets(code: &str) -> (std::collections::HashMap<usize, usize>, Closers) {
-    let bytes = code.as_bytes();
     let mut opener_of = std::collections::HashMap::new();
     let mut closer_of = Closers::new();
     let mut open: Vec<usize> = Vec::new();
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' => quote = Some(b),
-                b'(' | b'[' | b'{' => open.push(i),
-                b')' | b']' | b'}' => {
-                    if let Some(o) = open.pop() {
-                        opener_of.insert(i, o);
-                        closer_of.insert(o, Some(i));
-                    }
+    for (i, b) in outside_strings(code, 0, code.len()) {
+        match b {
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                if let Some(o) = open.pop() {
+                    opener_of.insert(i, o);
+                    closer_of.insert(o, Some(i));
                 }
-                _ => {}
-            },
+            }
+            _ => {}
         }
-        i += 1;
     }
     for o in open {
         closer_of.insert(o, None);
@@ -151,28 +151,18 @@ fn callee_start(bytes: &[u8], open: usize, opener_of: &std::collections::HashMap
 
 /// The top-level arguments between `from` and `to` (exclusive).
 fn split_args(code: &str, from: usize, to: usize) -> Vec<&str> {
-    let bytes = code.as_bytes();
     let mut parts = Vec::new();
-    let (mut depth, mut start, mut quote) = (0i32, from, None::<u8>);
-    let mut i = from;
-    while i < to {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' => quote = Some(b),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                b',' if depth == 0 => {
-                    parts.push(code[start..i].trim());
-                    start = i + 1;
-                }
-                _ => {}
-            },
+    let (mut depth, mut start) = (0i32, from);
+    for (i, b) in outside_strings(code, from, to) {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                parts.push(code[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
         }
-        i += 1;
     }
     parts.push(code[start..to].trim());
     parts.retain(|p| !p.is_empty());
