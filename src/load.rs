@@ -160,6 +160,14 @@ fn load_trace(source: &LogSource, load: &LoadOptions, parts: usize) -> (Run, Pro
     (builder.finish(source, stats), problems)
 }
 
+/// A log committed in this repository (`samples/traces/...`), loaded for a
+/// unit test that reads a real run.
+#[cfg(test)]
+pub(crate) fn repo_sample(path: &str) -> Run {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    load(&[p], &ParseOptions::default()).expect("sample loads")
+}
+
 pub fn load(paths: &[std::path::PathBuf], opts: &ParseOptions) -> Result<Run, InputError> {
     let found = input::discover(paths)?;
     load_discovered(

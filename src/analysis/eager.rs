@@ -180,10 +180,7 @@ fn eager_frame(f: &Frame, c: &Compile) -> EagerFrame {
 mod tests {
     use super::*;
 
-    fn sample(path: &str) -> Run {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-        crate::load::load(&[p], &crate::trace::ParseOptions::default()).expect("sample loads")
-    }
+    use crate::load::repo_sample as sample;
 
     #[test]
     fn a_disabled_hook_in_a_loop_skips_the_frame_that_loops() {

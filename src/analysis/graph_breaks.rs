@@ -128,10 +128,7 @@ fn advice(reason: &str, registry_id: Option<&str>, library_line: Option<&str>) -
 mod tests {
     use super::*;
 
-    fn sample(path: &str) -> Run {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-        crate::load::load(&[p], &crate::trace::ParseOptions::default()).expect("sample loads")
-    }
+    use crate::load::repo_sample as sample;
 
     #[test]
     fn the_sample_logs_three_breaks_of_two_kinds() {
