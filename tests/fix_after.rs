@@ -111,6 +111,14 @@ const PAIRS: &[Pair] = &[
             "compile the model",
         ],
     },
+    Pair {
+        kind: "global_flag",
+        applied: "branch on it outside the compiled function",
+        code: "compiled_fast(x) if USE_FAST_PATH else compiled_slow(x)",
+        cause: "use_fast_path",
+        remains: None,
+        undo: &["read it inside"],
+    },
 ];
 
 fn doc(kind: &str, side: &str) -> Value {

@@ -134,7 +134,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::Global => {
             let name = python_name(culprit.strip_prefix("global ").unwrap_or(culprit));
             if boolean(g) {
-                format!("{}The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile: branch on it outside the compiled function, or pass the choice in as an argument.", once(input))
+                format!("{}The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile, or branch on it outside the compiled function: one compiled function per setting, each compiled once (passed in as an argument, a flag still compiles once per value).", once(input))
             } else {
                 format!("{}The compiled code reads the global {name}, which your code changed after the first compile. Pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.", once(input))
             }
