@@ -119,6 +119,14 @@ const PAIRS: &[Pair] = &[
         remains: None,
         undo: &["read it inside"],
     },
+    Pair {
+        kind: "module_int",
+        applied: "torch._dynamo.config.allow_unspec_int_on_nn_module = True",
+        code: "torch._dynamo.config.allow_unspec_int_on_nn_module = True",
+        cause: "self.k",
+        remains: Some("that one recompile stays"),
+        undo: &["allow_unspec_int_on_nn_module = False"],
+    },
 ];
 
 fn doc(kind: &str, side: &str) -> Value {

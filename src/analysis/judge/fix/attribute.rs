@@ -63,7 +63,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
         // allow_unspec_int_on_nn_module is for ints: a float (or a value the
         // guard does not show) gets only what works for any number.
         _ if numeric(g) && compared_with_int(g) => format!(
-            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True (the int then becomes dynamic at its first change: that one recompile stays, none after).",
             r.culprit
         ),
         _ if numeric(g) => format!(
