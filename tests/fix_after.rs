@@ -127,6 +127,14 @@ const PAIRS: &[Pair] = &[
         remains: Some("that one recompile stays"),
         undo: &["allow_unspec_int_on_nn_module = False"],
     },
+    Pair {
+        kind: "recompile_limit",
+        applied: "torch.compile(..., recompile_limit=N)",
+        code: "block.compile(backend=\"aot_eager\", recompile_limit=10)",
+        cause: "padding",
+        remains: Some("each distinct value needs its own graph"),
+        undo: &["lower the recompile limit"],
+    },
 ];
 
 fn doc(kind: &str, side: &str) -> Value {
