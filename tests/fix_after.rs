@@ -135,6 +135,14 @@ const PAIRS: &[Pair] = &[
         remains: Some("each distinct value needs its own graph"),
         undo: &["lower the recompile limit"],
     },
+    Pair {
+        kind: "shape_spec",
+        applied: "torch.compile(..., dynamic_shapes=ShapesSpec({\"x\": TensorSpec([ShapeVar(\"x_0\"), None])}))",
+        code: "dynamic_shapes=ShapesSpec({\"x\": TensorSpec([ShapeVar(\"x_0\"), None])})",
+        cause: "argument x",
+        remains: None,
+        undo: &["drop the dynamic_shapes", "remove the dynamic_shapes"],
+    },
 ];
 
 fn doc(kind: &str, side: &str) -> Value {
