@@ -31,6 +31,9 @@ struct Pair {
     remains: Option<&'static str>,
     /// Advice that would undo this fix.
     undo: &'static [&'static str],
+    /// What the fix adds in this program, that the before's fix must say
+    /// (beside the general cost of a graph break).
+    cost_here: &'static [&'static str],
 }
 
 const PAIRS: &[Pair] = &[
@@ -40,6 +43,7 @@ const PAIRS: &[Pair] = &[
         code: "@torch._dynamo.disable\ndef record_norm(",
         cause: "collector.",
         remains: None,
+        cost_here: &[],
         undo: &["Remove the", "remove the decorator", "without the decorator"],
     },
     Pair {
@@ -48,6 +52,7 @@ const PAIRS: &[Pair] = &[
         code: "torch._dynamo.mark_dynamic(x, 0)",
         cause: "argument x",
         remains: None,
+        cost_here: &[],
         undo: &["drop the mark_dynamic", "remove the mark_dynamic", "mark_static"],
     },
     Pair {
@@ -56,6 +61,7 @@ const PAIRS: &[Pair] = &[
         code: "torch._dynamo.mark_dynamic(x, 0)",
         cause: "argument x",
         remains: None,
+        cost_here: &[],
         undo: &["drop the mark_dynamic", "remove the mark_dynamic", "mark_static"],
     },
     Pair {
@@ -64,6 +70,7 @@ const PAIRS: &[Pair] = &[
         code: "self.register_buffer(\"temperature\", torch.tensor(1.0))",
         cause: "temperature",
         remains: None,
+        cost_here: &[],
         undo: &["Python float", "don't make it a tensor"],
     },
     Pair {
@@ -72,6 +79,7 @@ const PAIRS: &[Pair] = &[
         code: "torch.optim.AdamW(model.parameters(), lr=torch.tensor(1e-3))",
         cause: "['lr']",
         remains: None,
+        cost_here: &[],
         undo: &["lr as a float", "Python float lr"],
     },
     Pair {
@@ -80,6 +88,7 @@ const PAIRS: &[Pair] = &[
         code: "torch.ones_like(x)",
         cause: "mask",
         remains: None,
+        cost_here: &[],
         undo: &["pass None"],
     },
     Pair {
@@ -88,6 +97,7 @@ const PAIRS: &[Pair] = &[
         code: "compiled(torch.randn(4, 8)).to(model.out_dtype)",
         cause: "out_dtype",
         remains: None,
+        cost_here: &[],
         undo: &["cast inside"],
     },
     Pair {
@@ -96,6 +106,7 @@ const PAIRS: &[Pair] = &[
         code: "torch._dynamo.config.capture_scalar_outputs = True",
         cause: "graph break",
         remains: None,
+        cost_here: &[],
         undo: &["capture_scalar_outputs = False"],
     },
     Pair {
@@ -104,6 +115,7 @@ const PAIRS: &[Pair] = &[
         code: "block.compile(backend=\"aot_eager\")",
         cause: "collector.",
         remains: None,
+        cost_here: &[],
         undo: &[
             "Remove the",
             "remove the decorator",
@@ -117,6 +129,7 @@ const PAIRS: &[Pair] = &[
         code: "compiled_fast(x) if USE_FAST_PATH else compiled_slow(x)",
         cause: "use_fast_path",
         remains: None,
+        cost_here: &[],
         undo: &["read it inside"],
     },
     Pair {
@@ -125,6 +138,7 @@ const PAIRS: &[Pair] = &[
         code: "torch._dynamo.config.allow_unspec_int_on_nn_module = True",
         cause: "self.k",
         remains: Some("that one recompile stays"),
+        cost_here: &[],
         undo: &["allow_unspec_int_on_nn_module = False"],
     },
     Pair {
@@ -133,6 +147,7 @@ const PAIRS: &[Pair] = &[
         code: "block.compile(backend=\"aot_eager\", recompile_limit=10)",
         cause: "padding",
         remains: Some("each distinct value needs its own graph"),
+        cost_here: &[],
         undo: &["lower the recompile limit"],
     },
     Pair {
@@ -141,7 +156,17 @@ const PAIRS: &[Pair] = &[
         code: "dynamic_shapes=ShapesSpec({\"x\": TensorSpec([ShapeVar(\"x_0\"), None])})",
         cause: "argument x",
         remains: None,
+        cost_here: &[],
         undo: &["drop the dynamic_shapes", "remove the dynamic_shapes"],
+    },
+    Pair {
+        kind: "hook_sequential",
+        applied: "decorate the hook body with @torch._dynamo.disable",
+        code: "@torch._dynamo.disable\ndef record_norm(",
+        cause: "collector.",
+        remains: None,
+        cost_here: &["nn.Sequential's forward", "runs eagerly every call"],
+        undo: &["Remove the", "remove the decorator", "without the decorator"],
     },
 ];
 
@@ -255,6 +280,13 @@ fn check(p: &Pair) -> Vec<String> {
         if !(fix.contains("graph break per") && fix.contains("inside a loop")) {
             wrong.push(format!(
                 "the fix adds the graph break {reason:?} and does not name it with its cost (one per call; in a loop, the enclosing function runs eagerly): {fix}"
+            ));
+        }
+    }
+    for words in p.cost_here {
+        if !fix.contains(words) {
+            wrong.push(format!(
+                "the fix does not say what it costs in this program ({words:?}): {fix}"
             ));
         }
     }
