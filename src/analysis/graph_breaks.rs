@@ -79,6 +79,7 @@ fn user_line(g: &GraphBreakText) -> Option<String> {
 fn new_break<'r>(parsed: GraphBreakText, user_line: Option<String>, text: &'r str) -> GraphBreak<'r> {
     let library_line = parsed.at.filter(|at| Some(at) != user_line.as_ref());
     let hints = advice(&parsed.reason, parsed.registry_id.as_deref(), library_line.as_deref())
+        .or_else(|| skipped_library_function(text))
         .map_or(parsed.hints, |a| vec![a]);
     GraphBreak {
         reason: parsed.reason,
@@ -121,6 +122,26 @@ fn advice(reason: &str, registry_id: Option<&str>, library_line: Option<&str>) -
         "The break is inside {file} (torch's or a library's code, not yours), reached from your line: \
          its cause is in that code, so torch's hint does not apply to yours. Call that code outside the \
          compiled region, or accept the break."
+    ))
+}
+
+/// A call, from the user's line, of a function torch marks as not traced
+/// because its file is torch's or a library's (`Adam.step`, reached through
+/// the LR scheduler's wrapper of it): torch's hints ("avoid calling the
+/// function", "force tracing into it") ask the user to drop an optimizer
+/// step or trace torch's own code. guardscope's advice in their place.
+fn skipped_library_function(text: &str) -> Option<String> {
+    let at = text.find("marked that the function `")? + "marked that the function `".len();
+    let (function, rest) = text[at..].split_once('`')?;
+    let file = rest.strip_prefix(" in file `")?.split('`').next()?.replace('\\', "/");
+    let tail = file
+        .rsplit_once("site-packages/")
+        .map(|(_, t)| t.to_string())
+        .or_else(|| file.find("/torch/").map(|i| file[i + 1..].to_string()))?;
+    Some(format!(
+        "Dynamo does not trace `{function}`: torch marks its file ({tail}) as skipped, so the call runs eagerly \
+         between graphs (one graph break per call) and what it calls is compiled as frames of its own. It is not \
+         your code: nothing to change in yours; accept the break."
     ))
 }
 
@@ -201,6 +222,22 @@ mod advice_tests {
         assert!(!hints[0].contains("Remove the"), "{}", hints[0]);
         assert!(hints[0].contains("keep the decorator"), "{}", hints[0]);
         assert!(hints[0].contains("inside a loop Dynamo skips the whole enclosing function"));
+    }
+
+    #[test]
+    fn a_skipped_torch_function_called_from_user_code_is_not_the_users_to_avoid() {
+        // samples/traces/fix_after/optimizer_lr_after (real torch 2.15): a
+        // compiled opt.step() whose Adam.step torch marks as skipped; torch
+        // says to avoid calling it.
+        let breaks = breaks_of("samples/traces/fix_after/optimizer_lr_after");
+        let (_, hints) = breaks
+            .iter()
+            .find(|(r, _)| r == "Attempted to call function marked as skipped")
+            .expect("the skipped call");
+        assert_eq!(hints.len(), 1, "{hints:?}");
+        assert!(!hints[0].contains("Avoid calling"), "{}", hints[0]);
+        assert!(hints[0].contains("`Adam.step`") && hints[0].contains("torch/optim/lr_scheduler.py"));
+        assert!(hints[0].contains("one graph break per call"), "{}", hints[0]);
     }
 
     #[test]

@@ -9,7 +9,8 @@
 
 use super::guard_text::{
     boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
-    numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound, zero_one_bound,
+    numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument, traced_bound,
+    zero_one_bound,
 };
 use super::owner::{Ownership, ValueOwner};
 use super::verdict::Severity;
@@ -323,6 +324,14 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
         return Some(format!(
             "the graph assumed the size's remainder modulo {m} ({}: an uneven split, or a shape that must divide): at most {m} graphs, one per remainder, each compiled once and reused when it returns",
             guard.split("  #").next().unwrap_or(guard).trim()
+        ));
+    }
+    // Blocks compiled one by one share one cache: each instance's layer
+    // argument is one compile, as many as there are instances. At the limit
+    // the evidence is the limit (above), not this.
+    if let Some(layer) = f.guard.and_then(torch_layer_argument) {
+        return Some(format!(
+            "the {layer} each instance of a torch layer was built with: one compile per instance's value, reused whenever that instance runs again"
         ));
     }
     let static_shapes = f.compile.automatic_dynamic == Some(false);

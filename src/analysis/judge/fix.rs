@@ -119,7 +119,8 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::GraphBreakValue => graph_break_value_fix(input),
         ValueOwner::Unknown => r.advice.clone(),
         ValueOwner::Closure | ValueOwner::Global if in_hook(input) => format!(
-            "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes; a flag, a counter or a list the hook appends to are all the hook's state (one cause). Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks."
+            "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes; a flag, a counter or a list the hook appends to are all the hook's state (one cause). Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.{}",
+            in_sequential(input)
         ),
         ValueOwner::Closure | ValueOwner::Global if dynamic => format!(
             "Expected once: {culprit} changed and torch made it dynamic at this recompile (automatic dynamic shapes: the new entry holds it as a symbolic int, not a constant), so later values compile nothing. No action needed."
@@ -134,7 +135,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::Global => {
             let name = python_name(culprit.strip_prefix("global ").unwrap_or(culprit));
             if boolean(g) {
-                format!("{}The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile: branch on it outside the compiled function, or pass the choice in as an argument.", once(input))
+                format!("{}The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile, or branch on it outside the compiled function: one compiled function per setting, each compiled once (passed in as an argument, a flag still compiles once per value).", once(input))
             } else {
                 format!("{}The compiled code reads the global {name}, which your code changed after the first compile. Pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.", once(input))
             }
@@ -340,6 +341,23 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
 fn channels_last(guard: &str) -> bool {
     guard.contains("stride mismatch at index 1.")
         && (guard.trim_end().ends_with("actual 1") || guard.contains("expected 1,"))
+}
+
+/// The hooked module is called by nn.Sequential's forward, a loop over its
+/// modules the user may not see as one: the cost of the decorator in this
+/// code, said where the log shows it.
+fn in_sequential(input: &FixInput<'_>) -> &'static str {
+    let sequential = input.guard.is_some_and(|g| {
+        g.user_stack.iter().any(|l| {
+            l.file.replace('\\', "/").ends_with("torch/nn/modules/container.py")
+                && l.function.as_deref() == Some("forward")
+        })
+    });
+    if sequential {
+        " Here the hooked module is called by nn.Sequential's forward, which loops over its modules: decorated, the hook makes Dynamo leave that forward uncompiled (it runs eagerly every call, the layers it calls compiled on their own), so compile each layer or block instead, or keep the state in a custom op."
+    } else {
+        ""
+    }
 }
 
 fn in_hook(input: &FixInput<'_>) -> bool {

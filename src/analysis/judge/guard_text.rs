@@ -260,6 +260,34 @@ pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
     })
 }
 
+/// The guarded attribute is an argument a torch layer was built with
+/// (`self._modules['conv'].dilation`), read inside torch's own layer code
+/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
+/// a Python int there, so it cannot become a tensor or dynamic. The layer
+/// argument's name.
+pub(super) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
+    let in_torch_layer = g
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
+    if !in_torch_layer || !g.guard.contains("._modules[") {
+        return None;
+    }
+    const STRUCTURAL: [&str; 8] = [
+        "dilation",
+        "padding",
+        "stride",
+        "kernel_size",
+        "groups",
+        "output_padding",
+        "padding_mode",
+        "num_heads",
+    ];
+    let subject = crate::reasons::failed_subject(&g.guard);
+    let name = subject.rsplit('.').next()?.to_string();
+    STRUCTURAL.contains(&name.as_str()).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! whose class changed, a torch layer's constructor argument.
 
 use super::*;
+use crate::analysis::judge::guard_text::torch_layer_argument;
 
 pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     let r = input.reason;
@@ -13,7 +14,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             expected(input)
         );
     }
-    if let Some(layer) = torch_layer_argument(input) {
+    if let Some(layer) = input.guard.and_then(torch_layer_argument) {
         return torch_layer_fix(input, &layer);
     }
     if dtype_value(g) {
@@ -63,7 +64,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
         // allow_unspec_int_on_nn_module is for ints: a float (or a value the
         // guard does not show) gets only what works for any number.
         _ if numeric(g) && compared_with_int(g) => format!(
-            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True.",
+            "Module attribute {} changed after compiling; integer and float attributes of an nn.Module stay static. Make it a buffer (a tensor), set it once before compiling, or for an int set torch._dynamo.config.allow_unspec_int_on_nn_module = True (the int then becomes dynamic at its first change: that one recompile stays, none after).",
             r.culprit
         ),
         _ if numeric(g) => format!(
@@ -99,35 +100,6 @@ fn int_or_none(input: &FixInput<'_>) -> bool {
             && matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.parse::<i64>().is_ok()))
 }
 
-/// The guarded attribute is an argument a torch layer was built with
-/// (`self._modules['conv'].dilation`), read inside torch's own layer code
-/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
-/// a Python int there, so it cannot become a tensor or dynamic. The layer
-/// argument's name.
-fn torch_layer_argument(input: &FixInput<'_>) -> Option<String> {
-    let g = input.guard?;
-    let in_torch_layer = g
-        .location
-        .as_ref()
-        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
-    if !in_torch_layer || !g.guard.contains("._modules[") {
-        return None;
-    }
-    const STRUCTURAL: [&str; 8] = [
-        "dilation",
-        "padding",
-        "stride",
-        "kernel_size",
-        "groups",
-        "output_padding",
-        "padding_mode",
-        "num_heads",
-    ];
-    let subject = crate::reasons::failed_subject(&g.guard);
-    let name = subject.rsplit('.').next()?.to_string();
-    STRUCTURAL.contains(&name.as_str()).then_some(name)
-}
-
 fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
     let culprit = python_name(&input.reason.culprit);
     let limit = input
@@ -137,11 +109,18 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
             format!("the recompile limit ({n} in this compile's config)")
         });
     let choices = "raise torch._dynamo.config.recompile_limit (or torch.compile(..., recompile_limit=N)) to at least the number of distinct values, compile the whole model once (torch.compile(model)) so every block is traced into one graph, or give every instance the same value";
+    let layer_value = format!(
+        "{culprit} is the {layer} a torch layer was built with, read inside torch's own layer code: the op needs a Python int there, so it cannot become a tensor or dynamic, and each distinct value needs its own graph"
+    );
     let what = format!(
-        "{culprit} is the {layer} a torch layer was built with, read inside torch's own layer code: the op needs a Python int there, so it cannot become a tensor or dynamic, and each distinct value needs its own graph. Instances of one class with different values (blocks compiled one by one with block.compile(), which share one code object and one cache) compile once per value, up to {limit}; the values past it run eagerly"
+        "{layer_value}. Instances of one class with different values (blocks compiled one by one with block.compile(), which share one code object and one cache) compile once per value, up to {limit}; the values past it run eagerly"
     );
     if matches!(input.evidence.kind, EvidenceKind::Repeats | EvidenceKind::LimitHit) {
         format!("{what}. The choices: {choices}.")
+    } else if let Some(n) = input.compile.recompile_limit.filter(|n| n.get() > 8) {
+        // The limit was raised above the default (the fix for these
+        // values): saying "past it, raise the limit" again would loop.
+        format!("Expected: {layer_value}. The recompile limit is raised to {n} in this compile's config and no value passed it: one compile per instance's value, none runs eagerly. No action needed.")
     } else {
         format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
     }

@@ -1,0 +1,24 @@
+"""graph_break, after: guardscope's fix (torch's hint) for the before log
+applied: torch._dynamo.config.capture_scalar_outputs = True.
+"""
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+torch._dynamo.config.capture_scalar_outputs = True
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+
+    def forward(self, x):
+        h = self.lin(x)
+        scale = h.abs().max().item()
+        return h / scale
+
+
+compiled = torch.compile(Model(), backend="aot_eager")
+for step in range(3):
+    y = compiled(torch.randn(4, 8))

@@ -1,0 +1,29 @@
+"""hook_sequential, after: guardscope's fix for the before log applied: the
+hook body decorated with @torch._dynamo.disable."""
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Collector:
+    def __init__(self):
+        self.enabled = False
+        self.norms = []
+
+
+model = nn.Sequential(nn.Linear(16, 16), nn.ReLU(), nn.Linear(16, 1))
+collector = Collector()
+
+
+@torch._dynamo.disable
+def record_norm(module, args, output):
+    if collector.enabled:
+        collector.norms.append(output.detach().norm())
+
+
+model[0].register_forward_hook(record_norm)
+compiled = torch.compile(model, backend="aot_eager")
+for step in range(1, 6):
+    collector.enabled = step >= 3
+    y = compiled(torch.randn(8, 16))

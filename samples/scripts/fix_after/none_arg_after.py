@@ -1,0 +1,19 @@
+"""none_arg, after: guardscope's fix for the before log applied: always a
+tensor, torch.ones_like(...) where there was no mask.
+"""
+import torch
+
+torch.manual_seed(0)
+
+
+def masked_mean(x, mask=None):
+    if mask is None:
+        return x.mean(dim=1)
+    return (x * mask).sum(dim=1) / mask.sum(dim=1)
+
+
+compiled = torch.compile(masked_mean, backend="aot_eager")
+for step in range(4):
+    x = torch.randn(4, 6)
+    mask = (torch.rand(4, 6) > 0.2).float() if step % 2 else torch.ones_like(x)
+    y = compiled(x, mask)
