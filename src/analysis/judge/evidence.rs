@@ -11,10 +11,9 @@ use super::guard_text::{
     boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
     numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound, zero_one_bound,
 };
-use super::owner::{Ownership, ValueOwner};
+use super::owner::ValueOwner;
 use super::verdict::Severity;
-use crate::model::Compile;
-use crate::reasons::{Category, GuardFailure, GuardedNow};
+use crate::reasons::{Category, GuardedNow};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -114,26 +113,6 @@ impl Evidence {
             text: text.into(),
         }
     }
-}
-
-/// What is known of one recompile before its frame's others are weighed.
-pub struct Facts<'a> {
-    pub category: Category,
-    /// A row of the table read the cause's guard text.
-    pub recognised: bool,
-    pub culprit: &'a str,
-    pub ownership: &'a Ownership,
-    pub compile: &'a Compile,
-    /// The cause entry's failure (None when the log holds no reason).
-    pub guard: Option<&'a GuardFailure>,
-    /// The frame's recompiles with the same cause, this one included, that
-    /// are not bounded variants, in compile order (their compile ids).
-    pub same_cause: Vec<&'a str>,
-    /// The dims the cause entry's compile was given a declared range for.
-    pub declared: &'a [(String, String)],
-    /// A later compile of the frame with the same cause was refused at the
-    /// recompile limit: this one helped fill the cache (its compile id).
-    pub filled_limit: Option<&'a str>,
 }
 
 /// The evidence for one recompile, strongest first: the limit, a declared
@@ -412,7 +391,9 @@ pub fn open_string(guard: &str) -> bool {
     string_value(guard)
 }
 
+mod facts;
 mod variants;
+pub use facts::Facts;
 use variants::{few_objects, first_call_setting, mode_switch};
 
 #[cfg(test)]

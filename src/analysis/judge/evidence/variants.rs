@@ -2,7 +2,9 @@
 //! the objects a method runs on and classes passed as values, a library's
 //! or torch's modes, a setting a library makes on the first call.
 
-use super::*;
+use super::facts::Facts;
+use crate::analysis::judge::owner::ValueOwner;
+use crate::reasons::Category;
 
 /// An identity guard on the object a method runs on, or on a class passed
 /// as a value, seen once: instances a method is called on and classes are

@@ -2,7 +2,11 @@
 //! a dtype setting, an int that is None on some instances, a submodule
 //! whose class changed, a torch layer's constructor argument.
 
-use super::*;
+use super::input::{expected, once, requires_grad_fix, FixInput};
+use crate::analysis::judge::evidence::EvidenceKind;
+use crate::analysis::judge::guard_text::{dtype_value, int_or_none_test, is_flag as boolean, numeric};
+use crate::reasons::culprit::python_name;
+use crate::reasons::Category;
 
 pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     let r = input.reason;
@@ -86,7 +90,7 @@ fn change_words(input: &FixInput<'_>) -> Option<String> {
 /// (or the reverse).
 fn int_or_none(input: &FixInput<'_>) -> bool {
     let Some(g) = input.guard else { return false };
-    if super::super::guard_text::int_or_none_test(g) {
+    if int_or_none_test(g) {
         return true;
     }
     let g_text = g.guard.trim();

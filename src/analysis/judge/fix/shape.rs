@@ -2,7 +2,14 @@
 //! dim (made it dynamic, kept it static, pinned it, split it at a bound or
 //! a remainder) decides whether marking it dynamic can help at all.
 
-use super::*;
+use super::input::FixInput;
+use crate::analysis::judge::evidence::EvidenceKind;
+use crate::analysis::judge::guard_text::{
+    actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned, size_keyed_dict,
+    size_modulus, traced_bound, zero_one_bound,
+};
+use crate::reasons::culprit::python_name;
+use crate::reasons::subject::size_mismatch_dim;
 
 pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
@@ -47,7 +54,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     if input.evidence.kind == EvidenceKind::OnePerVariant
         && input
             .guard
-            .is_some_and(|g| traced_bound(g) && !super::super::guard_text::zero_one_bound(g, input.failures))
+            .is_some_and(|g| traced_bound(g) && !zero_one_bound(g, input.failures))
     {
         return format!(
             "Expected: the graph assumed `{}`, a bound the traced code put there (a branch on the size or on a value computed from it, such as a token budget, or an op that needs it), so the sizes on each side of it compile once each: one graph per branch, reused when it returns, and dim {dim} stays dynamic within each. No action needed; to have one graph, decide the branch outside the compiled function (or always take one side), or compute both sides and pick with torch.where.",
@@ -61,7 +68,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         return format!(
             "Expected: dynamic=False (automatic_dynamic_shapes off) keeps every size static, and dim {dim}'s sizes ({} -> {}) are bucket lengths (multiples of 8): one graph per bucket, each compiled once and reused when the bucket returns. No action needed while the buckets are few; each new bucket length costs one compile, up to the frame's limit of {} entries.",
             compiled_size(g).unwrap_or("?"),
-            super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            actual_size(g).map_or("?".into(), |n| n.to_string()),
             input.compile.recompile_limit.map_or(8, |n| n.get())
         );
     }
@@ -105,7 +112,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     if input.evidence.kind == EvidenceKind::StaticShapes {
         return format!(
             "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad it to a few fixed sizes; or {mark}.",
-            super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            actual_size(g).map_or("?".into(), |n| n.to_string()),
             full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
                 format!("pad the batch to {n} (the size compiled before)")
             } else {
