@@ -23,6 +23,10 @@ pub enum EvidenceKind {
     LimitHit,
     /// The refusal raised into the user's call (`FailOnRecompileLimitHit`).
     LimitRaised,
+    /// The recompile's own compile failed (it raised, or Dynamo gave the
+    /// frame up): no entry was cached, so nothing became dynamic, whatever
+    /// the next compile shows.
+    CompileFailed,
     /// A size outside the range the user declared with `mark_dynamic`.
     DeclaredRange,
     /// The same cause compiled the frame again (and would go on).
@@ -61,6 +65,7 @@ impl EvidenceKind {
         match self {
             EvidenceKind::LimitHit => "limit_hit",
             EvidenceKind::LimitRaised => "limit_raised",
+            EvidenceKind::CompileFailed => "compile_failed",
             EvidenceKind::DeclaredRange => "declared_range",
             EvidenceKind::Repeats => "repeats",
             EvidenceKind::RankAlone => "rank_alone",
@@ -82,6 +87,7 @@ impl EvidenceKind {
         match self {
             EvidenceKind::LimitHit
             | EvidenceKind::LimitRaised
+            | EvidenceKind::CompileFailed
             | EvidenceKind::DeclaredRange
             | EvidenceKind::Repeats
             | EvidenceKind::RankAlone
@@ -133,6 +139,12 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             EvidenceKind::LimitHit,
             "Dynamo refused this compile at the recompile limit: the frame runs eagerly from here on",
         );
+    }
+    // A compile that failed is judged as one, not by what the log shows
+    // next: its entry never existed, so a later compile with the same
+    // value is no reuse, and nothing it would have made dynamic is.
+    if c.failed && c.finished {
+        return Evidence::new(EvidenceKind::CompileFailed, failed_compile(c));
     }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
     if let Some(at) = f.filled_limit {
@@ -277,6 +289,24 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     Evidence::new(
         EvidenceKind::DidNotRecur,
         "compiled once; no later compile of this frame failed on it",
+    )
+}
+
+/// "the compile failed (ValueError: ...)": the error's type and first line.
+fn failed_compile(c: &crate::model::Compile) -> String {
+    let first = c
+        .fail_reason
+        .as_deref()
+        .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(|l| l.chars().take(200).collect::<String>());
+    let error = match (c.fail_type.as_deref(), first) {
+        (Some(t), Some(l)) if !l.starts_with(t) => format!(" ({t}: {l})"),
+        (_, Some(l)) => format!(" ({l})"),
+        (Some(t), None) => format!(" ({t})"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "this recompile's compile failed{error}: no entry was cached, so nothing became dynamic and the next call like it compiles (and fails) again"
     )
 }
 

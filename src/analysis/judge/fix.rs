@@ -37,6 +37,13 @@ pub fn fix(input: &FixInput<'_>) -> String {
             input.reason.category.label()
         ),
         EvidenceKind::Repeats => format!("{body} {}.", capitalise(&input.evidence.text)),
+        // The error comes first: until the compile succeeds, no fix of the
+        // cause can take effect.
+        EvidenceKind::CompileFailed => format!(
+            "{}. Fix the error first (guardscope lists the frame under eager frames, with the error); then, for the value that changed: {}",
+            capitalise(&input.evidence.text),
+            body.strip_prefix("Expected: ").unwrap_or(&body)
+        ),
         kind if kind.severity() == super::verdict::Severity::Expected && !body.starts_with("Expected") => {
             // An expected recompile says so first: no action is needed, and
             // what follows is only how to avoid it.

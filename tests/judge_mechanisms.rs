@@ -1,0 +1,37 @@
+//! Severity mechanisms that each cover a class of recompiles (issue 37,
+//! item 3), each on a log recorded from a committed script
+//! (samples/scripts/judge/): the verdict follows from what the log shows,
+//! not from a rule keyed on one program.
+
+mod common;
+
+use common::summary_json;
+use serde_json::Value;
+use std::path::Path;
+
+fn recompiles(sample: &str) -> Vec<Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples/traces/judge")
+        .join(sample);
+    summary_json(&dir)["recompiles"].as_array().expect("recompiles").clone()
+}
+
+/// A recompile whose compile raised is a failed compile: no entry was
+/// cached, so it is a problem whatever the next call does, and the advice
+/// leads with the error, not with the value that changed.
+#[test]
+fn a_recompile_whose_compile_failed_is_judged_as_a_failed_compile() {
+    let all = recompiles("compile_failed");
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let r = &all[0];
+    assert_eq!(r["compile_id"], "0/1");
+    assert_eq!(r["failed"], true);
+    assert_eq!(r["severity"], "problem");
+    assert_eq!(r["evidence"]["kind"], "compile_failed");
+    let text = r["evidence"]["text"].as_str().unwrap();
+    assert!(text.contains("Unsupported"), "{text}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.starts_with("This recompile's compile failed"), "{advice}");
+    assert!(advice.contains("Fix the error first"), "{advice}");
+    assert!(!advice.starts_with("Expected"), "{advice}");
+}
