@@ -35,3 +35,38 @@ fn a_recompile_whose_compile_failed_is_judged_as_a_failed_compile() {
     assert!(advice.contains("Fix the error first"), "{advice}");
     assert!(!advice.starts_with("Expected"), "{advice}");
 }
+
+/// A model's depth (the submodules of a ModuleList the forward loops over)
+/// changed on purpose a few times is a bounded variant: each depth compiles
+/// once, and the advice says so. A ModuleList grown on every call fills the
+/// cache: those recompiles are a problem, with advice for a model's depth,
+/// not for a list of values.
+#[test]
+fn a_model_grown_in_stages_compiles_once_per_depth_and_one_grown_every_call_repeats() {
+    let all = recompiles("module_depth");
+    let staged: Vec<&Value> = all
+        .iter()
+        .filter(|r| r["compile_id"].as_str().unwrap().starts_with("0/"))
+        .collect();
+    assert_eq!(staged.len(), 2, "{all:#?}");
+    for r in &staged {
+        assert_eq!(r["severity"], "expected", "{r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.starts_with("Expected"), "{advice}");
+        assert!(advice.contains("one graph per depth"), "{advice}");
+        assert!(advice.contains("self.blocks"), "{advice}");
+        assert!(!advice.contains("ring buffer"), "{advice}");
+    }
+    let runaway: Vec<&Value> = all
+        .iter()
+        .filter(|r| r["compile_id"].as_str().unwrap().starts_with("1/"))
+        .collect();
+    assert!(runaway.len() >= 7, "{all:#?}");
+    for r in &runaway {
+        assert_eq!(r["severity"], "problem", "{r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.contains("self.layers"), "{advice}");
+        assert!(!advice.contains("ring buffer"), "{advice}");
+    }
+}

@@ -9,7 +9,8 @@
 
 use super::guard_text::{
     boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
-    numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound, zero_one_bound,
+    module_children, numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound,
+    zero_one_bound,
 };
 use super::owner::ValueOwner;
 use super::verdict::Severity;
@@ -357,6 +358,14 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
             } else {
                 format!(" at {line}")
             }
+        ));
+    }
+    // A model's structure (the blocks a ModuleList holds) changes when the
+    // user grows or prunes it on purpose, a few times: each depth compiles
+    // once. A depth compiled again is a repeat (judge_frame counts it).
+    if let Some(container) = module_children(guard) {
+        return Some(format!(
+            "{container} holds submodules the code loops over, and your code changed how many (a model grown or pruned in stages): one graph per depth, each compiled once; no depth compiled twice"
         ));
     }
     let why = match f.category {

@@ -260,6 +260,17 @@ pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
     })
 }
 
+/// The container whose number of submodules the guard tests
+/// (`len(self._modules['blocks']._modules) != 1` -> `self.blocks`): the
+/// structure of a model (an `nn.ModuleList`, `nn.Sequential` or
+/// `nn.ModuleDict` the code loops over), not a list of values.
+pub(super) fn module_children(guard: &str) -> Option<String> {
+    let inner = guard.trim().strip_prefix("len(")?;
+    let (inner, _) = inner.split_once(") ")?;
+    let container = inner.strip_suffix("._modules")?;
+    Some(crate::reasons::culprit::python_name(container))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
