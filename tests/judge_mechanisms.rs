@@ -70,3 +70,40 @@ fn a_model_grown_in_stages_compiles_once_per_depth_and_one_grown_every_call_repe
         assert!(!advice.contains("ring buffer"), "{advice}");
     }
 }
+
+/// A size of 0 or 1 reaching a dynamic entry is the 0/1 specialisation
+/// even when the guard reported first is another one (a stride relation
+/// that only the empty tensor breaks): the new entry's sizes show it, and
+/// the advice says so instead of "torch made it dynamic".
+#[test]
+fn a_size_zero_behind_a_stride_guard_is_the_zero_one_specialisation() {
+    let all = recompiles("empty_input");
+    let r = all.iter().find(|r| r["compile_id"] == "0/2").expect("0/2");
+    assert!(r["cause"]["raw"].as_str().unwrap().contains("stride()"), "{r:#}");
+    assert_eq!(r["severity"], "expected");
+    assert_eq!(r["evidence"]["kind"], "one_per_variant", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    for want in [
+        "size 0 at dim 1",
+        "0/1 specialization",
+        "mark_unbacked(<the tensor you pass as edge_index>, 1)",
+    ] {
+        assert!(advice.contains(want), "{want}: {advice}");
+    }
+    assert!(!advice.contains("made it dynamic"), "{advice}");
+    assert!(!advice.contains("mark_dynamic"), "{advice}");
+}
+
+/// The 0/1 advice names no API that cannot help: `mark_dynamic` does not
+/// free sizes 0 and 1, so the text never spells it (a reader skimming for
+/// the call to make would try it).
+#[test]
+fn the_zero_one_advice_never_names_mark_dynamic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/shape_input_dynamic");
+    let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
+    let r = all.iter().find(|r| r["compile_id"] == "0/2").expect("0/2");
+    assert_eq!(r["evidence"]["kind"], "one_per_variant", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.contains("mark_unbacked"), "{advice}");
+    assert!(!advice.contains("mark_dynamic"), "{advice}");
+}

@@ -10,7 +10,7 @@
 use super::guard_text::{
     boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
     module_children, numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, traced_bound,
-    zero_one_bound,
+    zero_one_bound, zero_one_change,
 };
 use super::owner::ValueOwner;
 use super::verdict::Severity;
@@ -218,6 +218,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         && !f.guard.is_some_and(int_or_none_test)
         && !small_size(guard)
         && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
+        && !f.guard.is_some_and(|g| zero_one_change(g).is_some())
         && !crossed
     {
         return Evidence::new(
@@ -323,6 +324,13 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
         return Some(
             "sizes 0 and 1 are always specialised: each compiles once, larger sizes share the dynamic entry".into(),
         );
+    }
+    // The guard reported first need not be the size (a stride relation
+    // that only an empty tensor breaks): the new entry's sizes say it.
+    if let Some((tensor, dim, size)) = f.guard.and_then(zero_one_change) {
+        return Some(format!(
+            "{tensor} came with size {size} at dim {dim}, which the dynamic entry held symbolic: sizes 0 and 1 are always specialised (0/1 specialization), so it compiled once for that size; larger sizes share the dynamic entry"
+        ));
     }
     if let Some(dict) = f.guard.and_then(|g| size_keyed_dict(g, &f.compile.recompile_reasons)) {
         return Some(format!(

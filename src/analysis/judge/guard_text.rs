@@ -271,6 +271,31 @@ pub(super) fn module_children(guard: &str) -> Option<String> {
     Some(crate::reasons::culprit::python_name(container))
 }
 
+/// A size of 0 or 1 that the new compile holds where the failed entry held
+/// the dim symbolic (`edge_index.size()`: `[2, None]` -> `[2, 0]`), whatever
+/// guard was reported first (a stride relation only the empty tensor
+/// breaks): the 0/1 specialisation, as (tensor, dim, size).
+pub(super) fn zero_one_change(g: &GuardFailure) -> Option<(String, usize, u64)> {
+    g.changes.iter().flatten().find_map(|c| {
+        let tensor = c.subject.strip_suffix(".size()")?;
+        let dims = |v: &str| -> Vec<String> {
+            v.trim_matches(['[', ']'])
+                .split(',')
+                .map(|d| d.trim().to_string())
+                .collect()
+        };
+        let (old, new) = (dims(&c.old), dims(&c.new));
+        (old.len() == new.len())
+            .then(|| {
+                old.iter()
+                    .zip(&new)
+                    .position(|(o, n)| o == "None" && (n == "0" || n == "1"))
+            })
+            .flatten()
+            .map(|d| (tensor.to_string(), d, new[d].parse().unwrap_or(0)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

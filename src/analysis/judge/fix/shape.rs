@@ -6,7 +6,7 @@ use super::input::FixInput;
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
     actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned, size_keyed_dict,
-    size_modulus, traced_bound, zero_one_bound,
+    size_modulus, small_size, traced_bound, zero_one_bound, zero_one_change,
 };
 use crate::reasons::culprit::python_name;
 use crate::reasons::subject::size_mismatch_dim;
@@ -79,9 +79,22 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         );
     }
     let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
+    if let Some((tensor, at, size)) = input
+        .guard
+        .and_then(zero_one_change)
+        .filter(|_| small && !small_size(g))
+    {
+        let empty = if size == 0 { " (an empty input)" } else { "" };
+        return format!(
+            "Expected, no action needed: {} had size {size} at dim {at}{empty}, and torch always specialises sizes 0 and 1 (0/1 specialization), so the dynamic entry could not take it and this size compiled its own graph once. The guard reported first, `{}`, is only the first of the dynamic entry's assumptions that this size breaks. To share the dynamic graph anyway, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass as {}>, {at}).",
+            python_name(&tensor),
+            g.split("  #").next().unwrap_or(g).trim(),
+            python_name(&tensor)
+        );
+    }
     if small {
         return format!(
-            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
+            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and marking the dim dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
         );
     }
     let full = input.guard.and_then(|g| {
