@@ -218,7 +218,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         && !f.guard.is_some_and(int_or_none_test)
         && !small_size(guard)
         && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
-        && !f.guard.is_some_and(|g| zero_one_change(g).is_some())
+        && f.guard.is_none_or(|g| zero_one_change(g).is_none())
         && !crossed
     {
         return Evidence::new(
