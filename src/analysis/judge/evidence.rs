@@ -308,7 +308,7 @@ fn failed_compile(c: &crate::model::Compile) -> String {
         (None, None) => String::new(),
     };
     format!(
-        "this recompile's compile failed{error}: no entry was cached, so nothing became dynamic and the next call like it compiles (and fails) again"
+        "this recompile's compile failed{error}: no entry was cached, so nothing became dynamic and nothing is reused: that call ran eagerly or raised, and so does the next one like it"
     )
 }
 
