@@ -107,3 +107,19 @@ fn the_zero_one_advice_never_names_mark_dynamic() {
     assert!(advice.contains("mark_unbacked"), "{advice}");
     assert!(!advice.contains("mark_dynamic"), "{advice}");
 }
+
+/// A size pinned static that grew past every size compiled before cannot
+/// be padded to one of them: the fix splits it into chunks of the size
+/// compiled before instead of padding or dropping a batch.
+#[test]
+fn a_pinned_size_that_grew_is_split_into_chunks_not_padded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/parameter_static");
+    let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
+    assert_eq!(all.len(), 3, "{all:#?}");
+    for r in &all {
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.contains("fixed-size chunks of"), "{advice}");
+        assert!(!advice.contains("pad the last batch"), "{advice}");
+        assert!(!advice.contains("drop_last"), "{advice}");
+    }
+}

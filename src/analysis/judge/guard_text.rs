@@ -172,7 +172,11 @@ pub(super) fn size_modulus(guard: &str) -> Option<u64> {
 /// `actual N` of a size mismatch: the size the new call passed.
 pub(super) fn actual_size(guard: &str) -> Option<u64> {
     size_mismatch_dim(guard)?;
-    guard.rsplit(", actual ").next()?.trim().parse().ok()
+    // torch may add a sentence after the size (". Guard failed on a
+    // parameter, ..."): the number is the digits right after "actual".
+    let after = guard.rsplit(", actual ").next()?.trim_start();
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    after[..digits].parse().ok()
 }
 
 /// Both sizes of a size mismatch are multiples of 8 (16 -> 32, 32 -> 64):

@@ -110,11 +110,24 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let pad = full.map_or(format!("pad {what} to the full size"), |n| {
         format!("pad {what} to {n} (the size compiled before)")
     });
+    // Padding can only grow a size: a call larger than what compiled
+    // before is kept to it by splitting, not by padding or dropping.
+    let chunks = actual_size(g)
+        .zip(full)
+        .filter(|(now, before)| now > before)
+        .map(|(_, n)| {
+            format!(
+                "split dim {dim} into fixed-size chunks of {n} (the size compiled before) and loop over them, padding the last chunk with a mask, so every call gets the same number of rows"
+            )
+        });
     if input.evidence.kind != EvidenceKind::OnePerVariant
         && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic))
     {
+        let keep = chunks.clone().unwrap_or_else(|| {
+            format!("{pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))")
+        });
         return format!(
-            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if the tensor is an nn.Parameter, torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes = False lets them vary); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
+            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if the tensor is an nn.Parameter, torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes = False lets them vary); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {keep}."
         );
     }
     if dynamic {
@@ -126,11 +139,11 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         return format!(
             "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad it to a few fixed sizes; or {mark}.",
             actual_size(g).map_or("?".into(), |n| n.to_string()),
-            full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
+            chunks.unwrap_or_else(|| full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
                 format!("pad the batch to {n} (the size compiled before)")
             } else {
                 format!("pad dim {dim} to {n} (the size compiled before)")
-            }),
+            })),
         );
     }
     format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
