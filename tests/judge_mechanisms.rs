@@ -123,3 +123,23 @@ fn a_pinned_size_that_grew_is_split_into_chunks_not_padded() {
         assert!(!advice.contains("drop_last"), "{advice}");
     }
 }
+
+/// A parameter of a library's model (its forward is the library's code)
+/// that one of the model's own methods resized is the library's state, set
+/// by the library call the user made: an expected one-off, with advice to
+/// make the change before compiling, not "your code changed it".
+#[test]
+fn a_library_models_own_parameter_resized_by_its_method_is_the_librarys() {
+    let all = recompiles("library_resize");
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let r = &all[0];
+    assert_eq!(r["owner"], "library_attribute", "{r:#}");
+    assert_eq!(r["owner_set_by"], "a method of the transformers model", "{r:#}");
+    assert_eq!(r["severity"], "expected");
+    assert_eq!(r["evidence"]["kind"], "changed_once", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.starts_with("Expected once"), "{advice}");
+    assert!(advice.contains("before torch.compile"), "{advice}");
+    assert!(!advice.contains("your code changed"), "{advice}");
+    assert!(!advice.contains("force_parameter_static_shapes"), "{advice}");
+}

@@ -238,6 +238,18 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             "state set once, on the first call; no later compile failed on it",
         );
     }
+    // A library's model that rebuilt one of its own layers (a resized
+    // embedding): one compile per rebuild, and the log shows no other.
+    if f.ownership.owner == ValueOwner::LibraryAttribute && guard.trim_start().starts_with("tensor '") {
+        let held = match now {
+            Some(GuardedNow::Constant(v)) => format!(" (the new entry guards its size as {v})"),
+            _ => String::new(),
+        };
+        return Evidence::new(
+            EvidenceKind::ChangedOnce,
+            format!("a method of the library's model changed the size of its own parameter once{held}; no later compile of this frame failed on it"),
+        );
+    }
     let mode = mode_switch(f);
     if f.ownership.owner.is_hidden_state() && !mode {
         let held = match now {

@@ -141,6 +141,10 @@ fn library_attribute_fix(input: &FixInput<'_>) -> String {
                 r.advice.clone()
             }
         }
+        _ if input.guard.is_some_and(|g| g.guard.trim_start().starts_with("tensor '")) => format!(
+            "Expected once: {who} (resize_token_embeddings after adding tokens, or another that rebuilds a layer) gave {} another size, and parameter shapes are compiled static: one recompile for each such change, none while the size stays. No action needed; to avoid it, make the change before torch.compile (add the tokens and resize first).",
+            r.culprit
+        ),
         Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
         _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
             "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
