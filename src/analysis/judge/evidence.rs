@@ -140,12 +140,6 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             "Dynamo refused this compile at the recompile limit: the frame runs eagerly from here on",
         );
     }
-    // A compile that failed is judged as one, not by what the log shows
-    // next: its entry never existed, so a later compile with the same
-    // value is no reuse, and nothing it would have made dynamic is.
-    if c.failed && c.finished {
-        return Evidence::new(EvidenceKind::CompileFailed, failed_compile(c));
-    }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
     if let Some(at) = f.filled_limit {
         return Evidence::new(
@@ -166,6 +160,13 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     }
     if let Some(range) = f.guard.and_then(|g| declared_range(g, f.declared)) {
         return Evidence::new(EvidenceKind::DeclaredRange, range);
+    }
+    // A compile that failed is judged as one, not by what the log shows
+    // next (a declared range it broke, above, is the more exact reason):
+    // its entry never existed, so a later compile with the same value is
+    // no reuse, and nothing it would have made dynamic is.
+    if c.failed && c.finished {
+        return Evidence::new(EvidenceKind::CompileFailed, failed_compile(c));
     }
     let shape = matches!(f.category, Category::ShapeInput | Category::ShapeLazyBuffer);
     if shape && c.automatic_dynamic == Some(false) && !small_size(guard) {
