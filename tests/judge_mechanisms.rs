@@ -108,19 +108,39 @@ fn the_zero_one_advice_never_names_mark_dynamic() {
     assert!(!advice.contains("mark_dynamic"), "{advice}");
 }
 
-/// A size pinned static that grew past every size compiled before cannot
+/// A size held static that grew past every size compiled before cannot
 /// be padded to one of them: the fix splits it into chunks of the size
-/// compiled before instead of padding or dropping a batch.
+/// compiled before instead of padding or dropping a batch (here
+/// `dynamic=False`, 4 -> 5 rows).
 #[test]
-fn a_pinned_size_that_grew_is_split_into_chunks_not_padded() {
+fn a_static_size_that_grew_is_split_into_chunks_not_padded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/shape_input");
+    let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
+    let r = all.iter().find(|r| r["compile_id"] == "0/1").expect("0/1");
+    assert_eq!(r["evidence"]["kind"], "static_shapes", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.contains("fixed-size chunks of 4"), "{advice}");
+    assert!(!advice.contains("pad the batch to 4"), "{advice}");
+}
+
+/// A size guard torch marks as a Parameter's ("Guard failed on a
+/// parameter") names its pinner: the fix is force_parameter_static_shapes,
+/// not the generic list of pinners, not chunks, and never mark_dynamic.
+#[test]
+fn a_parameters_pinned_size_names_the_parameter_as_the_pinner() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/parameter_static");
     let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
     assert_eq!(all.len(), 3, "{all:#?}");
     for r in &all {
         let advice = r["cause"]["advice"].as_str().unwrap();
-        assert!(advice.contains("fixed-size chunks of"), "{advice}");
-        assert!(!advice.contains("pad the last batch"), "{advice}");
-        assert!(!advice.contains("drop_last"), "{advice}");
+        assert!(
+            advice.starts_with("x is an nn.Parameter (the guard says so)"),
+            "{advice}"
+        );
+        assert!(advice.contains("force_parameter_static_shapes = False"), "{advice}");
+        for never in ["mark_static", "under vmap", "chunks", "drop_last", "mark_dynamic("] {
+            assert!(!advice.contains(never), "{never}: {advice}");
+        }
     }
 }
 

@@ -194,6 +194,16 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         .guard
         .filter(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())
     {
+        if g.guard.contains("Guard failed on a parameter") {
+            return Evidence::new(
+                EvidenceKind::Pinned,
+                format!(
+                    "the size changed ({}) and automatic dynamic shapes are on, yet the new entry still holds dim {} static: the tensor is an nn.Parameter (the guard says so) and torch keeps parameter shapes static (force_parameter_static_shapes), so each new size compiles again",
+                    g.guard.split(". ").nth(1).unwrap_or("").trim(),
+                    crate::reasons::subject::size_mismatch_dim(&g.guard).unwrap_or(0)
+                ),
+            );
+        }
         return Evidence::new(
             EvidenceKind::Pinned,
             format!(

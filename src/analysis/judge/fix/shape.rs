@@ -110,19 +110,33 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let pad = full.map_or(format!("pad {what} to the full size"), |n| {
         format!("pad {what} to {n} (the size compiled before)")
     });
+    let pinned_now = input.evidence.kind != EvidenceKind::OnePerVariant
+        && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic));
     // Padding can only grow a size: a call larger than what compiled
     // before is kept to it by splitting, not by padding or dropping.
     let chunks = actual_size(g)
         .zip(full)
-        .filter(|(now, before)| now > before)
+        .filter(|(now, before)| now > before && *before >= 2)
         .map(|(_, n)| {
             format!(
                 "split dim {dim} into fixed-size chunks of {n} (the size compiled before) and loop over them, padding the last chunk with a mask, so every call gets the same number of rows"
             )
         });
-    if input.evidence.kind != EvidenceKind::OnePerVariant
-        && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic))
-    {
+    // The guard itself names the pinner when it is a Parameter: torch keeps
+    // parameter shapes static, and mark_dynamic alone does not free them.
+    let static_shapes = input.evidence.kind == EvidenceKind::StaticShapes;
+    if parameter_pinned(g) && (static_shapes || pinned_now) {
+        return format!(
+            "{} is an nn.Parameter (the guard says so), and torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes, on by default), so every new size of dim {dim} compiles again; marking the dim dynamic does not free a parameter. Set torch._dynamo.config.force_parameter_static_shapes = False before compiling{}, or keep the parameter's size fixed and pass what varies as a plain tensor.",
+            crate::reasons::subject::guarded_tensor(g).map_or("The tensor".into(), python_name),
+            if static_shapes {
+                " and turn torch._dynamo.config.automatic_dynamic_shapes back on (dynamic=False turns it off and keeps every size static)"
+            } else {
+                ""
+            }
+        );
+    }
+    if pinned_now {
         let keep = chunks.clone().unwrap_or_else(|| {
             format!("{pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))")
         });
@@ -135,7 +149,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
         );
     }
-    if input.evidence.kind == EvidenceKind::StaticShapes {
+    if static_shapes {
         return format!(
             "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad it to a few fixed sizes; or {mark}.",
             actual_size(g).map_or("?".into(), |n| n.to_string()),
@@ -201,4 +215,9 @@ fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
         "; or, on torch 2.15, declare it when compiling: torch.compile(..., dynamic_shapes=ShapesSpec({{\"{name}\": TensorSpec([{}])}})) with ShapesSpec, TensorSpec and ShapeVar from torch.fx.experimental.dynamic_spec (the dim is then unbacked, so sizes 0 and 1 share the graph too)",
         dims.join(", ")
     )
+}
+
+/// torch's own words on a size guard of an `nn.Parameter`.
+fn parameter_pinned(guard: &str) -> bool {
+    guard.contains("Guard failed on a parameter")
 }
