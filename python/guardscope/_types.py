@@ -77,6 +77,7 @@ EvidenceKind = Literal[
     "changed_once",
     "did_not_recur",
     "not_recognised",
+    "compile_failed",
 ]
 
 

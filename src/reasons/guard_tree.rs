@@ -103,8 +103,15 @@ impl GuardSet {
         out
     }
 
-    fn insert(&mut self, subject: String, value: String) {
-        self.values.push((subject.into(), value.into()));
+    /// Adds what one line of a guard tree guards (lines that are not
+    /// guards add nothing).
+    pub(in crate::reasons) fn add_line(&mut self, line: &str) {
+        line::LineSink {
+            values: &mut self.values,
+            root_types: &mut self.root_types,
+            tensor_sites: &mut self.tensor_sites,
+        }
+        .add_line(line);
     }
 
     /// The value guarded for `subject`.

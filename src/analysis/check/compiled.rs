@@ -2,7 +2,7 @@
 //! that now run eagerly, and graph breaks the baseline does not log, each
 //! with the frames it splits and what that costs on every call.
 
-use super::{FrameKey, NewGraphBreak};
+use super::keys::{FrameKey, NewGraphBreak};
 use crate::analysis::{eager::EagerFrame, findings::Findings, frame_ref::FrameRef};
 
 /// The candidate's frames that run eagerly where the baseline's same frame

@@ -8,14 +8,12 @@
 //! once.
 
 use super::guard_text::{
-    boolean, branch_bound, bucket_sizes, declared_range, dict_length, dtype_value, enum_member, int_or_none_test,
-    numeric, pinned, size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument, traced_bound,
-    zero_one_bound,
+    declared_range, int_or_none_test, numeric, pinned, size_modulus, small_size, traced_bound, zero_one_bound,
+    zero_one_change,
 };
-use super::owner::{Ownership, ValueOwner};
+use super::owner::ValueOwner;
 use super::verdict::Severity;
-use crate::model::Compile;
-use crate::reasons::{Category, GuardFailure, GuardedNow};
+use crate::reasons::{Category, GuardedNow};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -25,6 +23,10 @@ pub enum EvidenceKind {
     LimitHit,
     /// The refusal raised into the user's call (`FailOnRecompileLimitHit`).
     LimitRaised,
+    /// The recompile's own compile failed (it raised, or Dynamo gave the
+    /// frame up): no entry was cached, so nothing became dynamic, whatever
+    /// the next compile shows.
+    CompileFailed,
     /// A size outside the range the user declared with `mark_dynamic`.
     DeclaredRange,
     /// The same cause compiled the frame again (and would go on).
@@ -63,6 +65,7 @@ impl EvidenceKind {
         match self {
             EvidenceKind::LimitHit => "limit_hit",
             EvidenceKind::LimitRaised => "limit_raised",
+            EvidenceKind::CompileFailed => "compile_failed",
             EvidenceKind::DeclaredRange => "declared_range",
             EvidenceKind::Repeats => "repeats",
             EvidenceKind::RankAlone => "rank_alone",
@@ -84,6 +87,7 @@ impl EvidenceKind {
         match self {
             EvidenceKind::LimitHit
             | EvidenceKind::LimitRaised
+            | EvidenceKind::CompileFailed
             | EvidenceKind::DeclaredRange
             | EvidenceKind::Repeats
             | EvidenceKind::RankAlone
@@ -115,26 +119,6 @@ impl Evidence {
             text: text.into(),
         }
     }
-}
-
-/// What is known of one recompile before its frame's others are weighed.
-pub struct Facts<'a> {
-    pub category: Category,
-    /// A row of the table read the cause's guard text.
-    pub recognised: bool,
-    pub culprit: &'a str,
-    pub ownership: &'a Ownership,
-    pub compile: &'a Compile,
-    /// The cause entry's failure (None when the log holds no reason).
-    pub guard: Option<&'a GuardFailure>,
-    /// The frame's recompiles with the same cause, this one included, that
-    /// are not bounded variants, in compile order (their compile ids).
-    pub same_cause: Vec<&'a str>,
-    /// The dims the cause entry's compile was given a declared range for.
-    pub declared: &'a [(String, String)],
-    /// A later compile of the frame with the same cause was refused at the
-    /// recompile limit: this one helped fill the cache (its compile id).
-    pub filled_limit: Option<&'a str>,
 }
 
 /// The evidence for one recompile, strongest first: the limit, a declared
@@ -177,6 +161,13 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     if let Some(range) = f.guard.and_then(|g| declared_range(g, f.declared)) {
         return Evidence::new(EvidenceKind::DeclaredRange, range);
     }
+    // A compile that failed is judged as one, not by what the log shows
+    // next (a declared range it broke, above, is the more exact reason):
+    // its entry never existed, so a later compile with the same value is
+    // no reuse, and nothing it would have made dynamic is.
+    if c.failed && c.finished {
+        return Evidence::new(EvidenceKind::CompileFailed, failed_compile(c));
+    }
     let shape = matches!(f.category, Category::ShapeInput | Category::ShapeLazyBuffer);
     if shape && c.automatic_dynamic == Some(false) && !small_size(guard) {
         if let Some(why) = bounded(f) {
@@ -203,6 +194,16 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         .guard
         .filter(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())
     {
+        if g.guard.contains("Guard failed on a parameter") {
+            return Evidence::new(
+                EvidenceKind::Pinned,
+                format!(
+                    "the size changed ({}) and automatic dynamic shapes are on, yet the new entry still holds dim {} static: the tensor is an nn.Parameter (the guard says so) and torch keeps parameter shapes static (force_parameter_static_shapes), so each new size compiles again",
+                    g.guard.split(". ").nth(1).unwrap_or("").trim(),
+                    crate::reasons::subject::size_mismatch_dim(&g.guard).unwrap_or(0)
+                ),
+            );
+        }
         return Evidence::new(
             EvidenceKind::Pinned,
             format!(
@@ -227,6 +228,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         && !f.guard.is_some_and(int_or_none_test)
         && !small_size(guard)
         && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
+        && f.guard.is_none_or(|g| zero_one_change(g).is_none())
         && !crossed
     {
         return Evidence::new(
@@ -244,6 +246,18 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         return Evidence::new(
             EvidenceKind::FirstCall,
             "state set once, on the first call; no later compile failed on it",
+        );
+    }
+    // A library's model that rebuilt one of its own layers (a resized
+    // embedding): one compile per rebuild, and the log shows no other.
+    if f.ownership.owner == ValueOwner::LibraryAttribute && guard.trim_start().starts_with("tensor '") {
+        let held = match now {
+            Some(GuardedNow::Constant(v)) => format!(" (the new entry guards its size as {v})"),
+            _ => String::new(),
+        };
+        return Evidence::new(
+            EvidenceKind::ChangedOnce,
+            format!("a method of the library's model changed the size of its own parameter once{held}; no later compile of this frame failed on it"),
         );
     }
     let mode = mode_switch(f);
@@ -302,126 +316,29 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     )
 }
 
-/// Why the values of this guard form a small, fixed set (each compiled
-/// once is the whole cost), or None.
-pub fn bounded(f: &Facts<'_>) -> Option<String> {
-    if !f.recognised {
-        return None;
-    }
-    let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    use Category::*;
-    if small_size(guard) || f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons)) {
-        return Some(
-            "sizes 0 and 1 are always specialised: each compiles once, larger sizes share the dynamic entry".into(),
-        );
-    }
-    if let Some(dict) = f.guard.and_then(|g| size_keyed_dict(g, &f.compile.recompile_reasons)) {
-        return Some(format!(
-            "the size is a key of {dict} (another failed guard of this compile tests that key): one compile per key, reused when it returns"
-        ));
-    }
-    if let Some(m) = size_modulus(guard) {
-        return Some(format!(
-            "the graph assumed the size's remainder modulo {m} ({}: an uneven split, or a shape that must divide): at most {m} graphs, one per remainder, each compiled once and reused when it returns",
-            guard.split("  #").next().unwrap_or(guard).trim()
-        ));
-    }
-    // Blocks compiled one by one share one cache: each instance's layer
-    // argument is one compile, as many as there are instances. At the limit
-    // the evidence is the limit (above), not this.
-    if let Some(layer) = f.guard.and_then(torch_layer_argument) {
-        return Some(format!(
-            "the {layer} each instance of a torch layer was built with: one compile per instance's value, reused whenever that instance runs again"
-        ));
-    }
-    let static_shapes = f.compile.automatic_dynamic == Some(false);
-    if static_shapes && bucket_sizes(guard) {
-        return Some(format!(
-            "automatic_dynamic_shapes is off (dynamic=False), and the sizes ({}) are multiples of 8, lengths padded to buckets: one graph per bucket, each compiled once and reused when it returns",
-            guard.split(". ").nth(1).unwrap_or("").trim()
-        ));
-    }
-    if let Some(g) = f.guard.filter(|g| traced_bound(g) && branch_bound(g).is_none()) {
-        return Some(format!(
-            "the compiled graph assumed {} (a bound from the traced code: a branch on the size, or an op that needs it), not a range you declared: one compile for each side of it",
-            g.guard.trim()
-        ));
-    }
-    if let Some(g) = f.guard.filter(|g| branch_bound(g).is_some()) {
-        let line = g.source.clone().unwrap_or_default();
-        return Some(format!(
-            "a branch in your code ({}{}) splits the sizes: one compile for each side",
-            g.code.as_deref().unwrap_or("a shape test"),
-            if line.is_empty() {
-                String::new()
-            } else {
-                format!(" at {line}")
-            }
-        ));
-    }
-    let why = match f.category {
-        TorchGlobalState => {
-            "a mode of torch's global state (grad mode, autocast): one compile per mode, reused when it returns"
-        }
-        Dtype => "one compile per dtype, reused when it returns",
-        Device => "one compile per device (or per kind of tensor), reused when it returns",
-        RequiresGrad => "one compile per requires_grad setting, reused when it returns",
-        TypeChange => "one compile per type, reused when it returns",
-        DictKeys => "one compile per set of keys, reused when it returns",
-        Stride => "one compile per memory layout, reused when it returns",
-        KvCache => "generate() has a fixed set of phases (prefill, decode): one compile each",
-        HooksChanged => "one compile per set of registered hooks",
-        NewAttribute => "one compile with and one without the attribute",
-        _ => "",
+/// "the compile failed (ValueError: ...)": the error's type and first line.
+fn failed_compile(c: &crate::model::Compile) -> String {
+    let first = c
+        .fail_reason
+        .as_deref()
+        .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(|l| l.chars().take(200).collect::<String>());
+    let error = match (c.fail_type.as_deref(), first) {
+        (Some(t), Some(l)) if !l.starts_with(t) => format!(" ({t}: {l})"),
+        (_, Some(l)) => format!(" ({l})"),
+        (Some(t), None) => format!(" ({t})"),
+        (None, None) => String::new(),
     };
-    if !why.is_empty() {
-        return Some(why.into());
-    }
-    if mode_switch(f) {
-        return Some("a mode switch: one compile per mode, reused when it returns".into());
-    }
-    if f.guard.is_some_and(int_or_none_test) {
-        return Some("an int on some calls and None on others, and the code branches on which: two variants, each compiled once and reused".into());
-    }
-    if dtype_value(guard) {
-        return Some(
-            "a dtype kept as a Python setting: one graph per dtype, each compiled once and reused when it returns"
-                .into(),
-        );
-    }
-    if boolean(guard) {
-        return Some("a flag (two values at most): one compile per value, reused when it returns".into());
-    }
-    if open_string(guard) && f.same_cause.len() < OPEN_STRINGS {
-        return Some("a string option: one compile per value, reused when it returns".into());
-    }
-    // A dict's keys are few (optional entries); a list's length is not, so
-    // a list that keeps changing length shows up as a repeat.
-    let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
-    if argument && (guard.contains("___dict_contains") || f.guard.is_some_and(dict_length)) {
-        return Some("one compile per set of keys of the dict you pass".into());
-    }
-    if let Some(class) = f.guard.and_then(enum_member) {
-        return Some(format!(
-            "a member of {class} (an Enum or a set of constants) the code branches on: one compile per member, reused when it returns"
-        ));
-    }
-    if guard.contains("rank mismatch") || guard.contains("_dynamo_dynamic_indices") {
-        return Some("one compile per number of dims (or per set of dynamic dims)".into());
-    }
-    None
+    format!(
+        "this recompile's compile failed{error}: no entry was cached, so nothing became dynamic and nothing is reused: that call ran eagerly or raised, and so does the next one like it"
+    )
 }
 
-/// Recompiles of one cause with a new string each, from which the strings
-/// are not a few options but a value that keeps changing.
-pub const OPEN_STRINGS: usize = 3;
-
-/// A guard that compares a value with a string constant.
-pub fn open_string(guard: &str) -> bool {
-    string_value(guard)
-}
-
+mod bounded;
+mod facts;
+pub use bounded::{bounded, open_string, OPEN_STRINGS};
 mod variants;
+pub use facts::Facts;
 use variants::{few_objects, first_call_setting, mode_switch};
 
 #[cfg(test)]

@@ -5,40 +5,19 @@
 //! or turns a module's flag into a tensor, and never told "each new value
 //! compiles again" about a value torch made dynamic.
 
-use super::caller::CallerArg;
-use super::evidence::{Evidence, EvidenceKind};
-use super::guard_text::{
-    branch_bound, bucket_sizes, compiled_size, dict_length, dtype_value, enum_member, from_small_size,
-    is_flag as boolean, largest_compiled, numeric, pinned, size_keyed_dict, size_modulus, string_value, traced_bound,
-};
-use super::owner::{is_inference_change, Ownership, ValueOwner};
+use super::evidence::EvidenceKind;
+use super::guard_text::{dict_length, enum_member, is_flag as boolean, string_value};
+use super::owner::{is_inference_change, ValueOwner};
 use crate::reasons::culprit::python_name;
-use crate::reasons::subject::size_mismatch_dim;
-use crate::reasons::{Category, GuardFailure, RecompileReason};
+use crate::reasons::Category;
 
 mod attribute;
+mod input;
 mod shape;
 use attribute::user_attribute_fix;
+pub use input::FixInput;
+use input::{once, requires_grad_fix};
 use shape::{declared_range_fix, shape_fix};
-
-/// What the fix is written from.
-pub struct FixInput<'a> {
-    /// The cause as the rule table classified it (for a compile refused at
-    /// the limit, the reason that filled the cache).
-    pub reason: &'a RecompileReason,
-    pub guard: Option<&'a GuardFailure>,
-    /// Every failure the compile logged, the cause's among them: one can
-    /// say what another's value is (a size that is also a dict key).
-    pub failures: &'a [GuardFailure],
-    pub ownership: &'a Ownership,
-    pub evidence: &'a Evidence,
-    /// What the caller passed where the guarded argument is, when the
-    /// call line shows it.
-    pub caller: Option<&'a CallerArg>,
-    /// The recompile's compile: its Dynamo config (automatic dynamic
-    /// shapes, the recompile limit).
-    pub compile: &'a crate::model::Compile,
-}
 
 /// The advice for one recompile.
 pub fn fix(input: &FixInput<'_>) -> String {
@@ -58,6 +37,13 @@ pub fn fix(input: &FixInput<'_>) -> String {
             input.reason.category.label()
         ),
         EvidenceKind::Repeats => format!("{body} {}.", capitalise(&input.evidence.text)),
+        // The error comes first: until the compile succeeds, no fix of the
+        // cause can take effect.
+        EvidenceKind::CompileFailed => format!(
+            "{}. Fix the error first (guardscope lists the frame under eager frames, with the error); then, for the value that changed: {}",
+            capitalise(&input.evidence.text),
+            body.strip_prefix("Expected: ").unwrap_or(&body)
+        ),
         kind if kind.severity() == super::verdict::Severity::Expected && !body.starts_with("Expected") => {
             // An expected recompile says so first: no action is needed, and
             // what follows is only how to avoid it.
@@ -156,6 +142,10 @@ fn library_attribute_fix(input: &FixInput<'_>) -> String {
                 r.advice.clone()
             }
         }
+        _ if input.guard.is_some_and(|g| g.guard.trim_start().starts_with("tensor '")) => format!(
+            "Expected once: {who} (resize_token_embeddings after adding tokens, or another that rebuilds a layer) gave {} another size, and parameter shapes are compiled static: one recompile for each such change, none while the size stays. No action needed; to avoid it, make the change before torch.compile (add the tokens and resize first).",
+            r.culprit
+        ),
         Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
         _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
             "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
@@ -187,13 +177,6 @@ fn torch_state_fix(input: &FixInput<'_>) -> String {
         return requires_grad_fix(input);
     }
     r.advice.clone()
-}
-
-fn requires_grad_fix(input: &FixInput<'_>) -> String {
-    format!(
-        "Expected: requires_grad of {} changed (freezing or unfreezing, or a GAN step toggling a model): one compile per setting, reused when it returns. Nothing to undo; set requires_grad before compiling if it changes only once.",
-        input.reason.culprit
-    )
 }
 
 fn graph_break_value_fix(input: &FixInput<'_>) -> String {
@@ -362,26 +345,6 @@ fn in_sequential(input: &FixInput<'_>) -> &'static str {
 
 fn in_hook(input: &FixInput<'_>) -> bool {
     input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook)
-}
-
-/// "Expected: " when the evidence shows the value took a few values, each
-/// compiled once.
-fn expected(input: &FixInput<'_>) -> &'static str {
-    match input.evidence.kind {
-        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => "Expected: ",
-        _ => "",
-    }
-}
-
-/// Says a hidden-state change cost one compile in this run, when the
-/// evidence shows it did not repeat.
-fn once(input: &FixInput<'_>) -> &'static str {
-    match input.evidence.kind {
-        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => {
-            "Expected once here (it did not change again in this log), but avoidable: "
-        }
-        _ => "",
-    }
 }
 
 fn capitalise(s: &str) -> String {

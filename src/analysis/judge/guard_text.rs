@@ -172,7 +172,11 @@ pub(super) fn size_modulus(guard: &str) -> Option<u64> {
 /// `actual N` of a size mismatch: the size the new call passed.
 pub(super) fn actual_size(guard: &str) -> Option<u64> {
     size_mismatch_dim(guard)?;
-    guard.rsplit(", actual ").next()?.trim().parse().ok()
+    // torch may add a sentence after the size (". Guard failed on a
+    // parameter, ..."): the number is the digits right after "actual".
+    let after = guard.rsplit(", actual ").next()?.trim_start();
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    after[..digits].parse().ok()
 }
 
 /// Both sizes of a size mismatch are multiples of 8 (16 -> 32, 32 -> 64):
@@ -257,6 +261,42 @@ pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
     let subject = subject.trim().trim_start_matches("L[").to_string();
     g.code.as_deref().is_some_and(|code| {
         code.contains(&format!("{subject} is not None")) || code.contains(&format!("{subject} is None"))
+    })
+}
+
+/// The container whose number of submodules the guard tests
+/// (`len(self._modules['blocks']._modules) != 1` -> `self.blocks`): the
+/// structure of a model (an `nn.ModuleList`, `nn.Sequential` or
+/// `nn.ModuleDict` the code loops over), not a list of values.
+pub(super) fn module_children(guard: &str) -> Option<String> {
+    let inner = guard.trim().strip_prefix("len(")?;
+    let (inner, _) = inner.split_once(") ")?;
+    let container = inner.strip_suffix("._modules")?;
+    Some(crate::reasons::culprit::python_name(container))
+}
+
+/// A size of 0 or 1 that the new compile holds where the failed entry held
+/// the dim symbolic (`edge_index.size()`: `[2, None]` -> `[2, 0]`), whatever
+/// guard was reported first (a stride relation only the empty tensor
+/// breaks): the 0/1 specialisation, as (tensor, dim, size).
+pub(super) fn zero_one_change(g: &GuardFailure) -> Option<(String, usize, u64)> {
+    g.changes.iter().flatten().find_map(|c| {
+        let tensor = c.subject.strip_suffix(".size()")?;
+        let dims = |v: &str| -> Vec<String> {
+            v.trim_matches(['[', ']'])
+                .split(',')
+                .map(|d| d.trim().to_string())
+                .collect()
+        };
+        let (old, new) = (dims(&c.old), dims(&c.new));
+        (old.len() == new.len())
+            .then(|| {
+                old.iter()
+                    .zip(&new)
+                    .position(|(o, n)| o == "None" && (n == "0" || n == "1"))
+            })
+            .flatten()
+            .map(|d| (tensor.to_string(), d, new[d].parse().unwrap_or(0)))
     })
 }
 

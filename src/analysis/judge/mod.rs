@@ -58,6 +58,22 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             unbounded[i] = true;
         }
     }
+    // A model's depth is a bounded variant only while each depth compiles
+    // once: a depth the frame compiled before, compiled again, repeats.
+    for i in 0..recompiles.len() {
+        let Some(depth) = inner_guard(&recompiles[i]).filter(|g| guard_text::module_children(&g.guard).is_some())
+        else {
+            continue;
+        };
+        let now = |g: &crate::reasons::GuardFailure| match &g.now {
+            Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
+            _ => None,
+        };
+        let new = now(depth);
+        if new.is_some() && (0..i).any(|j| keys[j] == keys[i] && inner_guard(&recompiles[j]).and_then(now) == new) {
+            unbounded[i] = true;
+        }
+    }
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
             .filter(|&j| {

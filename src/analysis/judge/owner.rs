@@ -221,6 +221,23 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             .as_ref()
             .is_some_and(|l| code_owner(&l.file) == Code::Library)
             && !guard.starts_with("tensor '");
+        // A parameter of a model whose forward is a library's: the
+        // library's module holds it, and what resizes or replaces it is a
+        // method of that model the user called (resize_token_embeddings),
+        // not an attribute the user's code assigns.
+        let library_parameter = guard.starts_with("tensor '")
+            && subject.contains("._parameters[")
+            && frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
+        if library_parameter {
+            let lib = frame.file.as_deref().and_then(library_name);
+            return Ownership {
+                owner: ValueOwner::LibraryAttribute,
+                set_by: Some(format!(
+                    "a method of the {} model",
+                    lib.as_deref().unwrap_or("library's")
+                )),
+            };
+        }
         if read_in_library {
             let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
             return Ownership {

@@ -3,10 +3,10 @@
 //! names a failed guard's (locals without `L['..']`), so a failure finds
 //! its value in the new compile's set.
 
-use super::GuardSet;
 use crate::reasons::culprit::{canonical, strip_locals};
-use crate::reasons::tensor_site;
-use std::sync::LazyLock;
+use crate::reasons::tensor_site::{self, TensorGuardSite};
+use std::collections::BTreeMap;
+use std::sync::{Arc, LazyLock};
 
 /// Where a tree line's guard starts. Searches are built once: building one
 /// per line cost more than searching (trees have thousands of lines).
@@ -19,7 +19,19 @@ fn split_at_colon_space(s: &str) -> Option<(&str, &str)> {
     Some((&s[..at], &s[at + 2..]))
 }
 
-impl GuardSet {
+/// Where a line's guards go: the parts of a guard set, lent by its owner,
+/// so that reading a line knows nothing of the set it fills.
+pub(in crate::reasons) struct LineSink<'s> {
+    pub values: &'s mut Vec<(Arc<str>, Arc<str>)>,
+    pub root_types: &'s mut BTreeMap<String, String>,
+    pub tensor_sites: &'s mut Vec<TensorGuardSite>,
+}
+
+impl LineSink<'_> {
+    fn insert(&mut self, subject: String, value: String) {
+        self.values.push((subject.into(), value.into()));
+    }
+
     /// Adds what one line of a guard tree guards (lines that are not
     /// guards add nothing).
     pub(in crate::reasons) fn add_line(&mut self, line: &str) {

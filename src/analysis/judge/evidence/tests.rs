@@ -1,7 +1,9 @@
 //! Tests of `evidence.rs`.
 
 use super::*;
-use crate::reasons::split;
+use crate::analysis::judge::owner::Ownership;
+use crate::model::Compile;
+use crate::reasons::{split, GuardFailure};
 
 fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, compile: &'a Compile) -> Facts<'a> {
     Facts {

@@ -2,7 +2,9 @@
 //! the objects a method runs on and classes passed as values, a library's
 //! or torch's modes, a setting a library makes on the first call.
 
-use super::*;
+use super::facts::Facts;
+use crate::analysis::judge::owner::ValueOwner;
+use crate::reasons::Category;
 
 /// An identity guard on the object a method runs on, or on a class passed
 /// as a value, seen once: instances a method is called on and classes are
@@ -31,10 +33,12 @@ pub(super) fn few_objects(f: &Facts<'_>) -> Option<String> {
 /// setting), `train()`/`eval()`, or a freeze: modes are few and return.
 pub(super) fn mode_switch(f: &Facts<'_>) -> bool {
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    // A tensor's size is no mode, whoever owns the tensor.
     matches!(
         f.ownership.owner,
         ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
     ) && !guard.contains("param_groups[")
+        && !guard.trim_start().starts_with("tensor '")
         || guard.contains(".training")
         || guard.contains("___dict_contains('forward'")
         || matches!(f.category, Category::RequiresGrad)

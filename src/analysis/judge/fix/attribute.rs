@@ -2,8 +2,13 @@
 //! a dtype setting, an int that is None on some instances, a submodule
 //! whose class changed, a torch layer's constructor argument.
 
-use super::*;
-use crate::analysis::judge::guard_text::torch_layer_argument;
+use super::input::{expected, once, requires_grad_fix, FixInput};
+use crate::analysis::judge::evidence::EvidenceKind;
+use crate::analysis::judge::guard_text::{
+    dtype_value, int_or_none_test, is_flag as boolean, module_children, numeric, torch_layer_argument,
+};
+use crate::reasons::culprit::python_name;
+use crate::reasons::Category;
 
 pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     let r = input.reason;
@@ -30,6 +35,16 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             "{}{} is an int on some calls and None on others (instances of one class with different settings, as blocks compiled one by one share one code object), and the code branches on it: one graph for each, two variants at most, each compiled once and reused. No action needed; an int/None switch cannot be made dynamic (allowing unspecialised ints does not cover None).",
             expected(input),
             r.culprit
+        );
+    }
+    if let Some(container) = module_children(g) {
+        if input.evidence.kind != EvidenceKind::OnePerVariant {
+            return format!(
+                "Your code keeps changing how many submodules {container} holds, and the compiled forward loops over them: every new depth is a new graph, so growing it this often recompiles each time until the frame hits the recompile limit. Build the model to its final depth before compiling (mask or skip the blocks not in use yet), or compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}), so a new block compiles only itself."
+            );
+        }
+        return format!(
+            "Expected: your code changed how many submodules {container} holds (a model grown or pruned in stages), and the compiled forward loops over them: one graph per depth, compiled once per stage and reused while the depth stays. No action needed. To compile each block once instead of each depth, compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container})."
         );
     }
     match r.category {
@@ -87,7 +102,7 @@ fn change_words(input: &FixInput<'_>) -> Option<String> {
 /// (or the reverse).
 fn int_or_none(input: &FixInput<'_>) -> bool {
     let Some(g) = input.guard else { return false };
-    if super::super::guard_text::int_or_none_test(g) {
+    if int_or_none_test(g) {
         return true;
     }
     let g_text = g.guard.trim();

@@ -2,7 +2,14 @@
 //! dim (made it dynamic, kept it static, pinned it, split it at a bound or
 //! a remainder) decides whether marking it dynamic can help at all.
 
-use super::*;
+use super::input::FixInput;
+use crate::analysis::judge::evidence::EvidenceKind;
+use crate::analysis::judge::guard_text::{
+    actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned, size_keyed_dict,
+    size_modulus, small_size, traced_bound, zero_one_bound, zero_one_change,
+};
+use crate::reasons::culprit::python_name;
+use crate::reasons::subject::size_mismatch_dim;
 
 pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
@@ -47,7 +54,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     if input.evidence.kind == EvidenceKind::OnePerVariant
         && input
             .guard
-            .is_some_and(|g| traced_bound(g) && !super::super::guard_text::zero_one_bound(g, input.failures))
+            .is_some_and(|g| traced_bound(g) && !zero_one_bound(g, input.failures))
     {
         return format!(
             "Expected: the graph assumed `{}`, a bound the traced code put there (a branch on the size or on a value computed from it, such as a token budget, or an op that needs it), so the sizes on each side of it compile once each: one graph per branch, reused when it returns, and dim {dim} stays dynamic within each. No action needed; to have one graph, decide the branch outside the compiled function (or always take one side), or compute both sides and pick with torch.where.",
@@ -61,7 +68,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         return format!(
             "Expected: dynamic=False (automatic_dynamic_shapes off) keeps every size static, and dim {dim}'s sizes ({} -> {}) are bucket lengths (multiples of 8): one graph per bucket, each compiled once and reused when the bucket returns. No action needed while the buckets are few; each new bucket length costs one compile, up to the frame's limit of {} entries.",
             compiled_size(g).unwrap_or("?"),
-            super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
+            actual_size(g).map_or("?".into(), |n| n.to_string()),
             input.compile.recompile_limit.map_or(8, |n| n.get())
         );
     }
@@ -72,9 +79,22 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         );
     }
     let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
+    if let Some((tensor, at, size)) = input
+        .guard
+        .and_then(zero_one_change)
+        .filter(|_| small && !small_size(g))
+    {
+        let empty = if size == 0 { " (an empty input)" } else { "" };
+        return format!(
+            "Expected, no action needed: {} had size {size} at dim {at}{empty}, and torch always specialises sizes 0 and 1 (0/1 specialization), so the dynamic entry could not take it and this size compiled its own graph once. The guard reported first, `{}`, is only the first of the dynamic entry's assumptions that this size breaks. To share the dynamic graph anyway, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass as {}>, {at}).",
+            python_name(&tensor),
+            g.split("  #").next().unwrap_or(g).trim(),
+            python_name(&tensor)
+        );
+    }
     if small {
         return format!(
-            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and mark_dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
+            "Sizes 0 and 1 are always specialised: a batch of size 0 or 1 compiles once for each, and marking the dim dynamic does not change that. Expected once each; to avoid them, keep batches at 2 or more (DataLoader(..., drop_last=True) for a short last batch), or mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass>, {dim})."
         );
     }
     let full = input.guard.and_then(|g| {
@@ -90,11 +110,38 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let pad = full.map_or(format!("pad {what} to the full size"), |n| {
         format!("pad {what} to {n} (the size compiled before)")
     });
-    if input.evidence.kind != EvidenceKind::OnePerVariant
-        && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic))
-    {
+    let pinned_now = input.evidence.kind != EvidenceKind::OnePerVariant
+        && input.guard.is_some_and(|g| pinned(g, input.compile.automatic_dynamic));
+    // Padding can only grow a size: a call larger than what compiled
+    // before is kept to it by splitting, not by padding or dropping.
+    let chunks = actual_size(g)
+        .zip(full)
+        .filter(|(now, before)| now > before && *before >= 2)
+        .map(|(_, n)| {
+            format!(
+                "split dim {dim} into fixed-size chunks of {n} (the size compiled before) and loop over them, padding the last chunk with a mask, so every call gets the same number of rows"
+            )
+        });
+    // The guard itself names the pinner when it is a Parameter: torch keeps
+    // parameter shapes static, and mark_dynamic alone does not free them.
+    let static_shapes = input.evidence.kind == EvidenceKind::StaticShapes;
+    if parameter_pinned(g) && (static_shapes || pinned_now) {
         return format!(
-            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if the tensor is an nn.Parameter, torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes = False lets them vary); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))."
+            "{} is an nn.Parameter (the guard says so), and torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes, on by default), so every new size of dim {dim} compiles again; marking the dim dynamic does not free a parameter. Set torch._dynamo.config.force_parameter_static_shapes = False before compiling{}, or keep the parameter's size fixed and pass what varies as a plain tensor.",
+            crate::reasons::subject::guarded_tensor(g).map_or("The tensor".into(), python_name),
+            if static_shapes {
+                " and turn torch._dynamo.config.automatic_dynamic_shapes back on (dynamic=False turns it off and keeps every size static)"
+            } else {
+                ""
+            }
+        );
+    }
+    if pinned_now {
+        let keep = chunks.clone().unwrap_or_else(|| {
+            format!("{pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))")
+        });
+        return format!(
+            "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if the tensor is an nn.Parameter, torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes = False lets them vary); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {keep}."
         );
     }
     if dynamic {
@@ -102,15 +149,15 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
         );
     }
-    if input.evidence.kind == EvidenceKind::StaticShapes {
+    if static_shapes {
         return format!(
             "automatic_dynamic_shapes is off (dynamic=False), so every new size of dim {dim} compiles again, and this size ({}) is no bucket the others share. Keep the dim at sizes already compiled: {}, or pad it to a few fixed sizes; or {mark}.",
-            super::super::guard_text::actual_size(g).map_or("?".into(), |n| n.to_string()),
-            full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
+            actual_size(g).map_or("?".into(), |n| n.to_string()),
+            chunks.unwrap_or_else(|| full.map_or("pad it to the size compiled before".to_string(), |n| if dim == "0" {
                 format!("pad the batch to {n} (the size compiled before)")
             } else {
                 format!("pad dim {dim} to {n} (the size compiled before)")
-            }),
+            })),
         );
     }
     format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
@@ -168,4 +215,9 @@ fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
         "; or, on torch 2.15, declare it when compiling: torch.compile(..., dynamic_shapes=ShapesSpec({{\"{name}\": TensorSpec([{}])}})) with ShapesSpec, TensorSpec and ShapeVar from torch.fx.experimental.dynamic_spec (the dim is then unbacked, so sizes 0 and 1 share the graph too)",
         dims.join(", ")
     )
+}
+
+/// torch's own words on a size guard of an `nn.Parameter`.
+fn parameter_pinned(guard: &str) -> bool {
+    guard.contains("Guard failed on a parameter")
 }

@@ -1,0 +1,54 @@
+//! What the fix stage is written from, and the openings its parts share
+//! ("Expected: ", "Expected once"): a file of its own, so that `fix` and its
+//! parts (`shape`, `attribute`) both read it and none reaches back.
+
+use crate::analysis::judge::caller::CallerArg;
+use crate::analysis::judge::evidence::{Evidence, EvidenceKind};
+use crate::analysis::judge::owner::Ownership;
+use crate::reasons::{GuardFailure, RecompileReason};
+
+/// What the fix is written from.
+pub struct FixInput<'a> {
+    /// The cause as the rule table classified it (for a compile refused at
+    /// the limit, the reason that filled the cache).
+    pub reason: &'a RecompileReason,
+    pub guard: Option<&'a GuardFailure>,
+    /// Every failure the compile logged, the cause's among them: one can
+    /// say what another's value is (a size that is also a dict key).
+    pub failures: &'a [GuardFailure],
+    pub ownership: &'a Ownership,
+    pub evidence: &'a Evidence,
+    /// What the caller passed where the guarded argument is, when the
+    /// call line shows it.
+    pub caller: Option<&'a CallerArg>,
+    /// The recompile's compile: its Dynamo config (automatic dynamic
+    /// shapes, the recompile limit).
+    pub compile: &'a crate::model::Compile,
+}
+
+/// "Expected: " when the evidence shows the value took a few values, each
+/// compiled once.
+pub(super) fn expected(input: &FixInput<'_>) -> &'static str {
+    match input.evidence.kind {
+        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => "Expected: ",
+        _ => "",
+    }
+}
+
+/// Says a hidden-state change cost one compile in this run, when the
+/// evidence shows it did not repeat.
+pub(super) fn once(input: &FixInput<'_>) -> &'static str {
+    match input.evidence.kind {
+        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => {
+            "Expected once here (it did not change again in this log), but avoidable: "
+        }
+        _ => "",
+    }
+}
+
+pub(super) fn requires_grad_fix(input: &FixInput<'_>) -> String {
+    format!(
+        "Expected: requires_grad of {} changed (freezing or unfreezing, or a GAN step toggling a model): one compile per setting, reused when it returns. Nothing to undo; set requires_grad before compiling if it changes only once.",
+        input.reason.culprit
+    )
+}

@@ -1,0 +1,165 @@
+//! Severity mechanisms that each cover a class of recompiles (issue 37,
+//! item 3), each on a log recorded from a committed script
+//! (samples/scripts/judge/): the verdict follows from what the log shows,
+//! not from a rule keyed on one program.
+
+mod common;
+
+use common::summary_json;
+use serde_json::Value;
+use std::path::Path;
+
+fn recompiles(sample: &str) -> Vec<Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples/traces/judge")
+        .join(sample);
+    summary_json(&dir)["recompiles"].as_array().expect("recompiles").clone()
+}
+
+/// A recompile whose compile raised is a failed compile: no entry was
+/// cached, so it is a problem whatever the next call does, and the advice
+/// leads with the error, not with the value that changed.
+#[test]
+fn a_recompile_whose_compile_failed_is_judged_as_a_failed_compile() {
+    let all = recompiles("compile_failed");
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let r = &all[0];
+    assert_eq!(r["compile_id"], "0/1");
+    assert_eq!(r["failed"], true);
+    assert_eq!(r["severity"], "problem");
+    assert_eq!(r["evidence"]["kind"], "compile_failed");
+    let text = r["evidence"]["text"].as_str().unwrap();
+    assert!(text.contains("Unsupported"), "{text}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.starts_with("This recompile's compile failed"), "{advice}");
+    assert!(advice.contains("Fix the error first"), "{advice}");
+    assert!(!advice.starts_with("Expected"), "{advice}");
+}
+
+/// A model's depth (the submodules of a ModuleList the forward loops over)
+/// changed on purpose a few times is a bounded variant: each depth compiles
+/// once, and the advice says so. A ModuleList grown on every call fills the
+/// cache: those recompiles are a problem, with advice for a model's depth,
+/// not for a list of values.
+#[test]
+fn a_model_grown_in_stages_compiles_once_per_depth_and_one_grown_every_call_repeats() {
+    let all = recompiles("module_depth");
+    let staged: Vec<&Value> = all
+        .iter()
+        .filter(|r| r["compile_id"].as_str().unwrap().starts_with("0/"))
+        .collect();
+    assert_eq!(staged.len(), 2, "{all:#?}");
+    for r in &staged {
+        assert_eq!(r["severity"], "expected", "{r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.starts_with("Expected"), "{advice}");
+        assert!(advice.contains("one graph per depth"), "{advice}");
+        assert!(advice.contains("self.blocks"), "{advice}");
+        assert!(!advice.contains("ring buffer"), "{advice}");
+    }
+    let runaway: Vec<&Value> = all
+        .iter()
+        .filter(|r| r["compile_id"].as_str().unwrap().starts_with("1/"))
+        .collect();
+    assert!(runaway.len() >= 7, "{all:#?}");
+    for r in &runaway {
+        assert_eq!(r["severity"], "problem", "{r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.contains("self.layers"), "{advice}");
+        assert!(!advice.contains("ring buffer"), "{advice}");
+    }
+}
+
+/// A size of 0 or 1 reaching a dynamic entry is the 0/1 specialisation
+/// even when the guard reported first is another one (a stride relation
+/// that only the empty tensor breaks): the new entry's sizes show it, and
+/// the advice says so instead of "torch made it dynamic".
+#[test]
+fn a_size_zero_behind_a_stride_guard_is_the_zero_one_specialisation() {
+    let all = recompiles("empty_input");
+    let r = all.iter().find(|r| r["compile_id"] == "0/2").expect("0/2");
+    assert!(r["cause"]["raw"].as_str().unwrap().contains("stride()"), "{r:#}");
+    assert_eq!(r["severity"], "expected");
+    assert_eq!(r["evidence"]["kind"], "one_per_variant", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    for want in [
+        "size 0 at dim 1",
+        "0/1 specialization",
+        "mark_unbacked(<the tensor you pass as edge_index>, 1)",
+    ] {
+        assert!(advice.contains(want), "{want}: {advice}");
+    }
+    assert!(!advice.contains("made it dynamic"), "{advice}");
+    assert!(!advice.contains("mark_dynamic"), "{advice}");
+}
+
+/// The 0/1 advice names no API that cannot help: `mark_dynamic` does not
+/// free sizes 0 and 1, so the text never spells it (a reader skimming for
+/// the call to make would try it).
+#[test]
+fn the_zero_one_advice_never_names_mark_dynamic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/shape_input_dynamic");
+    let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
+    let r = all.iter().find(|r| r["compile_id"] == "0/2").expect("0/2");
+    assert_eq!(r["evidence"]["kind"], "one_per_variant", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.contains("mark_unbacked"), "{advice}");
+    assert!(!advice.contains("mark_dynamic"), "{advice}");
+}
+
+/// A size held static that grew past every size compiled before cannot
+/// be padded to one of them: the fix splits it into chunks of the size
+/// compiled before instead of padding or dropping a batch (here
+/// `dynamic=False`, 4 -> 5 rows).
+#[test]
+fn a_static_size_that_grew_is_split_into_chunks_not_padded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/shape_input");
+    let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
+    let r = all.iter().find(|r| r["compile_id"] == "0/1").expect("0/1");
+    assert_eq!(r["evidence"]["kind"], "static_shapes", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.contains("fixed-size chunks of 4"), "{advice}");
+    assert!(!advice.contains("pad the batch to 4"), "{advice}");
+}
+
+/// A size guard torch marks as a Parameter's ("Guard failed on a
+/// parameter") names its pinner: the fix is force_parameter_static_shapes,
+/// not the generic list of pinners, not chunks, and never mark_dynamic.
+#[test]
+fn a_parameters_pinned_size_names_the_parameter_as_the_pinner() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/traces/reasons/parameter_static");
+    let all = summary_json(&dir)["recompiles"].as_array().unwrap().clone();
+    assert_eq!(all.len(), 3, "{all:#?}");
+    for r in &all {
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(
+            advice.starts_with("x is an nn.Parameter (the guard says so)"),
+            "{advice}"
+        );
+        assert!(advice.contains("force_parameter_static_shapes = False"), "{advice}");
+        for never in ["mark_static", "under vmap", "chunks", "drop_last", "mark_dynamic("] {
+            assert!(!advice.contains(never), "{never}: {advice}");
+        }
+    }
+}
+
+/// A parameter of a library's model (its forward is the library's code)
+/// that one of the model's own methods resized is the library's state, set
+/// by the library call the user made: an expected one-off, with advice to
+/// make the change before compiling, not "your code changed it".
+#[test]
+fn a_library_models_own_parameter_resized_by_its_method_is_the_librarys() {
+    let all = recompiles("library_resize");
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let r = &all[0];
+    assert_eq!(r["owner"], "library_attribute", "{r:#}");
+    assert_eq!(r["owner_set_by"], "a method of the transformers model", "{r:#}");
+    assert_eq!(r["severity"], "expected");
+    assert_eq!(r["evidence"]["kind"], "changed_once", "{r:#}");
+    let advice = r["cause"]["advice"].as_str().unwrap();
+    assert!(advice.starts_with("Expected once"), "{advice}");
+    assert!(advice.contains("before torch.compile"), "{advice}");
+    assert!(!advice.contains("your code changed"), "{advice}");
+    assert!(!advice.contains("force_parameter_static_shapes"), "{advice}");
+}
