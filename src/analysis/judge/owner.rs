@@ -208,8 +208,14 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         return Ownership::set_by(ValueOwner::UserAttribute, "your code (set on the class)");
     }
     let root = root_of(&subject);
-    let on_object =
-        matches!(root, "self" | "fn") || subject.starts_with("id(self") || subject.starts_with("type id(self");
+    // A model's config reached through a wrapper's arguments
+    // (`args[0].config.sliding_window` in a library decorator around
+    // forward) is still the model object's attribute.
+    let config_field = subject.contains(".config.");
+    let on_object = matches!(root, "self" | "fn")
+        || subject.starts_with("id(self")
+        || subject.starts_with("type id(self")
+        || (config_field && matches!(root, "args" | "kwargs"));
     if ctx.generate && is_generate_internal(&subject, &guard) {
         return Ownership::set_by(ValueOwner::LibraryArgument, "generate()");
     }
@@ -237,6 +243,13 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
                     lib.as_deref().unwrap_or("library's")
                 )),
             };
+        }
+        // A config field no library method flips (those are in
+        // LIBRARY_SWITCHES, above) is what the user configured: from_pretrained's
+        // config, or an assignment in their loop, even when only the
+        // library's code reads it.
+        if config_field && !guard.starts_with("tensor '") {
+            return Ownership::set_by(ValueOwner::UserAttribute, "your code (the model's config)");
         }
         if read_in_library {
             let lib = g.location.as_ref().and_then(|l| library_name(&l.file));

@@ -47,6 +47,9 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             "Expected: your code changed how many submodules {container} holds (a model grown or pruned in stages), and the compiled forward loops over them: one graph per depth, compiled once per stage and reused while the depth stays. No action needed. To compile each block once instead of each depth, compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container})."
         );
     }
+    if let Some(fix) = config_field_fix(input, g) {
+        return fix;
+    }
     match r.category {
         Category::RequiresGrad => requires_grad_fix(input),
         Category::TypeChange => format!(
@@ -88,6 +91,31 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
         ),
         _ => r.advice.clone(),
     }
+}
+
+/// A field of the model's config the forward (often a library's) reads as
+/// a constant. It is no module attribute the user can turn into a buffer:
+/// the library's code needs the Python value. Changed once, set it before
+/// compiling; changed again and again, say what each choice costs.
+fn config_field_fix(input: &FixInput<'_>, g: &str) -> Option<String> {
+    let subject = crate::reasons::failed_subject(g);
+    let field = subject.split_once(".config.").map(|(_, f)| f)?;
+    let culprit = &input.reason.culprit;
+    if input.evidence.kind.severity() != crate::analysis::judge::verdict::Severity::Problem {
+        return Some(format!(
+            "{}the model's config field {field} ({culprit}) changed after compiling and the forward reads it as a constant: one compile per value. Set it before compiling (model.config.{field} = ...) so it never changes.",
+            expected(input)
+        ));
+    }
+    let int = numeric(g) && compared_with_int(g);
+    let unspec = if int {
+        " For an int, torch._dynamo.config.allow_unspec_int_on_nn_module = True lets it become dynamic after its first change (one recompile stays; a field the code only compares or branches on is specialised again, then this does not help)."
+    } else {
+        ""
+    };
+    Some(format!(
+        "Your code changes the model's config field {field} ({culprit}) between calls, and the compiled forward reads it as a constant: each new value compiles again. A config field stays a Python value (the model's code needs it so; it cannot become a tensor).{unspec} To sweep settings, run those calls without torch.compile (the eager model), or keep one compiled model per setting; in training, set it once before compiling."
+    ))
 }
 
 /// `old -> new` of the guarded value, from the guard trees.
