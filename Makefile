@@ -117,7 +117,7 @@ $(OLDEST_DEPS): Makefile
 # The hook tests again on the oldest torch, with the package just built for
 # .venv (pure Python plus an abi3 extension) put on the path alone, so that
 # the oldest venv's own torch is the one imported.
-# Then the callbacks' rehearse=True tests (4, about 1.5 min on 2 cores), each
+# Then the callbacks' rehearse=True tests (5, about 2 min on 2 cores), each
 # file where what it needs imports: $(OLDEST_DEPS) does not install
 # accelerate (the Trainer needs it), tensorboard (the Trainer test reports
 # to it) nor lightning, so by default they are not run, and the recipe says so.

@@ -185,6 +185,17 @@ class Rehearsal(Run):
         return f"<guardscope.Rehearsal (predicted) {base[len('<guardscope.Run: '):-1]}, {len(self.unseen)} unseen>"
 
 
+#: What the plan noted as not rehearsed and went on (``note_unseen``); in
+#: the rehearsal's process only.
+_NOTED: List[Unseen] = []
+
+
+def note_unseen(kind: str, why: str, exc: BaseException) -> None:
+    """For a plan (the callbacks'): a call it could not rehearse, recorded
+    as unseen while the plan goes on with the rest of the loop."""
+    _NOTED.append(Unseen(kind, why, _user_line(exc.__traceback__), f"{type(exc).__name__}: {exc}"[:2000]))
+
+
 def _classify(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}".lower()
     if any(w in text for w in ("process group", "torch.distributed", "nccl", "gloo", "init_process_group")):
@@ -249,6 +260,7 @@ def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping
         SHARED._replay_interned_strings(log)
         trace_log.addHandler(_Handler(log))
         trace_log.propagate = False
+        _NOTED.clear()
         start = time.perf_counter()
         try:
             plan()
@@ -256,6 +268,7 @@ def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping
             result["unseen"].append(
                 {"kind": "plan_raised", "why": _classify(exc), "where": _user_line(exc.__traceback__), "detail": f"{type(exc).__name__}: {exc}"[:2000]}
             )
+        result["unseen"][:0] = [dataclasses.asdict(u) for u in _NOTED]
         result["seconds"] = time.perf_counter() - start
         result["marked"] = marked()
         result["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
