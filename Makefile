@@ -117,11 +117,24 @@ $(OLDEST_DEPS): Makefile
 # The hook tests again on the oldest torch, with the package just built for
 # .venv (pure Python plus an abi3 extension) put on the path alone, so that
 # the oldest venv's own torch is the one imported.
+# Then the callbacks' rehearse=True tests (5, about 2 min on 2 cores), each
+# file where what it needs imports: $(OLDEST_DEPS) does not install
+# accelerate (the Trainer needs it), tensorboard (the Trainer test reports
+# to it) nor lightning, so by default they are not run, and the recipe says so.
+OLDEST_REHEARSE := accelerate,tensorboard:tests/python/test_integration_transformers.py lightning:tests/python/test_integration_lightning.py
 test-python-oldest: install $(OLDEST_DEPS)
 	@$(STAGE) start $@
 	mkdir -p target/oldest-path
 	ln -sfn "$$($(PY) -c 'import guardscope, os; print(os.path.dirname(guardscope.__file__))')" target/oldest-path/guardscope
 	PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider $(HOOK_TESTS)
+	@files=; for pair in $(OLDEST_REHEARSE); do \
+	  if $(OLDEST_PY) -c "import $${pair%%:*}" 2>/dev/null; then files="$$files $${pair#*:}"; \
+	  else echo "not run on torch $(OLDEST_TORCH): $${pair#*:}'s rehearse tests (they need $${pair%%:*} in $(OLDEST_VENV))"; fi; \
+	done; \
+	if [ -n "$$files" ]; then \
+	  echo "PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider$$files -k 'rehearse or on_problem'"; \
+	  PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider $$files -k 'rehearse or on_problem'; \
+	fi
 	@$(STAGE) end $@
 
 # The wheel a user installs, in dist/: a release build with the extension

@@ -7,7 +7,7 @@ from typing import Final, Sequence, Union, final
 
 from typing_extensions import Self
 
-__all__ = ["__version__", "run_cli", "display_site", "is_kept_guard_line", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
+__all__ = ["__version__", "run_cli", "display_site", "is_kept_guard_line", "size_guard", "Tracer", "CompileLog", "STATS", "CATEGORIES", "LoadError", "LoadedRun", "load"]
 
 __version__: Final[str]
 #: The value stats an activation trace can record.
@@ -26,6 +26,10 @@ def display_site(site: str) -> str:
 def is_kept_guard_line(line: str) -> bool:
     """Whether a guard tree line (``dynamo_cpp_guards_str``) is one guardscope keeps:
     a guard that carries a value, or the manager of a root local, which names its type."""
+
+def size_guard(guard: str) -> tuple[str, int] | None:
+    """The tensor and dim a failed size guard names (``tensor 'x' size mismatch at
+    index 0. ...`` -> ``("x", 0)``); None for any other guard."""
 
 @final
 class Tracer:

@@ -18,6 +18,7 @@ touched; it reads the child's log with ``guardscope.load``'s loader.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import resource
@@ -28,10 +29,10 @@ import traceback
 import warnings
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from guardscope import _native
-from guardscope._fixes import Fix, candidates, judge, unverified
+from guardscope._fixes import Fix, candidates, judge, not_tried, unverified
 from guardscope._guards import RecompileError
 from guardscope._load import Run, Verdict, load
 from guardscope._types import Category
@@ -184,6 +185,17 @@ class Rehearsal(Run):
         return f"<guardscope.Rehearsal (predicted) {base[len('<guardscope.Run: '):-1]}, {len(self.unseen)} unseen>"
 
 
+#: What the plan noted as not rehearsed and went on (``note_unseen``); in
+#: the rehearsal's process only.
+_NOTED: List[Unseen] = []
+
+
+def note_unseen(kind: str, why: str, exc: BaseException) -> None:
+    """For a plan (the callbacks'): a call it could not rehearse, recorded
+    as unseen while the plan goes on with the rest of the loop."""
+    _NOTED.append(Unseen(kind, why, _user_line(exc.__traceback__), f"{type(exc).__name__}: {exc}"[:2000]))
+
+
 def _classify(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}".lower()
     if any(w in text for w in ("process group", "torch.distributed", "nccl", "gloo", "init_process_group")):
@@ -213,9 +225,9 @@ def _user_line(tb: Optional[TracebackType]) -> Optional[str]:
     return found
 
 
-def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any], out_dir: str) -> None:
+def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any], marks: Sequence[Mapping[str, Any]], out_dir: str) -> None:
     """The forked process: runs the plan and leaves its log and result in ``out_dir``."""
-    result: dict[str, Any] = {"unseen": [], "error": None}
+    result: dict[str, Any] = {"unseen": [], "error": None, "marked": [], "mark_error": None}
     try:
         import torch
         import torch._dynamo
@@ -236,10 +248,19 @@ def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping
             force_backend(torch, backend)
         for name, value in settings.items():
             setattr(torch._dynamo.config, name, value)
+        marked: Callable[[], List[int]] = lambda: [0] * len(marks)
+        if marks:
+            from guardscope._marks import install
+
+            try:
+                marked = install(torch, marks)
+            except RuntimeError as exc:
+                result["mark_error"] = str(exc)
         log = _native.CompileLog(time.localtime().tm_year)
         SHARED._replay_interned_strings(log)
         trace_log.addHandler(_Handler(log))
         trace_log.propagate = False
+        _NOTED.clear()
         start = time.perf_counter()
         try:
             plan()
@@ -247,7 +268,9 @@ def _child(plan: Callable[[], object], backend: Optional[str], settings: Mapping
             result["unseen"].append(
                 {"kind": "plan_raised", "why": _classify(exc), "where": _user_line(exc.__traceback__), "detail": f"{type(exc).__name__}: {exc}"[:2000]}
             )
+        result["unseen"][:0] = [dataclasses.asdict(u) for u in _NOTED]
         result["seconds"] = time.perf_counter() - start
+        result["marked"] = marked()
         result["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         result["compiles"] = log.text().count('"dynamo_start"')
         with open(os.path.join(out_dir, LOG_NAME), "w", encoding="utf-8") as f:
@@ -270,12 +293,20 @@ def _ended(status: int) -> str:
 
 
 def _replay(
-    plan: Callable[[], object], backend: Optional[str], settings: Mapping[str, Any], logs: Optional[str] = None
+    plan: Callable[[], object],
+    backend: Optional[str],
+    settings: Mapping[str, Any],
+    logs: Optional[str] = None,
+    marks: Sequence[Mapping[str, Any]] = (),
+    quiet: bool = False,
 ) -> Tuple[Run, List[Unseen], dict[str, Any]]:
     """The plan run once in a forked child with ``settings`` applied to
-    ``torch._dynamo.config`` there: its compiles, what went unseen, the
-    child's result. The log goes to ``logs`` (kept: the caller owns it), else
-    to a directory removed once read."""
+    ``torch._dynamo.config`` there and the dims of ``marks`` marked dynamic
+    (``_marks``): its compiles, what went unseen, the child's result. The
+    log goes to ``logs`` (kept: the caller owns it), else to a directory
+    removed once read. ``quiet``: the child's stdout and stderr go to
+    /dev/null (a fix's replay: the plan's output, and torch's log of a fix
+    it refuses, were shown once already or are said in the fix)."""
     with contextlib.ExitStack() as stack:
         out_dir = logs or stack.enter_context(tempfile.TemporaryDirectory(prefix="guardscope-rehearse-"))
         sys.stdout.flush()
@@ -286,7 +317,11 @@ def _replay(
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
         if pid == 0:
-            _child(plan, backend, settings, out_dir)
+            if quiet:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, 1)
+                os.dup2(devnull, 2)
+            _child(plan, backend, settings, marks, out_dir)
         try:
             _, status = os.waitpid(pid, 0)
         except BaseException:
@@ -328,8 +363,9 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager", ve
     ``backend`` is the backend every ``torch.compile`` gets there (``"eager"``:
     the same guards as Inductor, no code generation; ``"aot_eager"`` also
     traces the backward; None keeps the plan's). With ``verify_fixes``, each
-    predicted recompile that a ``torch._dynamo.config`` setting may remove is
-    replayed with it (one more fork per distinct setting): ``verified_fixes``.
+    predicted recompile that a ``torch._dynamo.config`` setting, or marking
+    the changed dim dynamic (``_marks``), may remove is replayed with that
+    fix (one more fork per distinct fix): ``verified_fixes``.
     The caller's model, Dynamo caches and settings are never changed:
     everything happens in the children. Raises ``RehearsalError`` when the
     plan compiled nothing, RuntimeError when the rehearsal's process failed.
@@ -347,18 +383,24 @@ def rehearse(plan: Callable[[], object], *, backend: Optional[str] = "eager", ve
         raise
     fixes: List[Fix] = []
     tried = candidates(run) if verify_fixes else []
-    replays: dict[str, Tuple[Run, int]] = {}
+    replays: dict[str, Tuple[Run, List[str], Optional[str]]] = {}
     for candidate in tried:
-        key = json.dumps(candidate.settings, sort_keys=True)
+        marks = [dataclasses.asdict(candidate.mark)] if candidate.mark is not None else []
+        key = json.dumps([candidate.settings, marks], sort_keys=True)
         if key not in replays:
             try:
-                again, again_unseen, _ = _replay(plan, backend, candidate.settings)
+                again, again_unseen, child = _replay(plan, backend, candidate.settings, marks=marks, quiet=True)
             except RehearsalError as e:
-                fixes.append(Fix(candidate.recompile.compile_id, candidate.recompile.function, candidate.recompile.cause.category if candidate.recompile.cause else "", candidate.fix, dict(candidate.settings), True, False, f"replayed: {e}"))
+                fixes.append(Fix(candidate.recompile.compile_id, candidate.recompile.function, candidate.recompile.cause.category if candidate.recompile.cause else "", candidate.fix, dict(candidate.settings), True, False, f"replayed: {e}", candidate.mark))
                 continue
-            replays[key] = (again, len(again_unseen))
-        again, again_unseen_count = replays[key]
-        fixes.append(judge(candidate, run, len(unseen), again, again_unseen_count))
+            missed = child["mark_error"] or (
+                f"{candidate.mark.tensor} never reached a compile of {candidate.mark.function} as a tensor in the replay"
+                if candidate.mark is not None and not any(child["marked"])
+                else None
+            )
+            replays[key] = (again, [str(u) for u in again_unseen], missed)
+        again, again_unseen_text, missed = replays[key]
+        fixes.append(not_tried(candidate, missed) if missed else judge(candidate, run, len(unseen), again, again_unseen_text))
     fixes.extend(unverified(run, tried))
     rehearsal = Rehearsal(run, tuple(unseen), backend, result["seconds"], result["peak_rss_bytes"], tuple(fixes))
     # Kept while the Rehearsal lives: report() and the CLI read it there.

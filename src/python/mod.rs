@@ -29,12 +29,22 @@ fn is_kept_guard_line(line: &str) -> bool {
     crate::trace::is_kept_guard_line(line.as_bytes())
 }
 
+/// The tensor and dim of a size guard that failed (`tensor 'x' size
+/// mismatch at index 0. ...` -> `("x", 0)`), read by the one reader
+/// (`reasons::subject`): a rehearsal marks that dim dynamic to try the fix.
+#[pyfunction]
+fn size_guard(guard: &str) -> Option<(String, usize)> {
+    let tensor = crate::reasons::subject::guarded_tensor(guard)?;
+    Some((tensor.to_string(), crate::reasons::subject::size_mismatch_dim(guard)?))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(display_site, m)?)?;
     m.add_function(wrap_pyfunction!(is_kept_guard_line, m)?)?;
+    m.add_function(wrap_pyfunction!(size_guard, m)?)?;
     m.add_class::<tracer::PyTracer>()?;
     m.add_class::<compile_log::PyCompileLog>()?;
     m.add_class::<loaded::PyLoadedRun>()?;

@@ -86,23 +86,57 @@ def limit_loop(model, compiled, device):
             compiled(torch.randn(16, 32, device=device), f"run-{i}")
 
 
+class TokenLM(nn.Module):
+    """A tiny token model whose loss reads every position: any length works."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(64, 16)
+        self.fc = nn.Linear(16, 16)
+        self.head = nn.Linear(16, 64)
+
+    def forward(self, ids):
+        logits = self.head(torch.relu(self.fc(self.embed(ids))))
+        return nn.functional.cross_entropy(logits.flatten(0, 1), ids.flatten())
+
+
+def lengths_loop(model, compiled, device, marks=None):
+    """Batches of 4 sequences whose length varies, compiled with
+    dynamic=False: each new length compiles again. ``marks`` ({"ids": dim}):
+    the fix a user writes, mark_dynamic before each call."""
+    model.train()
+    for length in (12, 12, 20, 9):
+        ids = torch.randint(0, 64, (4, length), device=device)
+        for dim in (marks or {}).values():
+            torch._dynamo.mark_dynamic(ids, dim)
+        compiled(ids).backward()
+
+
+#: name -> (the model, the loop, torch.compile's options)
 SCENARIOS = {
-    "mlp": (lambda: MLP(), mlp_loop),
-    "gpt2": (tiny_gpt2, gpt2_loop),
-    "item": (lambda: MLP(), item_loop),
-    "limit": (lambda: Tagged(), limit_loop),
+    "mlp": (lambda: MLP(), mlp_loop, {}),
+    "gpt2": (tiny_gpt2, gpt2_loop, {}),
+    "item": (lambda: MLP(), item_loop, {}),
+    "limit": (lambda: Tagged(), limit_loop, {}),
+    "lengths": (lambda: TokenLM(), lengths_loop, {"dynamic": False}),
 }
 
 
 def real(name, backend, settings):
+    marks = settings.pop("mark_dynamic", None)
     for key, value in settings.items():
         setattr(torch._dynamo.config, key, value)
-    make, loop = SCENARIOS[name]
+    make, loop, options = SCENARIOS[name]
     torch.manual_seed(0)
     model = make()
-    loop(model, torch.compile(model, backend=backend), "cpu")
+    compiled = torch.compile(model, backend=backend, **options)
+    if marks is None:
+        loop(model, compiled, "cpu")
+    else:
+        loop(model, compiled, "cpu", marks)
 
 
 if __name__ == "__main__":
-    # A third argument: torch._dynamo.config settings as JSON (a verified fix).
+    # A third argument: torch._dynamo.config settings as JSON (a verified
+    # fix), or {"mark_dynamic": {argument: dim}}: the marks the loop makes.
     real(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]) if len(sys.argv) > 3 else {})

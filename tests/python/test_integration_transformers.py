@@ -296,6 +296,60 @@ def test_on_problem_raise_stops_before_the_first_step_and_leaves_the_model_and_c
     torch._dynamo.reset()
 
 
+class LMRows:
+    """Token rows for a causal LM: the labels are the ids."""
+
+    def __init__(self, rows):
+        import torch
+
+        self.ids = torch.randint(1, 100, (rows, SEQ), generator=torch.Generator().manual_seed(1))
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __getitem__(self, i):
+        return {"input_ids": self.ids[i], "attention_mask": self.ids[i] > 0, "labels": self.ids[i]}
+
+
+def test_rehearse_with_predict_with_generate_names_generate_as_unseen_and_rehearses_the_eval_forward(tmp_path):
+    """A Seq2SeqTrainer that evaluates with predict_with_generate: the
+    rehearsal tries generate() on the meta copy (never on the real model),
+    which cannot run there (it reads token values), so it is unseen with
+    why, and the evaluation's loss forward is rehearsed all the same: its
+    eval-mode, no_grad recompile is predicted. Unseen is a problem:
+    on_problem="raise" stops before the first step."""
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    import guardscope
+    from guardscope.integrations.transformers import GuardscopeCallback
+
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    config = GPT2Config(vocab_size=100, n_positions=SEQ * 2, n_embd=32, n_layer=1, n_head=2, use_cache=False, bos_token_id=1, eos_token_id=2)
+    model = torch.compile(GPT2LMHeadModel(config), backend="aot_eager", dynamic=False)
+    args = Seq2SeqTrainingArguments(
+        output_dir=str(tmp_path / "out"), per_device_train_batch_size=BATCH, per_device_eval_batch_size=BATCH,
+        num_train_epochs=1, report_to=[], use_cpu=True, save_strategy="no", disable_tqdm=True,
+        remove_unused_columns=False, eval_strategy="epoch", predict_with_generate=True, generation_max_length=SEQ + 4,
+    )
+    callback = GuardscopeCallback(rehearse=True, on_problem="raise")
+    trainer = Seq2SeqTrainer(
+        model=model, args=args, train_dataset=LMRows(16), eval_dataset=LMRows(8),
+        compute_metrics=lambda prediction: {}, callbacks=[callback],
+    )
+    with pytest.raises(guardscope.PredictedProblemError) as err:
+        trainer.train()
+    rehearsal = err.value.rehearsal
+    [unseen] = rehearsal.unseen
+    assert unseen.kind == "generate" and unseen.why.startswith("eval: generate() could not run on meta"), unseen
+    assert "eval: generate() on each batch (predict_with_generate)" in str(err.value)
+    kinds = [(r.cause.category, r.severity) for r in rehearsal.recompiles]
+    assert ("torch_global_state", "expected") in kinds, kinds
+    assert trainer.state.global_step == 0
+    torch._dynamo.reset()
+
+
 def test_bad_arguments_fail_at_construction():
     from guardscope.integrations.transformers import GuardscopeCallback
 

@@ -111,10 +111,10 @@ def real_run(name, tmp_path, settings=None):
 
 
 def rehearsed(name):
-    make, loop = scenarios.SCENARIOS[name]
+    make, loop, options = scenarios.SCENARIOS[name]
     torch.manual_seed(0)
     meta = guardscope.to_meta(make())
-    compiled = torch.compile(meta)
+    compiled = torch.compile(meta, **options)
     return guardscope.rehearse(lambda: loop(meta, compiled, "meta"))
 
 
@@ -179,12 +179,38 @@ def test_a_frame_past_the_recompile_limit_is_predicted_with_a_verified_and_an_un
 
 def test_the_verified_fix_for_the_odd_last_batch_removes_it_from_the_real_run(tmp_path):
     predicted = rehearsed("mlp")
-    [fix] = predicted.verified_fixes
+    fix, mark = predicted.verified_fixes
     assert (fix.compile_id, fix.category, fix.verified, fix.works) == ("0/1", "shape_input", True, True)
     assert fix.settings == {"assume_static_by_default": False}
+    # Marking the batch dim before the first call removes it too.
+    assert (mark.verified, mark.works, mark.mark.argument, mark.mark.dim) == (True, True, "x", 0)
 
     fixed = real_run("mlp", tmp_path, fix.settings)
     assert [(r.compile_id, r.cause.category) for r in fixed.recompiles] == [("0/1", "torch_global_state")]
+
+
+def test_mark_dynamic_is_verified_by_replay_where_dynamic_true_cannot_help_and_works_for_real(tmp_path):
+    """dynamic=False and sequences of varying length: every new length
+    recompiles. The replay with the length dim marked dynamic (the line a
+    user adds before the call) removes both recompiles; the setting behind
+    dynamic=True does not, as torch.compile(dynamic=False) overrides it."""
+    real = real_run("lengths", tmp_path)
+    predicted = rehearsed("lengths")
+    assert recompiles(predicted) == recompiles(real) == [
+        ("forward", "0/1", "shape_input", "problem"),
+        ("forward", "0/2", "shape_input", "problem"),
+    ]
+
+    setting, mark = predicted.verified_fixes
+    assert (setting.verified, setting.works) == (True, False)
+    assert (mark.compile_id, mark.verified, mark.works) == ("0/1", True, True), mark
+    assert (mark.mark.function, mark.mark.argument, mark.mark.dim) == ("forward", "ids", 1)
+    assert mark.settings == {} and "mark_dynamic(<the tensor you pass as ids>, 1)" in mark.fix
+    assert "0/1's recompile is gone" in mark.detail and "(0 recompile(s) in all, was 2)" in mark.detail
+
+    fixed = real_run("lengths", tmp_path, {"mark_dynamic": {mark.mark.argument: mark.mark.dim}})
+    assert fixed.totals.recompiles == 0 and fixed.totals.compiles == 1
+    assert fixed.totals.graph_breaks == real.totals.graph_breaks
 
 
 # --- rehearse: what it cannot see ---------------------------------------------

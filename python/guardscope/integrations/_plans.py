@@ -42,12 +42,22 @@ def _evaluation_length(dataset: Any, size: int, name: str) -> str:
     return f"{name}: {n} samples in batches of {size}{last}"
 
 
+def _classify_generate(exc: BaseException) -> str:
+    if "meta" in str(exc):
+        return "it reads token values, special tokens and stopping checks, which meta tensors do not have"
+    return "it raised on the meta copy"
+
+
 def hf_plan(trainer: Any, count: int = SAMPLE) -> Tuple[Plan, List[str]]:
     """The Hugging Face Trainer's loop: ``compute_loss`` on the compiled
     model in train mode for each training batch, then, when the Trainer
     will evaluate, ``prediction_step`` (eval mode, ``no_grad``) on the
     model it evaluates (``trainer.model``: the Trainer compiles only the
-    model it trains, unless the user compiled the model itself)."""
+    model it trains, unless the user compiled the model itself). With
+    ``predict_with_generate``, ``prediction_step`` generates on the copy
+    (``trainer.model`` is the copy in the rehearsal's process); where
+    ``generate()`` raises, that is noted unseen once per loader and the
+    batch's loss forward is rehearsed alone."""
     import torch
 
     from guardscope._meta import to_meta
@@ -66,13 +76,48 @@ def hf_plan(trainer: Any, count: int = SAMPLE) -> Tuple[Plan, List[str]]:
         shapes += [_evaluation_length(d, args.eval_batch_size, f"eval {k}" if k else "eval") for k, d in datasets.items()]
     # The Trainer passes prediction_loss_only=True to evaluate's loop unless compute_metrics is set.
     loss_only = True if trainer.compute_metrics is None else args.prediction_loss_only
+    # Seq2SeqTrainer's prediction_step generates (on trainer.model) unless only the loss is asked.
+    generates = evaluates and bool(getattr(args, "predict_with_generate", False)) and not loss_only
+    if generates:
+        shapes.append("eval: generate() on each batch (predict_with_generate), with the generation config the Trainer passes")
+
+    def generation_kwargs() -> None:
+        # Seq2SeqTrainer.evaluate sets the generate() kwargs (generation_max_length,
+        # generation_num_beams) and then runs Trainer.evaluate: run the first part only.
+        import transformers  # type: ignore[import-untyped,unused-ignore]
+
+        base = transformers.Trainer.evaluate
+        transformers.Trainer.evaluate = lambda self, *a, **k: {}
+        try:
+            trainer.evaluate()
+        finally:
+            transformers.Trainer.evaluate = base
 
     def evaluate() -> None:
+        from guardscope._rehearse import note_unseen
+
         meta.eval()
+        if generates:
+            # prediction_step calls self.model.generate: the copy's, here.
+            trainer.model = meta
+            generation_kwargs()
         for name in names:
-            found = batches_of(f"eval {name}" if name else "eval", trainer.get_eval_dataloader(name))
+            label = f"eval {name}" if name else "eval"
+            found = batches_of(label, trainer.get_eval_dataloader(name))
+            noted = False
             for batch in found.make(count) if found is not None else ():
-                trainer.prediction_step(meta, to_meta(batch), prediction_loss_only=loss_only)
+                inputs = to_meta(batch)
+                if not generates:
+                    trainer.prediction_step(meta, inputs, prediction_loss_only=loss_only)
+                    continue
+                try:
+                    trainer.prediction_step(meta, inputs, prediction_loss_only=False)
+                except Exception as exc:
+                    if not noted:
+                        noted = True
+                        note_unseen("generate", f"{label}: generate() could not run on meta ({_classify_generate(exc)}); its compiles are not predicted, the batch's loss forward is", exc)
+                    # The forward that computes the loss after generating, rehearsed alone.
+                    trainer.prediction_step(meta, inputs, prediction_loss_only=True)
 
     def plan() -> None:
         # The batches are on meta already; moving them to args.device would copy out of meta.

@@ -87,7 +87,8 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
       rehearsed on a meta copy of the model (docs/rehearse.md): a sample of
       the training batches and the last, short one, in train mode, then the
       evaluation's in eval mode under ``no_grad`` when the Trainer will
-      evaluate. The prediction is printed, its counts go into the first
+      evaluate, and ``generate()`` when it evaluates with
+      ``predict_with_generate`` (unseen when it cannot run on meta). The prediction is printed, its counts go into the first
       training log (``rehearse/recompiles``, ``rehearse/problems``, ...);
       a predicted problem, or a part it could not see, logs a warning
       (``on_problem="warn"``) or stops with ``guardscope.PredictedProblemError``
