@@ -13,6 +13,7 @@ use crate::reasons::Category;
 
 mod attribute;
 mod input;
+mod number_param;
 mod shape;
 use attribute::user_attribute_fix;
 pub use input::FixInput;
@@ -292,10 +293,35 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "{} is a string option the compiled code reads: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
             r.culprit
         ),
-        Category::ConstantValue if dynamic => format!(
-            "Expected once: {} changed and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compile nothing. To avoid even this one, pass it as a tensor.",
-            r.culprit
+        Category::ConstantValue if input.guard.is_some_and(|g| super::guard_text::int_branch(g).is_some()) => format!(
+            "Expected: {}. No action needed: a value torch holds dynamically compiles once per side of the branch, however many values it takes.",
+            input.evidence.text
         ),
+        Category::ConstantValue if dynamic => format!(
+            "Expected once: {} changed and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compile nothing. To avoid even this one, {}.",
+            r.culprit,
+            if input.guard.is_some_and(|g| super::guard_text::compared_with_int_literal(&g.guard)) {
+                "compile with torch.compile(..., dynamic=True), which makes int arguments dynamic from the first call"
+            } else {
+                "pass it as a tensor"
+            }
+        ),
+        Category::ConstantValue if input.evidence.kind.severity() == super::verdict::Severity::Problem => {
+            match number_param::number_param(input) {
+                Some(p) => {
+                    let instead = if p.instead.is_empty() {
+                        "call it outside the compiled function, or keep the values to a few (each compiles once; torch.compile(..., recompile_limit=N) with N above their number keeps them all compiled)".to_string()
+                    } else {
+                        p.instead.to_string()
+                    };
+                    format!(
+                        "{} feeds {}'s {}, which takes a Python number only: each new value is a new graph, and a tensor will not do there. Instead, {instead}.",
+                        p.name, p.call, p.param
+                    )
+                }
+                None => r.advice.clone(),
+            }
+        }
         _ => r.advice.clone(),
     }
 }

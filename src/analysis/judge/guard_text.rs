@@ -92,6 +92,45 @@ pub(super) fn branch_bound(g: &GuardFailure) -> Option<&str> {
         .then_some(code)
 }
 
+/// `L['n'] == 3`: a constant comparison with an int literal.
+pub(super) fn compared_with_int_literal(guard: &str) -> bool {
+    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    text.rsplit_once(" == ")
+        .is_some_and(|(_, v)| v.trim().parse::<i64>().is_ok())
+}
+
+/// A relation (`size != 64`, `n < 8`) on a plain int the compiled entry
+/// holds symbolically, put there by a branch of the traced code (yours or a
+/// library's, `if (h, w) == (old_h, old_w):`): Dynamo writes `==` for a
+/// constant it specialised, so any other relation is a bound on a dynamic
+/// value, and values on either side of it compile once each. The branch's
+/// code and where it is.
+pub(super) fn int_branch(g: &GuardFailure) -> Option<(&str, String)> {
+    let text = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    let (lhs, rest) = text.split_once(' ')?;
+    let (op, rhs) = rest.split_once(' ')?;
+    let name_like = lhs.chars().all(|c| c.is_ascii_alphanumeric() || "_[]'.".contains(c))
+        && !lhs.contains(".size()")
+        && !lhs.contains("shape[");
+    let relation = matches!(op, "!=" | "<" | "<=" | ">" | ">=");
+    let number = rhs.trim().parse::<i64>().is_ok();
+    let code = g.code.as_deref()?.trim_start();
+    let branch =
+        code.starts_with("if ") || code.starts_with("elif ") || code.starts_with("while ") || code.contains(" if ");
+    if !(name_like && relation && number && branch) {
+        return None;
+    }
+    let at = g
+        .location
+        .as_ref()
+        .map(|l| {
+            let file = l.file.rsplit_once("site-packages/").map_or(l.file.as_str(), |(_, t)| t);
+            format!("{file}:{}", l.line)
+        })
+        .unwrap_or_default();
+    Some((code, at))
+}
+
 /// A symbolic guard with an upper bound the user did not declare: the
 /// traced code put it there (a branch on the size, or an op that needs
 /// it), and sizes on either side compile once each.

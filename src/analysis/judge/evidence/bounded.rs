@@ -5,9 +5,9 @@
 use super::facts::Facts;
 use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
-    boolean, branch_bound, bucket_sizes, dict_length, dtype_value, enum_member, int_or_none_test, module_children,
-    size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument, traced_bound, zero_one_bound,
-    zero_one_change,
+    boolean, branch_bound, bucket_sizes, dict_length, dtype_value, enum_member, int_branch, int_or_none_test,
+    module_children, size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument, traced_bound,
+    zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -49,6 +49,16 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if let Some(layer) = f.guard.and_then(torch_layer_argument) {
         return Some(format!(
             "the {layer} each instance of a torch layer was built with: one compile per instance's value, reused whenever that instance runs again"
+        ));
+    }
+    if let Some((code, at)) = f.guard.and_then(int_branch) {
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" at {at}")
+        };
+        return Some(format!(
+            "the value is dynamic in the cache entry it failed, and a branch of the traced code ({code}{at}) splits its values: one compile for each side, reused when it returns"
         ));
     }
     let static_shapes = f.compile.automatic_dynamic == Some(false);
