@@ -67,6 +67,9 @@ pub fn github(v: &CheckVerdict, root: &RepoRoot) -> String {
     // must not start with `::` (the message is guardscope's own words).
     out.push_str(&inert(&v.message));
     out.push('\n');
+    if !v.failed_budgets.is_empty() {
+        out.push_str(&format!("budgets exceeded: {}\n", v.failed_budgets.join(", ")));
+    }
     out
 }
 
