@@ -12,7 +12,7 @@ pub use attempts::Attempt;
 pub use screen::screen;
 pub use trace_join::TraceDetail;
 
-use crate::model::{median_wall_ms, steady_median_wall_ms, Run, Step, StepCompile};
+use crate::model::{median_wall_ms, steady_median_wall_ms, Step, StepCompile};
 use attempts::number_attempts;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -114,10 +114,12 @@ pub struct LoneRecompile {
     pub compiles: Vec<String>,
 }
 
-pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis {
+/// `trace`: the joined TORCH_TRACE run, analysed once (`analysis::analyse`),
+/// whose verdicts the recompiles take.
+pub fn analyse(steps: &[Step], trace: Option<&crate::analysis::Findings<'_>>, top: usize) -> StepsAnalysis {
     let mut steps = steps.to_vec();
     let details = match trace {
-        Some(run) => join(&mut steps, run),
+        Some(findings) => join(&mut steps, findings),
         None => HashMap::new(),
     };
     let by_rank = group_by_rank(&steps);
