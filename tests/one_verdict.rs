@@ -12,7 +12,11 @@ use common::{guardscope, root, summary_json};
 use serde_json::Value;
 
 fn sample(name: &str) -> String {
-    root().join("samples/steps/ddp").join(name).to_string_lossy().into_owned()
+    root()
+        .join("samples/steps/ddp")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn json(args: &[&str]) -> Value {

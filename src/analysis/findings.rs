@@ -37,6 +37,9 @@ pub struct Findings<'r> {
     pub causes: Vec<super::shared_causes::SharedCause>,
     /// For each of `recompiles`, the index of its cause in `causes`.
     pub cause_of: Vec<usize>,
+    /// The entries of a list of fixes, as indexes into `culprits`: the
+    /// groups of different frames one cause recompiled are one entry.
+    pub fix_entries: Vec<Vec<usize>>,
     /// Distinct graph breaks (by reason and user line), most logged first.
     pub graph_breaks: Vec<GraphBreak<'r>>,
     /// Guard checks, cache hits and misses, eager fallbacks.
@@ -107,12 +110,15 @@ pub fn analyse(run: &Run) -> Findings<'_> {
     totals.graph_breaks = graph_breaks.len();
     totals.frames = frames.len();
     totals.compile_wall_seconds = wall_clock_seconds(run);
+    let culprits = group(&recompiles);
+    let fix_entries = super::shared_causes::fix_entries(&culprits, &causes);
     Findings {
         run,
         totals,
         frames,
         graph_breaks,
-        culprits: group(&recompiles),
+        culprits,
+        fix_entries,
         causes,
         cause_of,
         recompiles,
