@@ -82,3 +82,30 @@ fn summary_json_check_and_steps_give_one_verdict() {
     assert!(text.contains("[problem: rank alone;"), "{text}");
     assert!(!text.contains("[expected:"), "{text}");
 }
+
+#[test]
+fn steps_from_every_ranks_records_alone_gives_the_same_verdict() {
+    // No trace: each record was judged on its own rank's log, but every
+    // rank's records together show rank 1 recompiling alone.
+    let (steps_0, steps_1) = (sample("steps_0.jsonl"), sample("steps_1.jsonl"));
+    let steps = json(&["steps", "--json", &steps_0, &steps_1]);
+    let recompiles: Vec<&Value> = steps["slowest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["compiles"].as_array().unwrap())
+        .filter(|c| c["recompile"] == true)
+        .collect();
+    let [c] = recompiles.as_slice() else {
+        panic!("one recompile among the slowest steps: {steps}")
+    };
+    assert_eq!(
+        (c["cause"]["severity"].as_str(), c["cause"]["evidence"].as_str()),
+        (Some("problem"), Some("rank_alone"))
+    );
+    let summary = summary_json(std::path::Path::new(&sample("trace")));
+    assert_eq!(c["cause"]["advice"], summary["recompiles"][0]["cause"]["advice"]);
+    // One rank's records alone cannot tell: its own verdict stands.
+    let steps = guardscope(["steps", &steps_1]).stdout;
+    assert!(steps.contains("[expected: became dynamic;"), "{steps}");
+}

@@ -5,6 +5,7 @@
 //! Records are screened first (`screen`).
 
 mod attempts;
+mod rank_alone;
 mod screen;
 mod trace_join;
 
@@ -122,8 +123,15 @@ pub fn analyse(steps: &[Step], trace: Option<&crate::analysis::Findings<'_>>, to
         Some(findings) => join(&mut steps, findings),
         None => HashMap::new(),
     };
-    let by_rank = group_by_rank(&steps);
     let (attempt_of, attempts) = number_attempts(&steps);
+    let rank_count = group_by_rank(&steps).len();
+    let lone = lone_recompiles(&steps, &attempt_of, rank_count);
+    if trace.is_none() {
+        // Joined with a trace, the whole run's verdicts are in already.
+        let keys: Vec<(usize, u64)> = lone.iter().map(|l| (l.attempt, l.step)).collect();
+        rank_alone::judge(&mut steps, &attempt_of, &keys);
+    }
+    let by_rank = group_by_rank(&steps);
     let mut ranks = Vec::new();
     let mut medians = HashMap::new();
     let mut steady = HashMap::new();
@@ -198,7 +206,7 @@ pub fn analyse(steps: &[Step], trace: Option<&crate::analysis::Findings<'_>>, to
         compile_after_first_step_s: after,
         compile_in_first_step_s: first,
         slowest,
-        lone_recompiles: lone_recompiles(&steps, &attempt_of, by_rank.len()),
+        lone_recompiles: lone,
         eager_fallbacks: eager_fallbacks(&steps, &attempt_of),
         joined_trace: trace.is_some(),
     }
