@@ -78,7 +78,11 @@ fn every_format_names_the_budget_that_failed() {
         ),
         "{markdown}"
     );
-    assert!(with("github").ends_with("budgets exceeded: --max-recompile-causes\n"));
+    let github = with("github");
+    assert!(
+        github.ends_with("budgets exceeded: --max-recompile-causes\nFAIL: 1 cause of recompiles (allowed: 0 causes); 4 recompiles from 1 cause\n"),
+        "{github}"
+    );
     let sarif: Value = serde_json::from_str(&with("sarif")).unwrap();
     let props = &sarif["runs"][0]["properties"];
     assert_eq!(props["failedBudgets"], serde_json::json!(["--max-recompile-causes"]));

@@ -30,7 +30,7 @@ fn github_annotations_point_at_the_hook_and_carry_the_fix() {
     }
     assert_eq!(
         plain,
-        ["FAIL: 3 recompiles (allowed: 0)", "budgets exceeded: --max-recompiles"]
+        ["budgets exceeded: --max-recompiles", "FAIL: 3 recompiles (allowed: 0)"]
     );
 
     // Without --repo-root: the sample's absolute path, its line still there.
@@ -57,7 +57,7 @@ fn github_escapes_what_would_end_a_property_or_a_command() {
     assert_eq!(commands.len(), 1, "no injected command: {}", out.stdout);
     assert_eq!(
         plain,
-        ["FAIL: 1 recompile (allowed: 0)", "budgets exceeded: --max-recompiles"]
+        ["budgets exceeded: --max-recompiles", "FAIL: 1 recompile (allowed: 0)"]
     );
     let c = &commands[0];
     assert_eq!(c.property("file"), Some("train.py"));
