@@ -28,7 +28,10 @@ fn github_annotations_point_at_the_hook_and_carry_the_fix() {
         assert!(c.message.contains(o["culprit"].as_str().unwrap()), "{}", c.message);
         assert!(c.message.contains(o["advice"].as_str().unwrap()), "{}", c.message);
     }
-    assert_eq!(plain, ["FAIL: 3 recompiles (allowed: 0)"]);
+    assert_eq!(
+        plain,
+        ["budgets exceeded: --max-recompiles", "FAIL: 3 recompiles (allowed: 0)"]
+    );
 
     // Without --repo-root: the sample's absolute path, its line still there.
     let out = check(&[HOOK_FLAG, "--format", "github"]);
@@ -52,7 +55,10 @@ fn github_escapes_what_would_end_a_property_or_a_command() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     let (commands, plain) = parse_commands(&out.stdout);
     assert_eq!(commands.len(), 1, "no injected command: {}", out.stdout);
-    assert_eq!(plain, ["FAIL: 1 recompile (allowed: 0)"]);
+    assert_eq!(
+        plain,
+        ["budgets exceeded: --max-recompiles", "FAIL: 1 recompile (allowed: 0)"]
+    );
     let c = &commands[0];
     assert_eq!(c.property("file"), Some("train.py"));
     assert_eq!(c.property("line"), Some("7"));

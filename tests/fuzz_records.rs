@@ -282,7 +282,8 @@ fn run_steps(dir: &Path, which: usize, text: &[u8], with_other_rank: bool, with_
     }
     let trace = with_trace.then(collision_trace);
     let steps = screen(steps, trace, &mut problems);
-    let analysis = analyse(&steps, trace, 10);
+    let findings = trace.map(guardscope::analysis::analyse);
+    let analysis = analyse(&steps, findings.as_ref(), 10);
     serde_json::to_string(&analysis).expect("JSON renders");
     let text = steps_report::render(&analysis, 80);
     assert!(steps.is_empty() || !text.is_empty(), "a post-mortem of steps renders");

@@ -109,3 +109,84 @@ fn the_gate_lists_a_cause_several_frames_share_once() {
     assert_eq!(out.stdout.matches("the same cause as 0/1").count(), 3, "{}", out.stdout);
     assert_eq!(out.stdout.matches("fix: ").count(), 1, "{}", out.stdout);
 }
+
+/// tests/scenarios3/logs/torch2.12.1/class_counter_warmup (real torch): a
+/// class counter read in `forward` and, past a graph break, in its resume
+/// function changes every call, so each call recompiles both frames: six
+/// causes of two recompiles each (and the first and the limit in one frame).
+fn warmup_log() -> String {
+    common::root()
+        .join("tests/scenarios3/logs/torch2.12.1/class_counter_warmup")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn what_to_fix_lists_a_cause_across_frames_once() {
+    let out = guardscope(["summary", &warmup_log()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let fix = out
+        .stdout
+        .split("What to fix")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let heads: Vec<&str> = fix
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .collect();
+    // One entry for the counter in both frames, one for the recompile limit.
+    assert_eq!(heads.len(), 2, "{fix}");
+    let text = fix.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "13 recompiles in 2 frames (frame 2 WarmupGate.torch_dynamo_resume_in_forward_at_18, frame 1 forward) \
+             caused by global WarmupGate.calls [global_var], 3.71 s: one change at one call recompiled each of these frames"
+        ),
+        "{fix}"
+    );
+    assert!(
+        text.contains("frame 1 (forward): 7 recompiles (1/1, 1/2, 1/3, 1/4, 1/5, 1/6, 1/7), 1.26 s"),
+        "{fix}"
+    );
+    assert_eq!(
+        text.matches("fix: The compiled code reads the global").count(),
+        1,
+        "{fix}"
+    );
+    // --json keeps one record per recompile, linked to its cause.
+    let doc = summary_json(std::path::Path::new(&warmup_log()));
+    assert_eq!(doc["recompiles"].as_array().unwrap().len(), 15);
+    assert_eq!(doc["totals"]["recompile_causes"], 9);
+}
+
+#[test]
+fn the_page_has_one_card_per_cause() {
+    for (input, cards, first_cost) in [
+        (warmup_log(), 3, "13 recompiles in 2 frames · 3.71 s"),
+        (
+            log("torch2.15.0", "hf_gpt2_varlen").to_string_lossy().into_owned(),
+            1,
+            "4 recompiles in 4 frames · 10.3 s",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = guardscope(["report", "-q", &input, "-o", dir.path().to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let page = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+        let list = page
+            .split(r#"<ol class="fixes">"#)
+            .nth(1)
+            .unwrap()
+            .split("</ol>")
+            .next()
+            .unwrap();
+        assert_eq!(list.matches(r#"<li class="card fix""#).count(), cards, "{input}");
+        assert!(
+            list.contains(&format!(r#"<span class="cost">{first_cost}</span>"#)),
+            "{input}: {list}"
+        );
+    }
+}

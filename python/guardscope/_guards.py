@@ -130,7 +130,10 @@ class no_recompiles(contextlib.ContextDecorator):
     ``warmup_steps`` steps (steps are counted from ``guard.step()`` calls
     and from ``StepLogger.begin``), recompiles whose category is in
     ``allow`` (e.g. ``("nn_module_attr",)`` for train/eval switches), and up
-    to ``max_recompiles`` others. The check runs when the block ends; an
+    to ``max_recompiles`` others (default 0). ``max_recompile_causes=K``
+    budgets causes instead: one cause can recompile many frames (one new
+    length through a model graph breaks split); given alone, it is the only
+    budget, and with ``max_recompiles`` both must hold. The check runs when the block ends; an
     exception already leaving the block is never masked.
 
     Only the thread that entered the block is watched: another thread's
@@ -142,14 +145,17 @@ class no_recompiles(contextlib.ContextDecorator):
         self,
         warmup_steps: int = 0,
         allow: Category | Iterable[Category] = (),
-        max_recompiles: int = 0,
+        max_recompiles: Optional[int] = None,
         all_threads: bool = False,
+        max_recompile_causes: Optional[int] = None,
     ) -> None:
-        if warmup_steps < 0 or max_recompiles < 0:
-            raise ValueError("warmup_steps and max_recompiles must be >= 0")
+        if warmup_steps < 0 or any(n is not None and n < 0 for n in (max_recompiles, max_recompile_causes)):
+            raise ValueError("warmup_steps, max_recompiles and max_recompile_causes must be >= 0")
         self.warmup_steps = warmup_steps
         self.allow = categories(allow)
-        self.max_recompiles = max_recompiles
+        # Neither budget given: no recompile at all, as before causes were counted.
+        self.max_recompiles = 0 if max_recompiles is None and max_recompile_causes is None else max_recompiles
+        self.max_recompile_causes = max_recompile_causes
         self.all_threads = all_threads
         self._seen: Optional[CompileEvents] = None
         self._steps = 0
@@ -201,7 +207,7 @@ class no_recompiles(contextlib.ContextDecorator):
                 )
             return False
         counted = self.recompiles
-        if len(counted) > self.max_recompiles or any(unrecognised(e) for e in counted):
+        if over_budget(counted, self.max_recompiles, self.max_recompile_causes) or any(unrecognised(e) for e in counted):
             raise RecompileError(self._message(counted), counted)
         return False
 
@@ -217,11 +223,25 @@ class no_recompiles(contextlib.ContextDecorator):
 
     def _message(self, events: list[CompileEvent]) -> str:
         budget = f" (allowed: {self.max_recompiles})" if self.max_recompiles else ""
+        causes = [b for b in over_budget(events, self.max_recompiles, self.max_recompile_causes) if "causes" in b]
+        if causes:
+            budget = f", more than {causes[0]} (one cause can recompile many frames)"
         return recompile_message(f"{_step_records.recompiles_from(events)} inside no_recompiles(){budget}:", events)
 
 
 # Shared with the training-framework callbacks (guardscope.integrations),
 # whose max_recompiles= raises the same error with the same text.
+
+
+def over_budget(counted: list[CompileEvent], max_recompiles: Optional[int], max_recompile_causes: Optional[int]) -> list[str]:
+    """The budgets ``counted`` exceeds, as their keywords (``max_recompiles=2``);
+    None is no budget. Causes are the Rust core's groups (``cause.group``)."""
+    failed = []
+    if max_recompiles is not None and len(counted) > max_recompiles:
+        failed.append(f"max_recompiles={max_recompiles}")
+    if max_recompile_causes is not None and len(_step_records.by_cause(counted)) > max_recompile_causes:
+        failed.append(f"max_recompile_causes={max_recompile_causes}")
+    return failed
 
 
 def categories(allow: Category | Iterable[Category]) -> frozenset[str]:

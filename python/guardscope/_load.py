@@ -233,21 +233,25 @@ class Run:
     def check(
         self,
         *,
-        max_recompiles: int = 0,
+        max_recompiles: Optional[int] = None,
         allow: Iterable[Category] = (),
         max_new_frames: Optional[int] = None,
         baseline: Optional[Run] = None,
         max_new_graph_breaks: int = 0,
         max_eager_frames: int = 0,
         allow_unfinished: bool = False,
+        max_recompile_causes: Optional[int] = None,
     ) -> Verdict:
-        """The gate: ``guardscope check`` with ``--max-recompiles``, ``--allow``,
+        """The gate: ``guardscope check`` with ``--max-recompiles`` (0 unless
+        only ``max_recompile_causes``, ``--max-recompile-causes``, is given:
+        one cause can recompile many frames), ``--allow``,
         ``--max-new-frames``, ``--baseline`` (another loaded run),
         ``--max-new-graph-breaks``, ``--max-eager-frames`` and
         ``--allow-unfinished`` (a compile the log never finishes then does not
         fail the gate; by default it does, exit code 2)."""
         code, document, text = self._native.check(
             max_recompiles=max_recompiles,
+            max_recompile_causes=max_recompile_causes,
             allow=list(allow),
             max_new_frames=max_new_frames,
             baseline=None if baseline is None else baseline._native,

@@ -118,7 +118,8 @@ class LoadedRun:
     def check(
         self,
         *,
-        max_recompiles: int = 0,
+        max_recompiles: int | None = None,
+        max_recompile_causes: int | None = None,
         allow: Sequence[str] = ...,
         max_new_frames: int | None = None,
         baseline: LoadedRun | None = None,

@@ -129,7 +129,7 @@ class Rehearsal(Run):
     def check(
         self,
         *,
-        max_recompiles: int = 0,
+        max_recompiles: Optional[int] = None,
         allow: Iterable[Category] = (),
         max_new_frames: Optional[int] = None,
         baseline: Optional[Run] = None,
@@ -137,12 +137,14 @@ class Rehearsal(Run):
         max_eager_frames: int = 0,
         allow_unfinished: bool = False,
         allow_unseen: bool = False,
+        max_recompile_causes: Optional[int] = None,
     ) -> Verdict:
         """The gate on the predicted recompiles; it never passes while part
         of the plan went unseen (exit code 2, as for input not read), unless
         ``allow_unseen``."""
         verdict = super().check(
             max_recompiles=max_recompiles,
+            max_recompile_causes=max_recompile_causes,
             allow=allow,
             max_new_frames=max_new_frames,
             baseline=baseline,

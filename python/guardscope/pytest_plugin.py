@@ -64,17 +64,17 @@ def _guard(item: pytest.Item) -> no_recompiles:
     kwargs: dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
     if marker is not None and marker.args:
         raise pytest.UsageError(
-            f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, allow=, warmup_steps=, all_threads=, reset=)"
+            f"{item.nodeid}: @pytest.mark.{MARKER} takes keywords only (max=, max_recompile_causes=, allow=, warmup_steps=, all_threads=, reset=)"
         )
     reset = kwargs.pop("reset", True)
     if not isinstance(reset, bool):
         raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{MARKER}(reset=) takes True or False, not {reset!r}")
     if "max" in kwargs:
         kwargs["max_recompiles"] = kwargs.pop("max")
-    unknown = sorted(set(kwargs) - {"max_recompiles", "allow", "warmup_steps", "all_threads"})
+    unknown = sorted(set(kwargs) - {"max_recompiles", "max_recompile_causes", "allow", "warmup_steps", "all_threads"})
     if unknown:
         raise pytest.UsageError(
-            f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, allow=, warmup_steps=, all_threads=, reset=)"
+            f"{item.nodeid}: @pytest.mark.{MARKER} has no {', '.join(unknown)} (max=, max_recompile_causes=, allow=, warmup_steps=, all_threads=, reset=)"
         )
     if reset:
         _reset_dynamo()

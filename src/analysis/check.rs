@@ -13,10 +13,14 @@ use crate::reasons::{Category, RecompileReason};
 use crate::words::plural;
 use serde::Serialize;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Recompiles tolerated (after removing allowed categories).
-    pub max_recompiles: usize,
+    /// Recompiles tolerated (after removing allowed categories); None: no
+    /// budget on recompiles (a cause budget alone was given).
+    pub max_recompiles: Option<usize>,
+    /// Causes of the counted recompiles tolerated: one change that
+    /// recompiled several frames at one call is one. None: no cause budget.
+    pub max_recompile_causes: Option<usize>,
     pub allow: Vec<Category>,
     /// New frames (graph breaks) tolerated versus the baseline; None: warn only.
     pub max_new_frames: Option<usize>,
@@ -28,6 +32,32 @@ pub struct CheckOptions {
     /// The run was stopped on purpose: a compile the log never finishes
     /// does not fail the gate (`--allow-unfinished`).
     pub allow_unfinished: bool,
+}
+
+impl Default for CheckOptions {
+    /// The default gate: no recompile at all.
+    fn default() -> Self {
+        CheckOptions {
+            max_recompiles: Some(0),
+            max_recompile_causes: None,
+            allow: Vec::new(),
+            max_new_frames: None,
+            max_new_graph_breaks: 0,
+            max_eager_frames: 0,
+            allow_unfinished: false,
+        }
+    }
+}
+
+/// The two recompile budgets as a user gives them: none given is a budget
+/// of 0 recompiles; a cause budget given alone budgets causes only (a
+/// recompile budget of 0 beside it would fail first on every cause that
+/// spans frames).
+pub fn budgets(max_recompiles: Option<usize>, max_recompile_causes: Option<usize>) -> (Option<usize>, Option<usize>) {
+    match (max_recompiles, max_recompile_causes) {
+        (None, None) => (Some(0), None),
+        both => both,
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -56,12 +86,19 @@ pub struct CheckVerdict {
     pub passed: bool,
     /// "threshold" without a baseline, "baseline" with one.
     pub mode: &'static str,
-    pub max_recompiles: usize,
+    /// The recompile budget (`--max-recompiles`); null: none.
+    pub max_recompiles: Option<usize>,
+    /// The cause budget (`--max-recompile-causes`); null: none.
+    pub max_recompile_causes: Option<usize>,
     /// Recompiles that count against the limit (new ones, with a baseline).
     pub offending: Vec<Offense>,
     /// How many causes made them: one change that recompiled several
     /// frames at one call is one.
     pub offending_causes: usize,
+    /// The budgets the gate failed on, by flag (`--max-recompiles`,
+    /// `--max-recompile-causes`, `--max-eager-frames`,
+    /// `--max-new-graph-breaks`, `--max-new-frames`), in the message's order.
+    pub failed_budgets: Vec<&'static str>,
     /// Recompiles excused by `--allow`.
     pub allowed: Vec<Offense>,
     /// Frames only the candidate has (new graph breaks); baseline mode only.
@@ -158,7 +195,14 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     // Problems lead; expected one-offs still count unless --allow excuses them.
     let mut offending = offending;
     offending.sort_by_key(|o| o.severity);
-    let too_many = offending.len() > opts.max_recompiles;
+    let offending_causes = {
+        let mut groups: Vec<usize> = offending.iter().map(|o| o.cause_group).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups.len()
+    };
+    let too_many = opts.max_recompiles.is_some_and(|m| offending.len() > m);
+    let too_many_causes = opts.max_recompile_causes.is_some_and(|m| offending_causes > m);
     let new_frames_failed = opts.max_new_frames.is_some_and(|n| new_frames.len() > n);
     let new_graph_breaks = baseline.map(|b| compiled::new_breaks(candidate, b)).unwrap_or_default();
     let new_graph_breaks_failed = new_graph_breaks.len() > opts.max_new_graph_breaks;
@@ -178,6 +222,7 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     }
     let unrecognised = offending.iter().filter(|o| !o.cause.recognised()).count();
     let passed = !too_many
+        && !too_many_causes
         && !new_frames_failed
         && !new_graph_breaks_failed
         && !eager_frames_failed
@@ -189,12 +234,6 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         ("recompile", "recompiles")
     };
     let n = offending.len();
-    let offending_causes = {
-        let mut groups: Vec<usize> = offending.iter().map(|o| o.cause_group).collect();
-        groups.sort_unstable();
-        groups.dedup();
-        groups.len()
-    };
     let unread = if unread_inputs.is_empty() {
         String::new()
     } else if only_unfinished {
@@ -208,15 +247,18 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             if unread_count == 1 { "" } else { "s" }
         )
     };
+    // Each budget says what it allows; with no recompile budget the count
+    // is still said (a cause budget counts causes of these recompiles).
     let recompiles = format!(
-        "{}{} (allowed: {}){}",
+        "{}{}{}{}",
         plural(n, one, many),
         if offending_causes < n {
             format!(" from {}", plural(offending_causes, "cause", "causes"))
         } else {
             String::new()
         },
-        opts.max_recompiles,
+        opts.max_recompiles
+            .map_or(String::new(), |m| format!(" (allowed: {m})")),
         if allowed.is_empty() {
             String::new()
         } else {
@@ -226,9 +268,26 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
     // What failed the gate leads, so a heading or a one-line summary built
     // from the message names the real reason.
     let mut failing = Vec::new();
-    let mut rest = vec![recompiles];
+    let mut failed_budgets = Vec::new();
+    let mut rest = Vec::new();
     if too_many {
-        failing.push(rest.pop().expect("the recompile count"));
+        failed_budgets.push("--max-recompiles");
+        failing.push(recompiles);
+    } else {
+        rest.push(recompiles);
+    }
+    if let Some(m) = opts.max_recompile_causes {
+        let part = format!(
+            "{} (allowed: {})",
+            plural(offending_causes, "cause of recompiles", "causes of recompiles"),
+            plural(m, "cause", "causes")
+        );
+        if too_many_causes {
+            failed_budgets.push("--max-recompile-causes");
+            failing.push(part);
+        } else {
+            rest.push(part);
+        }
     }
     if unrecognised > 0 {
         failing.push(format!(
@@ -254,6 +313,9 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             opts.max_eager_frames,
             names.join(", ")
         );
+        if eager_frames_failed {
+            failed_budgets.push("--max-eager-frames");
+        }
         if eager_frames_failed { &mut failing } else { &mut rest }.push(part);
     }
     if !new_graph_breaks.is_empty() {
@@ -263,6 +325,7 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             opts.max_new_graph_breaks
         );
         if new_graph_breaks_failed {
+            failed_budgets.push("--max-new-graph-breaks");
             &mut failing
         } else {
             &mut rest
@@ -274,6 +337,9 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
             .max_new_frames
             .map_or("warning only".to_string(), |m| format!("allowed: {m}"));
         let part = format!("{} new frame(s) versus the baseline ({limit})", new_frames.len());
+        if new_frames_failed {
+            failed_budgets.push("--max-new-frames");
+        }
         if new_frames_failed { &mut failing } else { &mut rest }.push(part);
     }
     failing.extend(rest);
@@ -292,7 +358,9 @@ pub fn check(candidate: &Findings<'_>, baseline: Option<&Findings<'_>>, opts: &C
         passed,
         mode,
         max_recompiles: opts.max_recompiles,
+        max_recompile_causes: opts.max_recompile_causes,
         offending_causes,
+        failed_budgets,
         offending,
         allowed,
         new_frames,

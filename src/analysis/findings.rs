@@ -11,7 +11,7 @@ use super::culprits::{group, CulpritGroup};
 use super::finding::Finding;
 use super::frame_groups::{compare_copies, group_frames, wall_clock_seconds, FrameGroup};
 use super::graph_breaks::{distinct, GraphBreak};
-use super::judge::{judge_frame, EvidenceKind, Judgement, Severity};
+use super::judge::{judge_frame, Judgement, Severity};
 use super::ranks::{lone_ranks, LoneRank};
 use super::{totals::totals, totals::Totals};
 use crate::model::{Compile, Frame, Run};
@@ -37,6 +37,9 @@ pub struct Findings<'r> {
     pub causes: Vec<super::shared_causes::SharedCause>,
     /// For each of `recompiles`, the index of its cause in `causes`.
     pub cause_of: Vec<usize>,
+    /// The entries of a list of fixes, as indexes into `culprits`: the
+    /// groups of different frames one cause recompiled are one entry.
+    pub fix_entries: Vec<Vec<usize>>,
     /// Distinct graph breaks (by reason and user line), most logged first.
     pub graph_breaks: Vec<GraphBreak<'r>>,
     /// Guard checks, cache hits and misses, eager fallbacks.
@@ -107,12 +110,15 @@ pub fn analyse(run: &Run) -> Findings<'_> {
     totals.graph_breaks = graph_breaks.len();
     totals.frames = frames.len();
     totals.compile_wall_seconds = wall_clock_seconds(run);
+    let culprits = group(&recompiles);
+    let fix_entries = super::shared_causes::fix_entries(&culprits, &causes);
     Findings {
         run,
         totals,
         frames,
         graph_breaks,
-        culprits: group(&recompiles),
+        culprits,
+        fix_entries,
         causes,
         cause_of,
         recompiles,
@@ -143,17 +149,9 @@ fn mark_recompiles_most_ranks_did_not_have(frames: &[FrameGroup<'_>], recompiles
                     }
                     None => {
                         r.severity = Severity::Problem;
-                        r.cause.advice = format!(
-                            "Rank {} recompiled where most ranks did not, and the others wait for it at the next collective: make every rank see the same shapes and values (for a short last batch, drop_last=True in the DistributedSampler's DataLoader). The cause itself: {}",
-                            d.rank, r.cause.advice
-                        );
-                        r.judgement.evidence = super::judge::evidence::Evidence::new(
-                            EvidenceKind::RankAlone,
-                            format!(
-                                "rank {} recompiled where most ranks did not: the others wait for it at the next collective",
-                                d.rank
-                            ),
-                        );
+                        let (advice, evidence) = super::ranks::rank_alone(d.rank, &r.cause.advice);
+                        r.cause.advice = advice;
+                        r.judgement.evidence = evidence;
                     }
                 }
             }

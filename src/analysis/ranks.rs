@@ -80,3 +80,18 @@ pub fn mode(values: &[usize]) -> usize {
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
         .map_or(0, |(v, _)| *v)
 }
+
+/// A recompile one rank made where most ranks did not, whatever its
+/// cause, is a problem: its fix (the cause's after the rank's) and the
+/// evidence, in the words every surface gives (summary from the logs,
+/// steps from the records).
+pub fn rank_alone(rank: u32, cause_advice: &str) -> (String, super::judge::evidence::Evidence) {
+    let advice = format!(
+        "Rank {rank} recompiled where most ranks did not, and the others wait for it at the next collective: make every rank see the same shapes and values (for a short last batch, drop_last=True in the DistributedSampler's DataLoader). The cause itself: {cause_advice}"
+    );
+    let evidence = super::judge::evidence::Evidence::new(
+        super::judge::EvidenceKind::RankAlone,
+        format!("rank {rank} recompiled where most ranks did not: the others wait for it at the next collective"),
+    );
+    (advice, evidence)
+}

@@ -161,3 +161,46 @@ fn change(f: &Finding<'_>) -> String {
     }
     guard.to_string()
 }
+
+/// The entries of a list of fixes: culprit groups (`culprits`, in their
+/// order) of different frames that share a cause spanning frames are one
+/// entry (the frames one change at one call recompiled); each entry's
+/// groups in list order, entries in the order of their first group.
+/// Groups of different severity stay apart (they are listed apart).
+pub fn fix_entries(culprits: &[super::culprits::CulpritGroup], causes: &[SharedCause]) -> Vec<Vec<usize>> {
+    let spans = |c: &SharedCause| c.frames.iter().any(|f| *f != c.frames[0]);
+    let touches = |g: &super::culprits::CulpritGroup, c: &SharedCause| {
+        c.frames.contains(&g.frame.name) && g.compile_ids.iter().any(|id| c.compile_ids.contains(id))
+    };
+    // Union-find over the groups, joined through each cause that spans frames.
+    let mut parent: Vec<usize> = (0..culprits.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for c in causes.iter().filter(|c| spans(c)) {
+        let members: Vec<usize> = (0..culprits.len()).filter(|&i| touches(&culprits[i], c)).collect();
+        for &i in &members[1..] {
+            let (a, b) = (root(&mut parent, members[0]), root(&mut parent, i));
+            if a != b && culprits[a].severity == culprits[b].severity {
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut entries: Vec<Vec<usize>> = Vec::new();
+    let mut at: HashMap<usize, usize> = HashMap::new();
+    for i in 0..culprits.len() {
+        let r = root(&mut parent, i);
+        match at.get(&r) {
+            Some(&e) => entries[e].push(i),
+            None => {
+                at.insert(r, entries.len());
+                entries.push(vec![i]);
+            }
+        }
+    }
+    entries
+}

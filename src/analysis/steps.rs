@@ -5,6 +5,7 @@
 //! Records are screened first (`screen`).
 
 mod attempts;
+mod rank_alone;
 mod screen;
 mod trace_join;
 
@@ -12,7 +13,7 @@ pub use attempts::Attempt;
 pub use screen::screen;
 pub use trace_join::TraceDetail;
 
-use crate::model::{median_wall_ms, steady_median_wall_ms, Run, Step, StepCompile};
+use crate::model::{median_wall_ms, steady_median_wall_ms, Step, StepCompile};
 use attempts::number_attempts;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -114,14 +115,23 @@ pub struct LoneRecompile {
     pub compiles: Vec<String>,
 }
 
-pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis {
+/// `trace`: the joined TORCH_TRACE run, analysed once (`analysis::analyse`),
+/// whose verdicts the recompiles take.
+pub fn analyse(steps: &[Step], trace: Option<&crate::analysis::Findings<'_>>, top: usize) -> StepsAnalysis {
     let mut steps = steps.to_vec();
     let details = match trace {
-        Some(run) => join(&mut steps, run),
+        Some(findings) => join(&mut steps, findings),
         None => HashMap::new(),
     };
-    let by_rank = group_by_rank(&steps);
     let (attempt_of, attempts) = number_attempts(&steps);
+    let rank_count = group_by_rank(&steps).len();
+    let lone = lone_recompiles(&steps, &attempt_of, rank_count);
+    if trace.is_none() {
+        // Joined with a trace, the whole run's verdicts are in already.
+        let keys: Vec<(usize, u64)> = lone.iter().map(|l| (l.attempt, l.step)).collect();
+        rank_alone::judge(&mut steps, &attempt_of, &keys);
+    }
+    let by_rank = group_by_rank(&steps);
     let mut ranks = Vec::new();
     let mut medians = HashMap::new();
     let mut steady = HashMap::new();
@@ -196,7 +206,7 @@ pub fn analyse(steps: &[Step], trace: Option<&Run>, top: usize) -> StepsAnalysis
         compile_after_first_step_s: after,
         compile_in_first_step_s: first,
         slowest,
-        lone_recompiles: lone_recompiles(&steps, &attempt_of, by_rank.len()),
+        lone_recompiles: lone,
         eager_fallbacks: eager_fallbacks(&steps, &attempt_of),
         joined_trace: trace.is_some(),
     }

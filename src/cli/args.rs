@@ -146,9 +146,17 @@ pub struct CheckArgs {
     /// Baseline run (logs or directories) of the same program to compare against.
     #[arg(long, value_name = "PATH", num_args = 1..)]
     pub baseline: Vec<PathBuf>,
-    /// Recompiles tolerated before failing.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub max_recompiles: usize,
+    /// Recompiles tolerated before failing (default 0; none when only
+    /// --max-recompile-causes is given).
+    #[arg(long, value_name = "N")]
+    pub max_recompiles: Option<usize>,
+    /// Causes of recompiles tolerated before failing: one cause can recompile many frames.
+    ///
+    /// One change at one call (a new padded length through a model graph
+    /// breaks split into frames) recompiles each frame it reaches: one
+    /// cause, several recompiles. Given alone, only causes are budgeted.
+    #[arg(long, value_name = "N")]
+    pub max_recompile_causes: Option<usize>,
     /// Do not count recompiles of this category (repeatable), e.g. nn_module_attr for train/eval switches.
     #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
     pub allow: Vec<Category>,

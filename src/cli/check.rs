@@ -5,7 +5,8 @@ use super::error::{CliError, Status};
 use super::exit;
 use super::load::{load_run_quiet_text, text_logs_without_recompiles};
 use super::output::{print_verbatim, Output};
-use crate::analysis::{self, check::CheckOptions, Findings};
+use crate::analysis::check::{budgets, CheckOptions};
+use crate::analysis::{self, Findings};
 use crate::report::ci::RepoRoot;
 use crate::report::{github, junit, markdown, sarif};
 use std::path::{Path, PathBuf};
@@ -62,8 +63,10 @@ fn load_and_gate(args: CheckArgs, out: Output, format: CheckFormat) -> Result<St
             silent.join(", ")
         )));
     }
+    let (max_recompiles, max_recompile_causes) = budgets(args.max_recompiles, args.max_recompile_causes);
     let opts = CheckOptions {
-        max_recompiles: args.max_recompiles,
+        max_recompiles,
+        max_recompile_causes,
         allow: args.allow,
         max_new_frames: args.max_new_frames,
         max_new_graph_breaks: args.max_new_graph_breaks.unwrap_or(0),

@@ -15,7 +15,7 @@ use super::error::{self, written, CliError, Status};
 use super::load::load_run;
 use super::output::Output;
 use super::report::{print_report_path, write_report};
-use crate::analysis::{self, check::CheckOptions};
+use crate::analysis;
 use crate::report::emit::SummaryView;
 use crate::report::html::{PageInput as Page, PageOptions};
 use crate::report::text::terminal_safe;
@@ -39,6 +39,12 @@ pub fn run(args: RunArgs, out: Output) -> Result<Status, CliError> {
 }
 
 pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Result<Status, CliError> {
+    if let Some(flag) = args.gate.given().filter(|_| !args.check) {
+        // Refused before the command runs: without --check nothing reads it.
+        return Err(CliError::BadInput(format!(
+            "{flag} is a gate flag: it needs --check (guardscope run --check {flag} ...)"
+        )));
+    }
     let dir = trace_dir(args.trace_dir.as_deref())?;
     error::warn(&format!("TORCH_TRACE={} (kept)", dir.display()));
     if let Some(p) = &predicted {
@@ -112,7 +118,7 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
     // A failed command is never judged by the gate: what its logs hold is
     // context for its own failure, which decides the exit code.
     let status = if args.check && ended == Ended::Exited(0) {
-        let baseline = match &args.baseline[..] {
+        let baseline = match &args.gate.baseline[..] {
             [] => None,
             paths => Some(load_run(paths, &input, false)?),
         };
@@ -123,14 +129,7 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
             return Err(refusal);
         }
         let baseline = baseline.as_ref().map(analysis::analyse);
-        let opts = CheckOptions {
-            max_recompiles: args.max_recompiles,
-            allow: args.allow.clone(),
-            max_new_frames: args.max_new_frames,
-            max_new_graph_breaks: args.max_new_graph_breaks,
-            max_eager_frames: args.max_eager_frames,
-            allow_unfinished: args.allow_unfinished,
-        };
+        let opts = args.gate.options(args.allow_unfinished);
         let format = if args.json {
             CheckFormat::Json
         } else {
@@ -141,7 +140,7 @@ pub fn run_with(args: RunArgs, out: Output, predicted: Option<Predicted>) -> Res
         }
         let printed = Printed {
             format,
-            junit: args.junit.as_deref(),
+            junit: args.gate.junit.as_deref(),
             repo_root: None,
         };
         gate(&findings, baseline.as_ref(), &opts, out, &printed)

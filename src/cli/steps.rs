@@ -131,7 +131,9 @@ pub fn steps(args: StepsArgs, out: Output) -> Result<Status, CliError> {
     };
     let mut problems = problems;
     let steps = screen(steps, trace.as_ref(), &mut problems);
-    let analysis = analyse(&steps, trace.as_ref(), args.top);
+    // Analysed once: each joined recompile's verdict is summary's.
+    let findings = trace.as_ref().map(crate::analysis::analyse);
+    let analysis = analyse(&steps, findings.as_ref(), args.top);
     // Input not read to its end (a cut gzip, a rank's log that cannot be
     // opened) leaves a partial post-mortem: shown, listed, and exit 2.
     let mut unread = problems.unread();

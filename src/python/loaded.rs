@@ -117,10 +117,11 @@ impl PyLoadedRun {
 
     /// The gate's verdict, as `guardscope check` gives it: (exit code, the
     /// `--json` document, the text it prints).
-    #[pyo3(signature = (*, max_recompiles = 0, allow = Vec::new(), max_new_frames = None, baseline = None, max_new_graph_breaks = 0, max_eager_frames = 0, allow_unfinished = false))]
+    #[pyo3(signature = (*, max_recompiles = None, max_recompile_causes = None, allow = Vec::new(), max_new_frames = None, baseline = None, max_new_graph_breaks = 0, max_eager_frames = 0, allow_unfinished = false))]
     fn check(
         &self,
-        max_recompiles: usize,
+        max_recompiles: Option<usize>,
+        max_recompile_causes: Option<usize>,
         allow: Vec<String>,
         max_new_frames: Option<usize>,
         baseline: Option<PyRef<'_, PyLoadedRun>>,
@@ -140,8 +141,10 @@ impl PyLoadedRun {
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let (max_recompiles, max_recompile_causes) = check::budgets(max_recompiles, max_recompile_causes);
         let opts = CheckOptions {
             max_recompiles,
+            max_recompile_causes,
             allow,
             max_new_frames,
             max_new_graph_breaks,

@@ -65,6 +65,10 @@ pub fn github(v: &CheckVerdict, root: &RepoRoot) -> String {
     let mut out = capped(commands);
     // A plain line, not a command: the runner prints it as it is, so it
     // must not start with `::` (the message is guardscope's own words).
+    if !v.failed_budgets.is_empty() {
+        out.push_str(&format!("budgets exceeded: {}\n", v.failed_budgets.join(", ")));
+    }
+    // The verdict closes the output: a step that keeps the last line keeps it.
     out.push_str(&inert(&v.message));
     out.push('\n');
     out

@@ -13,6 +13,9 @@ use std::io;
 /// CI systems show the gate like any other test.
 pub fn junit(v: &CheckVerdict) -> String {
     let mut body = String::new();
+    if !v.failed_budgets.is_empty() {
+        body.push_str(&format!("budgets exceeded: {}\n", v.failed_budgets.join(", ")));
+    }
     for o in &v.offending {
         body.push_str(&format!(
             "{} {} [{}] {}{}\n",
@@ -41,10 +44,14 @@ pub fn junit(v: &CheckVerdict) -> String {
     for p in &v.unread_inputs {
         body.push_str(&format!("unreadable input: {p}\n"));
     }
-    let kind = if v.unread_inputs.is_empty() {
-        "recompiles"
-    } else {
-        "unreadable_input"
+    // The failure's type names what failed first: CI lists group by it.
+    let kind = match (v.unread_inputs.is_empty(), v.failed_budgets.first().copied()) {
+        (false, _) => "unreadable_input",
+        (true, Some("--max-recompile-causes")) => "recompile_causes",
+        (true, Some("--max-eager-frames")) => "eager_frames",
+        (true, Some("--max-new-graph-breaks")) => "new_graph_breaks",
+        (true, Some("--max-new-frames")) => "new_frames",
+        (true, _) => "recompiles",
     };
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     write_junit(&mut w, v, &body, kind).expect("writing to memory cannot fail");
@@ -157,9 +164,11 @@ mod tests {
         CheckVerdict {
             passed: false,
             mode: "threshold",
-            max_recompiles: 0,
+            max_recompiles: Some(0),
+            max_recompile_causes: None,
             offending: vec![offense],
             offending_causes: 1,
+            failed_budgets: vec!["--max-recompiles"],
             allowed: Vec::new(),
             new_frames: Vec::new(),
             new_frames_failed: false,

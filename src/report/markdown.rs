@@ -22,15 +22,36 @@ pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
     } else {
         ""
     };
-    let mut recompiles = format!("{noun}{new} counted, budget {} (`--max-recompiles`)", v.max_recompiles);
+    let mut recompiles = match v.max_recompiles {
+        Some(m) => format!("{noun}{new} counted, budget {m} (`--max-recompiles`)"),
+        None => format!("{noun}{new} counted"),
+    };
     if !v.allowed.is_empty() {
         recompiles.push_str(&format!("; {} excused by `--allow`", v.allowed.len()));
     }
     // What failed the gate comes first: the line names the real reason.
     let mut failing = Vec::new();
     let mut rest = Vec::new();
-    let too_many = v.offending.len() > v.max_recompiles;
-    if too_many { &mut failing } else { &mut rest }.push(recompiles);
+    let failed = |flag: &str| v.failed_budgets.contains(&flag);
+    if failed("--max-recompiles") {
+        &mut failing
+    } else {
+        &mut rest
+    }
+    .push(recompiles);
+    if let Some(m) = v.max_recompile_causes {
+        // One cause can recompile many frames: the budget counts causes.
+        let part = format!(
+            "{} of those recompiles, budget {m} (`--max-recompile-causes`)",
+            plural(v.offending_causes, "cause", "causes")
+        );
+        if failed("--max-recompile-causes") {
+            &mut failing
+        } else {
+            &mut rest
+        }
+        .push(part);
+    }
     if !v.eager_frames.is_empty() {
         let part = format!(
             "{}{}, budget {} (`--max-eager-frames`)",

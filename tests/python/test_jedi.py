@@ -27,7 +27,7 @@ def test_completing_guardscope_offers_the_helpers_with_their_signatures():
     expected = {
         "StepLogger": "StepLogger(path: Union[str, os.PathLike[str]], *, warn: bool=True",
         "no_recompiles": "no_recompiles(warmup_steps: int=0, allow: Category | Iterable[Category]=(), "
-        "max_recompiles: int=0, all_threads: bool=False)",
+        "max_recompiles: Optional[int]=None, all_threads: bool=False, max_recompile_causes: Optional[int]=None)",
         "trace_activations": "trace_activations(model: torch.nn.Module, layers: Optional[str]=None",
         "compile_events": "compile_events(all_threads: bool=False) -> Iterator[CompileEvents]",
     }

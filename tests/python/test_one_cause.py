@@ -156,3 +156,65 @@ def test_the_budget_names_the_cause_once(tmp_path):
     header = str(error).splitlines()[0]
     assert header.startswith(f"{n} recompile(s) from 1 cause during training, more than max_recompiles=0"), header
     assert str(error).count("fix: ") == 1, str(error)
+
+
+def test_a_cause_budget_lets_one_cause_of_several_recompiles_through(tmp_path):
+    # max_recompile_causes=1 alone: the one longer batch is one cause, however
+    # many frames it recompiled, so training finishes.
+    from guardscope.integrations.transformers import GuardscopeCallback
+
+    callback = GuardscopeCallback(max_recompile_causes=1)
+    trainer, error, _ = run(tmp_path, callback)
+    assert error is None, error
+    logs = {e["step"]: e for e in trainer.state.log_history if "loss" in e}
+    assert logs[LONG_STEP]["compile/recompiles"] >= 3
+    assert logs[LONG_STEP]["compile/recompile_causes"] == 1
+
+
+def test_a_cause_budget_of_zero_stops_training_and_says_which_budget(tmp_path):
+    from guardscope import RecompileError
+    from guardscope.integrations.transformers import GuardscopeCallback
+
+    _, error, _ = run(tmp_path, GuardscopeCallback(max_recompiles=10, max_recompile_causes=0))
+    assert isinstance(error, RecompileError), error
+    header = str(error).splitlines()[0]
+    n = len(error.events)
+    assert header.startswith(
+        f"{n} recompile(s) from 1 cause during training, more than max_recompile_causes=0 "
+        "(one cause can recompile many frames)"
+    ), header
+
+
+def test_no_recompiles_and_the_loaded_gate_take_the_cause_budget(tmp_path):
+    # The same Trainer run inside no_recompiles, then its TORCH_TRACE-free
+    # compile log judged by Run.check: both count one cause.
+    import guardscope
+    from guardscope import RecompileError
+    from guardscope.integrations.transformers import GuardscopeCallback
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "zero").mkdir()
+    with guardscope.no_recompiles(max_recompile_causes=1) as guard:
+        _, error, _ = run(tmp_path / "one", GuardscopeCallback())
+    assert error is None, error
+    assert len(guard.recompiles) >= 3
+    with pytest.raises(RecompileError) as raised:
+        with guardscope.no_recompiles(max_recompile_causes=0):
+            run(tmp_path / "zero", GuardscopeCallback())
+    assert "more than max_recompile_causes=0 (one cause can recompile many frames)" in str(raised.value).splitlines()[0]
+
+
+def test_run_check_takes_the_cause_budget():
+    from pathlib import Path
+
+    import guardscope
+
+    root = Path(__file__).resolve().parents[2]
+    run = guardscope.load(root / "tests/corpus/logs/torch2.15.0/hf_gpt2_varlen")
+    passed = run.check(max_recompile_causes=1)
+    assert passed.exit_code == 0, str(passed)
+    failed = run.check(max_recompiles=4, max_recompile_causes=0)
+    assert failed.exit_code == 1
+    assert failed.data["failed_budgets"] == ["--max-recompile-causes"]
+    # The default gate is unchanged: no recompile at all.
+    assert run.check().exit_code == 1

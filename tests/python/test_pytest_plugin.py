@@ -101,6 +101,22 @@ def test_decorated_and_recompiles():
     compiled(torch.randn(2, 4))
     model.double()
     compiled(torch.randn(2, 4).double())
+
+
+@pytest.mark.no_recompiles(max_recompile_causes=1)
+def test_marked_within_a_cause_budget():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
+
+
+@pytest.mark.no_recompiles(max=5, max_recompile_causes=0)
+def test_marked_past_a_cause_budget():
+    model, compiled = compiled_linear()
+    compiled(torch.randn(2, 4))
+    model.double()
+    compiled(torch.randn(2, 4).double())
 '''
 
 
@@ -171,6 +187,15 @@ def test_a_failing_block_points_at_the_users_with_line(inner_run):
     pointed = [line for line in lines if line.startswith(">")]
     assert pointed == [">       with guardscope.no_recompiles():"], text
     assert lines[-1].startswith("test_inner.py:") and lines[-1].endswith(": RecompileError"), text
+
+
+def test_the_marker_takes_a_cause_budget(inner_run):
+    assert outcome(inner_run, "test_marked_within_a_cause_budget") == "PASSED", inner_run
+    text = failure(inner_run, "test_marked_past_a_cause_budget")
+    assert (
+        "RecompileError: 1 recompile(s) inside no_recompiles(), more than max_recompile_causes=0 "
+        "(one cause can recompile many frames):" in text
+    ), text
 
 
 def test_a_steady_or_allowed_test_passes(inner_run):

@@ -12,7 +12,7 @@ import logging
 import os
 from typing import Iterable, Optional, Union
 
-from guardscope._guards import RecompileError, allowed, categories, recompile_message, unrecognised
+from guardscope._guards import RecompileError, allowed, categories, over_budget, recompile_message, unrecognised
 from guardscope._step_records import by_cause, recompiles_from
 from guardscope._steps import StepLogger
 from guardscope._types import Category, CompileEvent, StepRecord
@@ -32,14 +32,26 @@ TOTAL = tuple(f"{name}_total" for name in WINDOW)
 
 
 class Budget:
-    """``max_recompiles`` after ``warmup_steps``, ``allow`` categories exempt."""
+    """``max_recompiles`` and ``max_recompile_causes`` (None: no such budget)
+    after ``warmup_steps``, ``allow`` categories exempt."""
 
-    def __init__(self, warmup_steps: int, max_recompiles: Optional[int], allow: Union[Category, Iterable[Category]]) -> None:
-        if warmup_steps < 0 or (max_recompiles is not None and max_recompiles < 0):
-            raise ValueError("warmup_steps and max_recompiles must be >= 0")
+    def __init__(
+        self,
+        warmup_steps: int,
+        max_recompiles: Optional[int],
+        allow: Union[Category, Iterable[Category]],
+        max_recompile_causes: Optional[int] = None,
+    ) -> None:
+        if warmup_steps < 0 or any(n is not None and n < 0 for n in (max_recompiles, max_recompile_causes)):
+            raise ValueError("warmup_steps, max_recompiles and max_recompile_causes must be >= 0")
         self.warmup_steps = warmup_steps
         self.max_recompiles = max_recompiles
+        self.max_recompile_causes = max_recompile_causes
         self.allow = categories(allow)
+
+    @property
+    def set(self) -> bool:
+        return self.max_recompiles is not None or self.max_recompile_causes is not None
 
 
 class Session:
@@ -83,9 +95,12 @@ class Session:
                 len(compiles), record["recompiles"], round(record["compile_s"] * 1_000_000), record["graph_breaks"], causes
             )
         # log.records: the steps ended so far, this one included.
-        if record["recompiles"] and self.budget.max_recompiles is not None and self.log.records > self.budget.warmup_steps:
-            self.counted.extend(e for e in compiles if e.get("recompile") and not allowed(e, self.budget.allow))
-            if len(self.counted) > self.budget.max_recompiles or any(unrecognised(e) for e in self.counted):
+        budget = self.budget
+        if record["recompiles"] and budget.set and self.log.records > budget.warmup_steps:
+            self.counted.extend(e for e in compiles if e.get("recompile") and not allowed(e, budget.allow))
+            if over_budget(self.counted, budget.max_recompiles, budget.max_recompile_causes) or any(
+                unrecognised(e) for e in self.counted
+            ):
                 self.close()
                 raise RecompileError(self._message(), list(self.counted))
 
@@ -130,9 +145,14 @@ class Session:
     def _message(self) -> str:
         budget = self.budget
         after = f" after {budget.warmup_steps} warm-up step(s)" if budget.warmup_steps else ""
+        failed = over_budget(self.counted, budget.max_recompiles, budget.max_recompile_causes)
+        # Past no budget: an unrecognised recompile, which no budget excuses.
+        limits = " and ".join(failed) or f"max_recompiles={budget.max_recompiles}"
+        if any("causes" in f for f in failed):
+            limits += " (one cause can recompile many frames)"
         header = (
             f"{recompiles_from(self.counted)} during training{after}, more than "
-            f"max_recompiles={budget.max_recompiles}; training stopped at step {self.log.last['step'] if self.log.last else '?'}:"
+            f"{limits}; training stopped at step {self.log.last['step'] if self.log.last else '?'}:"
         )
         return recompile_message(header, self.counted)
 

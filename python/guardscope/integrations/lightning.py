@@ -116,7 +116,8 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
       classified cause and the user's line; ``warn=False`` turns it off.
     - ``max_recompiles=K``: more than K recompiles after the first
       ``warmup_steps`` optimizer steps (categories in ``allow`` exempt) stop
-      training with ``guardscope.RecompileError``.
+      training with ``guardscope.RecompileError``; ``max_recompile_causes=K``
+      counts causes instead (one cause can recompile many frames); both may be given.
     - ``rehearse=True``: at ``on_fit_start``, before the sanity check and
       any step, the fit's compiles are rehearsed on a meta copy of the
       module (docs/rehearse.md): the sanity check's validation batches, a
@@ -134,6 +135,7 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         *,
         warmup_steps: int = 0,
         max_recompiles: Optional[int] = None,
+        max_recompile_causes: Optional[int] = None,
         allow: Union[Category, Iterable[Category]] = (),
         warn: bool = True,
         output_dir: Optional[str] = None,
@@ -142,7 +144,7 @@ class GuardscopeCallback(_Base):  # type: ignore[misc]
         rehearse_batches: int = SAMPLE,
     ) -> None:
         super().__init__()
-        self.budget = Budget(warmup_steps, max_recompiles, allow)
+        self.budget = Budget(warmup_steps, max_recompiles, allow, max_recompile_causes)
         self.rehearsal = Rehearsing(rehearse, on_problem, rehearse_batches)
         self.warn = warn
         self.output_dir = output_dir

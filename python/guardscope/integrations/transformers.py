@@ -81,7 +81,8 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
       classified cause and the user's line; ``warn=False`` turns it off.
     - ``max_recompiles=K``: more than K recompiles after the first
       ``warmup_steps`` optimizer steps (categories in ``allow`` exempt) stop
-      training with ``guardscope.RecompileError``.
+      training with ``guardscope.RecompileError``; ``max_recompile_causes=K``
+      counts causes instead (one cause can recompile many frames); both may be given.
 
     - ``rehearse=True``: before the first step, the loop's compiles are
       rehearsed on a meta copy of the model (docs/rehearse.md): a sample of
@@ -103,6 +104,7 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
         *,
         warmup_steps: int = 0,
         max_recompiles: Optional[int] = None,
+        max_recompile_causes: Optional[int] = None,
         allow: Union[Category, Iterable[Category]] = (),
         warn: bool = True,
         output_dir: Optional[str] = None,
@@ -110,7 +112,7 @@ class GuardscopeCallback(transformers.TrainerCallback):  # type: ignore[misc]
         on_problem: str = "warn",
         rehearse_batches: int = SAMPLE,
     ) -> None:
-        self.budget = Budget(warmup_steps, max_recompiles, allow)
+        self.budget = Budget(warmup_steps, max_recompiles, allow, max_recompile_causes)
         self.rehearsal = Rehearsing(rehearse, on_problem, rehearse_batches)
         self.warn = warn
         self.output_dir = output_dir

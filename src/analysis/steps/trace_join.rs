@@ -2,6 +2,7 @@
 //! step's compiles get what the log knows of them (function, duration,
 //! cause, attempts), and compiles the record missed are added by time.
 
+use crate::analysis::findings::Findings;
 use crate::model::{Compile, Frame, Run, Step, StepCause, StepCompile};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -29,8 +30,12 @@ pub struct TraceDetail {
 /// Fills each step's compiles from the trace: by compile id (the start time
 /// picks among `torch._dynamo.reset()` generations), and adds trace
 /// compiles that started inside a step the record does not list. Returns
-/// the trace's detail by (step index, compile index).
-pub(super) fn join(steps: &mut [Step], run: &Run) -> HashMap<(usize, usize), TraceDetail> {
+/// the trace's detail by (step index, compile index). A recompile's
+/// verdict (severity, evidence, owner, fix) is the one `summary` gives,
+/// from `findings` of the whole run: a StepLogger judges from its own
+/// rank's log, and cannot see that the other ranks did not recompile.
+pub(super) fn join(steps: &mut [Step], findings: &Findings<'_>) -> HashMap<(usize, usize), TraceDetail> {
+    let run = findings.run;
     let mut details = HashMap::new();
     let mut by_id: HashMap<(u32, &str), Vec<(&Frame, &Compile)>> = HashMap::new();
     for (frame, compile) in run.compiles() {
@@ -52,7 +57,7 @@ pub(super) fn join(steps: &mut [Step], run: &Run) -> HashMap<(usize, usize), Tra
                     .or((cands.len() == 1).then(|| &cands[0]))
             });
             if let Some((frame, compile)) = found {
-                fill(sc, frame, compile);
+                fill(sc, frame, compile, findings);
                 details.insert((i, j), detail(run, frame, compile, "id"));
             }
         }
@@ -63,7 +68,7 @@ pub(super) fn join(steps: &mut [Step], run: &Run) -> HashMap<(usize, usize), Tra
                     compile_id: compile.compile_id.clone(),
                     ..StepCompile::default()
                 };
-                fill(&mut sc, frame, compile);
+                fill(&mut sc, frame, compile, findings);
                 details.insert((i, step.compiles.len()), detail(run, frame, compile, "time"));
                 step.compiles.push(sc);
             }
@@ -93,7 +98,7 @@ fn detail(run: &Run, frame: &Frame, compile: &Compile, matched_by: &'static str)
 
 /// The trace knows more than a step record: keep what the record says,
 /// fill in what it lacks.
-fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
+fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile, findings: &Findings<'_>) {
     sc.name = sc
         .name
         .take()
@@ -110,17 +115,26 @@ fn fill(sc: &mut StepCompile, frame: &Frame, compile: &Compile) {
         .backward_seconds
         .or_else(|| compile.backward.as_ref().and_then(|b| b.duration_s));
     sc.failed |= compile.failed;
-    if sc.cause.is_none() && sc.recompile == Some(true) {
-        let logged = !compile.recompile_reasons.is_empty() || compile.cache_limit;
-        sc.cause = logged
-            .then(|| crate::analysis::findings::finding(frame, compile).cause)
-            .map(|c| StepCause {
-                category: c.category.name().to_string(),
-                label: Some(c.category.label().to_string()),
-                culprit: c.culprit,
-                source: c.source,
-                advice: (!c.advice.is_empty()).then_some(c.advice),
-                ..StepCause::default()
-            });
+    let Some(f) = findings.of(compile) else {
+        return;
+    };
+    // The record's own cause keeps what it says of the change; the verdict
+    // is the whole run's (analysed once, as summary and check read it).
+    let logged = !compile.recompile_reasons.is_empty() || compile.cache_limit;
+    if sc.cause.is_none() && sc.recompile == Some(true) && logged {
+        let c = f.cause.clone();
+        sc.cause = Some(StepCause {
+            category: c.category.name().to_string(),
+            label: Some(c.category.label().to_string()),
+            culprit: c.culprit,
+            source: c.source,
+            ..StepCause::default()
+        });
+    }
+    if let Some(cause) = &mut sc.cause {
+        cause.severity = Some(f.severity.name().to_string());
+        cause.evidence = Some(f.judgement.evidence.kind.name().to_string());
+        cause.owner = Some(f.judgement.ownership.owner.name().to_string());
+        cause.advice = (!f.cause.advice.is_empty()).then(|| f.cause.advice.clone());
     }
 }

@@ -3,9 +3,78 @@
 //! backend).
 
 use super::parse_category;
+use crate::analysis::check::{budgets, CheckOptions};
 use crate::reasons::Category;
 use clap::Args;
 use std::path::PathBuf;
+
+/// The gate flags `run --check` and `rehearse` share (`check` has its own,
+/// for logs already written). Each is an Option with no clap default, so
+/// `run` can tell one given without --check (`given`).
+#[derive(Args, Debug, Default)]
+pub struct GateArgs {
+    /// Recompiles tolerated before failing (default 0; none when only
+    /// --max-recompile-causes is given).
+    #[arg(long, value_name = "N")]
+    pub max_recompiles: Option<usize>,
+    /// Causes of recompiles tolerated before failing: one cause can recompile many frames.
+    ///
+    /// One change at one call (a new padded length through a model graph
+    /// breaks split into frames) recompiles each frame it reaches: one
+    /// cause, several recompiles. Given alone, only causes are budgeted.
+    #[arg(long, value_name = "N")]
+    pub max_recompile_causes: Option<usize>,
+    /// A baseline run (logs or directories) to compare against.
+    #[arg(long, value_name = "PATH")]
+    pub baseline: Vec<PathBuf>,
+    /// Do not count recompiles of this category (repeatable).
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    pub allow: Vec<Category>,
+    /// Fail when the run has more than N frames the baseline lacks (default: warn only).
+    #[arg(long, value_name = "N")]
+    pub max_new_frames: Option<usize>,
+    /// With --baseline: distinct graph breaks the baseline lacks tolerated (default 0).
+    #[arg(long, value_name = "N")]
+    pub max_new_graph_breaks: Option<usize>,
+    /// Frames that run eagerly (skipped, failed, over the recompile limit) tolerated (default 0).
+    #[arg(long, value_name = "N")]
+    pub max_eager_frames: Option<usize>,
+    /// Also write the verdict as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+}
+
+impl GateArgs {
+    /// The first gate flag given, for `run` to refuse it without --check.
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            (self.max_recompiles.is_some(), "--max-recompiles"),
+            (self.max_recompile_causes.is_some(), "--max-recompile-causes"),
+            (!self.baseline.is_empty(), "--baseline"),
+            (!self.allow.is_empty(), "--allow"),
+            (self.max_new_frames.is_some(), "--max-new-frames"),
+            (self.max_new_graph_breaks.is_some(), "--max-new-graph-breaks"),
+            (self.max_eager_frames.is_some(), "--max-eager-frames"),
+            (self.junit.is_some(), "--junit"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// The gate's options, defaults filled in.
+    pub fn options(&self, allow_unfinished: bool) -> CheckOptions {
+        let (max_recompiles, max_recompile_causes) = budgets(self.max_recompiles, self.max_recompile_causes);
+        CheckOptions {
+            max_recompiles,
+            max_recompile_causes,
+            allow: self.allow.clone(),
+            max_new_frames: self.max_new_frames,
+            max_new_graph_breaks: self.max_new_graph_breaks.unwrap_or(0),
+            max_eager_frames: self.max_eager_frames.unwrap_or(0),
+            allow_unfinished,
+        }
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -25,31 +94,13 @@ pub struct RunArgs {
     /// Gate on recompiles as the `check` command does: its verdict and exit code.
     #[arg(long)]
     pub check: bool,
-    /// With --check: recompiles tolerated before failing.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
-    pub max_recompiles: usize,
-    /// With --check: a baseline run (logs or directories) to compare against.
-    #[arg(long, value_name = "PATH", requires = "check")]
-    pub baseline: Vec<PathBuf>,
-    /// With --check: do not count recompiles of this category (repeatable).
-    #[arg(long, value_name = "CATEGORY", value_parser = parse_category, requires = "check")]
-    pub allow: Vec<Category>,
-    /// With --check: fail when the run has more than N frames the baseline lacks.
-    #[arg(long, value_name = "N", requires = "check")]
-    pub max_new_frames: Option<usize>,
-    /// With --check --baseline: distinct graph breaks the baseline lacks tolerated.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
-    pub max_new_graph_breaks: usize,
-    /// With --check: frames that run eagerly (skipped, failed, over the recompile limit) tolerated.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
-    pub max_eager_frames: usize,
+    /// The gate's budgets and baseline (each needs --check).
+    #[command(flatten)]
+    pub gate: GateArgs,
     /// With --check: the run may be stopped on purpose (killed, timed out): a
     /// compile its log never finishes does not fail the check.
     #[arg(long, requires = "check")]
     pub allow_unfinished: bool,
-    /// With --check: also write the verdict as JUnit XML to FILE.
-    #[arg(long, value_name = "FILE", requires = "check")]
-    pub junit: Option<PathBuf>,
     /// Print the summary (with --check, the verdict) as JSON.
     #[arg(long)]
     pub json: bool,
@@ -73,27 +124,9 @@ pub struct RehearseArgs {
     /// Also write the HTML report and summary.json into DIR.
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
-    /// Predicted recompiles tolerated before failing.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub max_recompiles: usize,
-    /// A baseline run (logs or directories) to compare against.
-    #[arg(long, value_name = "PATH")]
-    pub baseline: Vec<PathBuf>,
-    /// Do not count predicted recompiles of this category (repeatable).
-    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
-    pub allow: Vec<Category>,
-    /// Fail when the rehearsal has more than N frames the baseline lacks.
-    #[arg(long, value_name = "N")]
-    pub max_new_frames: Option<usize>,
-    /// With --baseline: distinct graph breaks the baseline lacks tolerated.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub max_new_graph_breaks: usize,
-    /// Predicted frames that run eagerly (skipped, failed, over the recompile limit) tolerated.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub max_eager_frames: usize,
-    /// Also write the verdict as JUnit XML to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
+    /// The gate's budgets and baseline, as `run --check` takes them.
+    #[command(flatten)]
+    pub gate: GateArgs,
     /// Print the verdict as JSON.
     #[arg(long)]
     pub json: bool,
@@ -115,16 +148,10 @@ impl RehearseArgs {
             overwrite: false,
             no_links: false,
             check: true,
-            max_recompiles: self.max_recompiles,
-            baseline: self.baseline,
-            allow: self.allow,
-            max_new_frames: self.max_new_frames,
-            max_new_graph_breaks: self.max_new_graph_breaks,
-            max_eager_frames: self.max_eager_frames,
+            gate: self.gate,
             // A rehearsal runs to its end: a compile it never finished is
             // input not read, and fails closed.
             allow_unfinished: false,
-            junit: self.junit,
             json: self.json,
             quiet: self.quiet,
             command: self.command,

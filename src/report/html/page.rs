@@ -11,7 +11,7 @@ use super::links::Links;
 use super::palette;
 use super::ranks::{self, RankMatrix};
 use super::timeline::{self, Timeline};
-use super::verdict::{fix, verdict, Fix, Headline, Shown};
+use super::verdict::{fix_entry, verdict, Fix, Headline, Shown};
 use super::PageOptions;
 use crate::activation_diff::series::Activations;
 use crate::analysis::Findings;
@@ -104,24 +104,27 @@ pub fn headline(findings: &Findings<'_>) -> Headlines {
         verdict: verdict(findings, Shown::Notebook),
         // A notebook runs where the files are: their lines link as on the page.
         fixes: fixes(findings, Links(true)),
-        more_fixes: findings.culprits.len().saturating_sub(MAX_FIXES),
+        more_fixes: findings.fix_entries.len().saturating_sub(MAX_FIXES),
     }
 }
 
 fn fixes(findings: &Findings<'_>, links: Links) -> Vec<Fix> {
     let run = findings.run;
+    // One card per cause: the frames one change recompiled together.
     findings
-        .culprits
+        .fix_entries
         .iter()
         .take(MAX_FIXES)
-        .map(|g| fix(run, g, links))
+        .map(|entry| {
+            let groups: Vec<&crate::analysis::CulpritGroup> = entry.iter().map(|&i| &findings.culprits[i]).collect();
+            fix_entry(run, &groups, links)
+        })
         .collect()
 }
 
 pub fn build(input: &PageInput<'_>) -> Page {
     let findings = input.findings;
     let run = findings.run;
-    let groups = &findings.culprits;
     let mut timeline = timeline::build(findings, input.steps);
     let legend = legend(&timeline, !input.steps.is_empty());
     for b in timeline.bars.iter_mut().filter(|b| b.class.starts_with("recompile")) {
@@ -144,7 +147,7 @@ pub fn build(input: &PageInput<'_>) -> Page {
             })
             .collect(),
         verdict: verdict(findings, Shown::Page),
-        more_fixes: groups.len().saturating_sub(MAX_FIXES),
+        more_fixes: findings.fix_entries.len().saturating_sub(MAX_FIXES),
         fixes: fixes(findings, links),
         legend,
         timeline,

@@ -331,6 +331,35 @@ pub fn fix(run: &Run, g: &CulpritGroup, links: Links) -> Fix {
     }
 }
 
+/// The card of one cause: a group's, or for a cause that recompiled
+/// several frames, the first group's with every frame named and counted.
+pub fn fix_entry(run: &Run, entry: &[&CulpritGroup], links: Links) -> Fix {
+    let mut f = fix(run, entry[0], links);
+    if entry.len() > 1 {
+        let n: usize = entry.iter().map(|g| g.compile_ids.len()).sum();
+        let seconds: f64 = entry.iter().map(|g| g.seconds).sum();
+        f.cost = format!(
+            "{} in {} · {}",
+            plural(n, "recompile", "recompiles"),
+            plural(entry.len(), "frame", "frames"),
+            secs(seconds)
+        );
+        let frames: Vec<String> = entry
+            .iter()
+            .map(|g| format!("frame {} ({})", g.frame.frame_id, g.frame.name))
+            .collect();
+        f.frame = format!("{}, one change at one call", frames.join(", "));
+        let ids: Vec<String> = entry
+            .iter()
+            .flat_map(|g| distinct_ids(g))
+            .map(|(id, _)| id.clone())
+            .collect();
+        f.more_ids = ids.len().saturating_sub(MAX_IDS);
+        f.compile_ids = ids.into_iter().take(MAX_IDS).collect();
+    }
+    f
+}
+
 /// A group's compile ids with their reset generation; across ranks each id
 /// once (every rank has its own `0/1`).
 fn distinct_ids(g: &CulpritGroup) -> Vec<(&String, &u32)> {

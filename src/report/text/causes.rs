@@ -52,3 +52,54 @@ pub fn others(c: &SharedCause, shown: &CulpritGroup) -> String {
         c.seconds
     )
 }
+
+/// The head of a What-to-fix entry for a cause that recompiled several
+/// frames: how many recompiles in how many frames, the frames named.
+pub fn entry_head(entry: &[&CulpritGroup], culprit: &str, category: &str, timed: bool) -> String {
+    let n: usize = entry.iter().map(|g| g.compile_ids.len()).sum();
+    let seconds: f64 = entry.iter().map(|g| g.seconds).sum();
+    let frames: Vec<String> = entry
+        .iter()
+        .map(|g| format!("frame {} {}", g.frame.frame_id, g.frame.name))
+        .collect();
+    let seconds = match timed {
+        true => format!("{seconds:.2} s"),
+        false => "time not logged".to_string(),
+    };
+    format!(
+        "{} in {} ({}) caused by {culprit} [{category}], {seconds}: one change at one call recompiled each of these frames",
+        plural(n, "recompile", "recompiles"),
+        plural(entry.len(), "frame", "frames"),
+        frames.join(", "),
+    )
+}
+
+/// A line for each frame of an entry: its recompiles of the cause.
+pub fn also(g: &CulpritGroup, timed: bool) -> String {
+    let seconds = match timed {
+        true => format!(", {:.2} s", g.seconds),
+        false => String::new(),
+    };
+    format!(
+        "frame {} ({}): {} ({}){seconds}",
+        g.frame.frame_id,
+        g.frame.name,
+        plural(g.compile_ids.len(), "recompile", "recompiles"),
+        compile_ids(g)
+    )
+}
+
+/// A group's compile ids, cut with a count when long; across ranks each
+/// id once (every rank has its own `0/1`).
+pub fn compile_ids(g: &CulpritGroup) -> String {
+    const SHOWN: usize = 8;
+    let mut ids: Vec<&str> = g.compile_ids.iter().map(String::as_str).collect();
+    if g.ranks.len() > 1 {
+        let mut seen = std::collections::HashSet::new();
+        ids.retain(|id| seen.insert(*id));
+    }
+    if ids.len() <= SHOWN {
+        return ids.join(", ");
+    }
+    format!("{}, … {} more", ids[..SHOWN].join(", "), ids.len() - SHOWN)
+}

@@ -1,5 +1,6 @@
 //! The terminal summary: readable in ten seconds, one line per thing.
 
+use super::causes::compile_ids;
 use super::fit::{wrap, wrap_code, write_labelled, write_site, write_wrapped};
 use super::frames::write_frames;
 use super::recompiles::write_recompiles;
@@ -119,8 +120,12 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
             &wrap(head, w, "", "  "),
             &[("What to fix", style::severity(Severity::Problem))],
         )?;
-        for g in &problems {
-            write_culprit(out, g, opts, text_log.is_none())?;
+        // One entry per cause: the frames one change recompiled together.
+        for entry in findings.fix_entries.iter() {
+            let groups: Vec<&CulpritGroup> = entry.iter().map(|&i| &findings.culprits[i]).collect();
+            if groups[0].severity == Severity::Problem {
+                write_culprit(out, &groups, opts, text_log.is_none())?;
+            }
         }
     }
     if !expected.is_empty() {
@@ -147,7 +152,9 @@ pub fn write_summary(out: &mut Terminal, findings: &Findings<'_>, opts: &Termina
 }
 
 /// `timed`: the log holds compile times (a text log does not).
-fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions, timed: bool) -> io::Result<()> {
+/// `entry`: the groups one cause recompiled, the first given in full.
+fn write_culprit(out: &mut Terminal, entry: &[&CulpritGroup], opts: &TerminalOptions, timed: bool) -> io::Result<()> {
+    let g = entry[0];
     let n = g.compile_ids.len();
     let (f, c) = (&g.frame, &g.cause);
     let frame = match (&f.file, f.line) {
@@ -175,14 +182,17 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions, t
         true => format!("{:.2} s", g.seconds),
         false => "time not logged".to_string(),
     };
-    let head = format!(
-        "{} of {rank}frame {} ({frame}){on_ranks} caused by {} [{}], {seconds} ({})",
-        plural(n, "recompile", "recompiles"),
-        f.frame_id,
-        c.culprit,
-        c.category.name(),
-        compile_ids(g)
-    );
+    let head = match entry {
+        [_] => format!(
+            "{} of {rank}frame {} ({frame}){on_ranks} caused by {} [{}], {seconds} ({})",
+            plural(n, "recompile", "recompiles"),
+            f.frame_id,
+            c.culprit,
+            c.category.name(),
+            compile_ids(g)
+        ),
+        _ => super::causes::entry_head(entry, &c.culprit, c.category.name(), timed),
+    };
     let w = opts.width;
     let tag = c.category.name();
     write_styled(
@@ -190,6 +200,10 @@ fn write_culprit(out: &mut Terminal, g: &CulpritGroup, opts: &TerminalOptions, t
         &wrap(&head, w, "  ", "      "),
         &[(tag, style::category(c.category))],
     )?;
+    // Each frame of a cause several share, then the first one's detail.
+    for frame in entry.iter().filter(|_| entry.len() > 1) {
+        write_wrapped(out, &super::causes::also(frame, timed), w, "      ", "        ")?;
+    }
     let wrap_at = w.saturating_sub(6).max(40);
     if let Some(from) = &c.called_from {
         write_site(out, "      called from ", from, c.called_from_code.as_deref(), w)?;
@@ -324,22 +338,6 @@ fn write_expected(
         }
     }
     Ok(())
-}
-
-/// A compile-id list, cut with a count when long.
-/// A group's compile ids; across ranks each id once (every rank has its
-/// own `0/1`).
-fn compile_ids(g: &CulpritGroup) -> String {
-    const SHOWN: usize = 8;
-    let mut ids: Vec<&str> = g.compile_ids.iter().map(String::as_str).collect();
-    if g.ranks.len() > 1 {
-        let mut seen = std::collections::HashSet::new();
-        ids.retain(|id| seen.insert(*id));
-    }
-    if ids.len() <= SHOWN {
-        return ids.join(", ");
-    }
-    format!("{}, … {} more", ids[..SHOWN].join(", "), ids.len() - SHOWN)
 }
 
 fn rank_prefix(f: &Frame) -> String {
