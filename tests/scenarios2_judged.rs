@@ -12,15 +12,13 @@
 
 mod common;
 
+use common::blind::{judge_set, HeldOut, Open};
 use common::summary_json;
-use serde_json::Value;
 
 const VERSIONS: [&str; 2] = ["torch2.14.1", "torch2.12.1"];
 
-/// Fields where guardscope and the truth still disagree: (scenario, torch
-/// version, compile id, field, why). Each must still be wrong; one that
-/// passes fails the test until it is removed from this list.
-const OPEN: &[(&str, &str, &str, &str, &str)] = &[
+/// Fields where guardscope and the truth still disagree (common::blind::Open).
+const OPEN: &[Open] = &[
     (
         "compiled_opt_gradual_unfreeze",
         "*",
@@ -78,87 +76,15 @@ const OPEN: &[(&str, &str, &str, &str, &str)] = &[
     ),
 ];
 
-fn open(scenario: &str, version: &str, id: &str, field: &str) -> bool {
-    OPEN.iter()
-        .any(|(s, v, c, f, _)| *s == scenario && (*v == "*" || *v == version) && *c == id && *f == field)
-}
-
-/// Each field of one recompile: right or not, and what guardscope said.
-fn fields(t: &Value, r: &Value) -> Vec<(&'static str, bool, String)> {
-    let cause = &r["cause"];
-    let advice = cause["advice"].as_str().unwrap_or("").to_lowercase();
-    let list = |k: &str| -> Vec<String> {
-        t[k].as_array()
-            .map(|a| a.iter().map(|v| v.as_str().unwrap().to_lowercase()).collect())
-            .unwrap_or_default()
-    };
-    let (must, never) = (list("fix_must_contain"), list("fix_must_not_contain"));
-    let fix = (must.is_empty() || must.iter().any(|m| advice.contains(m.as_str())))
-        && !never.iter().any(|n| advice.contains(n.as_str()));
-    vec![
-        (
-            "category",
-            cause["category"] == t["category"],
-            cause["category"].to_string(),
-        ),
-        ("owner", r["owner"] == t["owner"], r["owner"].to_string()),
-        (
-            "severity",
-            r["severity"] == t["severity"],
-            format!("{} ({})", r["severity"], r["evidence"]["text"]),
-        ),
-        (
-            "cause_entry",
-            t["cause_entry"].is_null() || r["cause_entry"] == t["cause_entry"],
-            r["cause_entry"].to_string(),
-        ),
-        ("fix", fix, advice.clone()),
-    ]
-}
-
 #[test]
 fn every_held_out_recompile_is_judged_as_the_blind_truth_says() {
-    let mut checked = 0;
-    let mut wrong = Vec::new();
-    let mut fixed = Vec::new();
-    for version in VERSIONS {
-        let dirs = common::truth_scenarios("tests/scenarios2/logs", version);
-        assert_eq!(dirs.len(), 20, "{version}: {} scenarios", dirs.len());
-        for dir in dirs {
-            let scenario = dir.file_name().unwrap().to_str().unwrap().to_string();
-            let truth: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
-            let s = summary_json(&dir);
-            let ours = s["recompiles"].as_array().unwrap();
-            let mut used = vec![false; ours.len()];
-            for t in truth["recompiles"].as_array().unwrap() {
-                let id = t["compile_id"].as_str().unwrap();
-                let at = format!("{version}/{scenario} {id}");
-                let i = (0..ours.len())
-                    .find(|&i| !used[i] && ours[i]["compile_id"] == id)
-                    .unwrap_or_else(|| panic!("{at}: not reported"));
-                used[i] = true;
-                assert!(
-                    !ours[i]["evidence"]["text"].as_str().unwrap_or("").is_empty(),
-                    "{at}: no evidence named"
-                );
-                for (field, right, said) in fields(t, &ours[i]) {
-                    match (right, open(&scenario, version, id, field)) {
-                        (false, false) => wrong.push(format!("{at} {field}: {said}")),
-                        (true, true) => fixed.push(format!("{at} {field}")),
-                        _ => {}
-                    }
-                }
-                checked += 1;
-            }
-        }
-    }
-    assert_eq!(checked, 76, "recompiles checked");
-    assert!(
-        wrong.is_empty(),
-        "judged otherwise than the truth:\n{}",
-        wrong.join("\n")
-    );
-    assert!(fixed.is_empty(), "now right: remove from OPEN:\n{}", fixed.join("\n"));
+    judge_set(&HeldOut {
+        logs: "tests/scenarios2/logs",
+        versions: &VERSIONS,
+        scenarios: 20,
+        recompiles: 76,
+        open: OPEN,
+    });
 }
 
 /// `torch.compile(..., dynamic_shapes=)` exists from torch 2.15 (checked:

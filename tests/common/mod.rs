@@ -170,6 +170,7 @@ pub fn hostile_log() -> String {
     ]
     .concat()
 }
+pub mod blind;
 pub mod browser;
 pub mod ci_formats;
 pub mod mutate;

@@ -319,6 +319,15 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
                         p.name, p.call, p.param
                     )
                 }
+                None if input.guard.is_some_and(|g| super::guard_text::compared_with_float_literal(&g.guard)) => {
+                    let name = python_name(&crate::reasons::failed_subject(&crate::reasons::culprit::canonical(
+                        input.guard.map_or("", |g| g.guard.as_str()),
+                    )));
+                    format!(
+                        "A Python float is baked into the graph as a constant; each new value of {} compiles again. Pass it as a tensor (torch.tensor({name}), made outside the compiled function: the graph then reads its value instead of guarding on it), or branch on it outside the compiled function.",
+                        r.culprit
+                    )
+                }
                 None => r.advice.clone(),
             }
         }

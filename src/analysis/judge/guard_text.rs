@@ -92,6 +92,15 @@ pub(super) fn branch_bound(g: &GuardFailure) -> Option<&str> {
         .then_some(code)
 }
 
+/// `L['t'] == 0.5`: a constant comparison with a float literal.
+pub(super) fn compared_with_float_literal(guard: &str) -> bool {
+    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    text.rsplit_once(" == ").is_some_and(|(_, v)| {
+        let v = v.trim();
+        v.contains('.') && v.parse::<f64>().is_ok()
+    })
+}
+
 /// `L['n'] == 3`: a constant comparison with an int literal.
 pub(super) fn compared_with_int_literal(guard: &str) -> bool {
     let text = guard.split("  #").next().unwrap_or(guard).trim();
