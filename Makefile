@@ -111,16 +111,17 @@ test-python: install
 
 $(OLDEST_DEPS): Makefile
 	test -x $(OLDEST_PY) || $(PYTHON) -m venv $(OLDEST_VENV)
-	$(OLDEST_PY) $(PIP_INSTALL) pytest numpy transformers torch==$(OLDEST_TORCH)
+	$(OLDEST_PY) $(PIP_INSTALL) pytest numpy transformers accelerate tensorboard lightning torch==$(OLDEST_TORCH)
 	touch $(OLDEST_DEPS)
 
 # The hook tests again on the oldest torch, with the package just built for
 # .venv (pure Python plus an abi3 extension) put on the path alone, so that
 # the oldest venv's own torch is the one imported.
-# Then the callbacks' rehearse=True tests (5, about 2 min on 2 cores), each
-# file where what it needs imports: $(OLDEST_DEPS) does not install
-# accelerate (the Trainer needs it), tensorboard (the Trainer test reports
-# to it) nor lightning, so by default they are not run, and the recipe says so.
+# Then the callbacks' rehearse=True tests (5, about 2 min on 2 cores): the
+# Trainer's (it needs accelerate, and its test reports to tensorboard) and
+# Lightning's, which $(OLDEST_DEPS) installs; a venv made before they were
+# added gets them (the stamp depends on this Makefile); one that still does
+# not import them fails the stage, naming the file it could not run.
 OLDEST_REHEARSE := accelerate,tensorboard:tests/python/test_integration_transformers.py lightning:tests/python/test_integration_lightning.py
 test-python-oldest: install $(OLDEST_DEPS)
 	@$(STAGE) start $@
@@ -129,7 +130,7 @@ test-python-oldest: install $(OLDEST_DEPS)
 	PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider $(HOOK_TESTS)
 	@files=; for pair in $(OLDEST_REHEARSE); do \
 	  if $(OLDEST_PY) -c "import $${pair%%:*}" 2>/dev/null; then files="$$files $${pair#*:}"; \
-	  else echo "not run on torch $(OLDEST_TORCH): $${pair#*:}'s rehearse tests (they need $${pair%%:*} in $(OLDEST_VENV))"; fi; \
+	  else echo "cannot run $${pair#*:}'s rehearse tests on torch $(OLDEST_TORCH): $${pair%%:*} does not import in $(OLDEST_VENV)"; exit 1; fi; \
 	done; \
 	if [ -n "$$files" ]; then \
 	  echo "PYTHONPATH=$(CURDIR)/target/oldest-path $(OLDEST_PY) -m pytest -q -p no:cacheprovider$$files -k 'rehearse or on_problem'"; \

@@ -234,7 +234,11 @@ mod tests {
         assert!(seen.contains(&message), "{seen:?}");
         assert!(seen.contains(&"type=unreadable_input".to_string()), "{seen:?}");
         let body = seen.last().expect("the failure's text");
-        let first = format!("0/1 frame 0 ({READ_BACK}) [{}] {READ_BACK}\n", Category::ALL[0].name());
+        // The failure's text names the budget that failed, then each offense.
+        let first = format!(
+            "budgets exceeded: --max-recompiles\n0/1 frame 0 ({READ_BACK}) [{}] {READ_BACK}\n",
+            Category::ALL[0].name()
+        );
         assert!(body.starts_with(&first), "{body:?}");
         assert!(
             body.ends_with(&format!("unreadable input: {READ_BACK}.log\n")),
