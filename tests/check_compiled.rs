@@ -140,7 +140,16 @@ fn every_format_places_the_eager_frame_and_the_new_break_at_their_line() {
         .find(|c| c.message.starts_with("New graph break: Skip calling"))
         .expect("an annotation for the new break");
     assert_eq!((brk.name.as_str(), brk.property("line")), ("error", Some("46")));
-    assert!(plain[0].starts_with("FAIL: 1 frame runs eagerly"), "{plain:?}");
+    // The budgets that failed, then the verdict as the last line.
+    assert_eq!(
+        plain.first().map(|l| l.as_ref()),
+        Some("budgets exceeded: --max-eager-frames, --max-new-graph-breaks"),
+        "{plain:?}"
+    );
+    assert!(
+        plain.last().unwrap().starts_with("FAIL: 1 frame runs eagerly"),
+        "{plain:?}"
+    );
 
     let sarif = valid_sarif(&check(&[&args[..], &["--format", "sarif"]].concat()).stdout);
     let results = sarif["runs"][0]["results"].as_array().unwrap();

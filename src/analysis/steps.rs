@@ -117,7 +117,7 @@ pub struct LoneRecompile {
 
 /// `trace`: the joined TORCH_TRACE run, analysed once (`analysis::analyse`),
 /// whose verdicts the recompiles take.
-pub fn analyse(steps: &[Step], trace: Option<&crate::analysis::Findings<'_>>, top: usize) -> StepsAnalysis {
+pub fn analyse(steps: &[Step], trace: Option<&crate::analysis::findings::Findings<'_>>, top: usize) -> StepsAnalysis {
     let mut steps = steps.to_vec();
     let details = match trace {
         Some(findings) => join(&mut steps, findings),

@@ -94,7 +94,7 @@ pub fn rules() -> Vec<Rule> {
             )),
             culprit: Culprit::Template("{@src} (parameter {p} changed size)"),
             detail: Some("parameter {p} is {act} at dim {idx} where the compiled code had {exp}: the module was replaced or resized after compiling"),
-            advice: "A parameter of {culprit} changed size after compiling: a new module was assigned (model.head = nn.Linear(...)) or its weights were resized, and the new shapes compile once. Assign the new module before compiling when you can; a module whose size keeps changing compiles every time: then torch._dynamo.config.force_parameter_static_shapes = False lets parameter sizes become dynamic after their first change, as input sizes do.",
+            advice: "A parameter of {culprit} changed size after compiling: a new module was assigned (model.head = nn.Linear(...)) or its weights were resized, and the new shapes compile once. Assign the new module before compiling when you can; a module whose size keeps changing compiles every time.",
         },
         Rule {
             id: "tensor.lazy_buffer_size",

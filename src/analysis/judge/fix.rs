@@ -37,7 +37,11 @@ pub fn fix(input: &FixInput<'_>) -> String {
             input.reason.culprit,
             input.reason.category.label()
         ),
-        EvidenceKind::Repeats => format!("{body} {}.", capitalise(&input.evidence.text)),
+        EvidenceKind::Repeats => format!(
+            "{body}{} {}.",
+            parameter_sweep(input),
+            capitalise(&input.evidence.text)
+        ),
         // The error comes first: until the compile succeeds, no fix of the
         // cause can take effect.
         EvidenceKind::CompileFailed => format!(
@@ -58,6 +62,20 @@ pub fn fix(input: &FixInput<'_>) -> String {
             }
         }
         _ => body,
+    }
+}
+
+/// A parameter whose size keeps changing (new models of other widths, a
+/// resize each stage): the setting that lets parameter sizes become
+/// dynamic, as input sizes do. Only for repeats: a one-off needs nothing.
+fn parameter_sweep(input: &FixInput<'_>) -> &'static str {
+    let parameter = input
+        .guard
+        .is_some_and(|g| g.guard.starts_with("tensor '") && g.guard.contains("._parameters['"));
+    if parameter && !input.reason.advice.contains("force_parameter_static_shapes") {
+        " Parameter sizes are static by default: torch._dynamo.config.force_parameter_static_shapes = False lets them become dynamic after their first change, as input sizes do."
+    } else {
+        ""
     }
 }
 
