@@ -39,7 +39,7 @@ pub fn fix(input: &FixInput<'_>) -> String {
         ),
         EvidenceKind::Repeats => format!(
             "{body}{} {}.",
-            parameter_sweep(input),
+            parameter_sweep(input, &body),
             capitalise(&input.evidence.text)
         ),
         // The error comes first: until the compile succeeds, no fix of the
@@ -68,11 +68,11 @@ pub fn fix(input: &FixInput<'_>) -> String {
 /// A parameter whose size keeps changing (new models of other widths, a
 /// resize each stage): the setting that lets parameter sizes become
 /// dynamic, as input sizes do. Only for repeats: a one-off needs nothing.
-fn parameter_sweep(input: &FixInput<'_>) -> &'static str {
+fn parameter_sweep(input: &FixInput<'_>, body: &str) -> &'static str {
     let parameter = input
         .guard
         .is_some_and(|g| g.guard.starts_with("tensor '") && g.guard.contains("._parameters['"));
-    if parameter && !input.reason.advice.contains("force_parameter_static_shapes") {
+    if parameter && !body.contains("force_parameter_static_shapes") {
         " Parameter sizes are static by default: torch._dynamo.config.force_parameter_static_shapes = False lets them become dynamic after their first change, as input sizes do."
     } else {
         ""
