@@ -170,3 +170,18 @@ fn rehearse_without_a_command_is_bad_usage() {
     let out = guardscope(["rehearse"]);
     assert_eq!(out.code, 2);
 }
+
+/// The cause budget gates a rehearsal as it gates `check`: the MLP's two
+/// recompiles come from two changes (a batch size, then grad mode), so a
+/// budget of one cause fails and one of two passes.
+#[test]
+fn the_cause_budget_gates_a_rehearsal() {
+    let out = rehearse(&["--max-recompile-causes", "1"], &[]);
+    assert_eq!(out.code, 1, "stdout:\n{}\nstderr:\n{}", out.stdout, out.stderr);
+    let verdict = out.stdout.lines().rev().find(|l| l.starts_with("FAIL")).unwrap_or("");
+    assert!(verdict.contains("2 causes"), "{}", out.stdout);
+    let _ = log_text(&out);
+    let out = rehearse(&["--max-recompile-causes", "2"], &[]);
+    assert_eq!(out.code, 0, "stdout:\n{}\nstderr:\n{}", out.stdout, out.stderr);
+    let _ = log_text(&out);
+}
