@@ -311,10 +311,15 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "{} is a string option the compiled code reads: one compile per value, reused when it returns. If it takes many values, branch on it outside the compiled function or compile one function per option.",
             r.culprit
         ),
-        Category::ConstantValue if input.guard.is_some_and(|g| super::guard_text::int_branch(g).is_some()) => format!(
+        Category::ConstantValue
+            if input.evidence.kind == EvidenceKind::OnePerVariant
+                && input.guard.is_some_and(|g| super::guard_text::int_branch(g).is_some()) =>
+        {
+            format!(
             "Expected: {}. No action needed: a value torch holds dynamically compiles once per side of the branch, however many values it takes.",
             input.evidence.text
-        ),
+        )
+        }
         Category::ConstantValue if dynamic => format!(
             "Expected once: {} changed and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compile nothing. To avoid even this one, {}.",
             r.culprit,
@@ -328,7 +333,7 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             match number_param::number_param(input) {
                 Some(p) => {
                     let instead = if p.instead.is_empty() {
-                        "call it outside the compiled function, or keep the values to a few (each compiles once; torch.compile(..., recompile_limit=N) with N above their number keeps them all compiled)".to_string()
+                        format!("call {} outside the compiled function, or keep the values to a few (each compiles once; torch.compile(..., recompile_limit=N) with N above their number keeps them all compiled)", p.call)
                     } else {
                         p.instead.to_string()
                     };

@@ -98,6 +98,15 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
 /// the library's code needs the Python value. Changed once, set it before
 /// compiling; changed again and again, say what each choice costs.
 fn config_field_fix(input: &FixInput<'_>, g: &str) -> Option<String> {
+    // A config your own forward reads is your code's to change (a buffer,
+    // the numeric fixes below); only a library's code needs the Python value.
+    let read_in_library = input
+        .guard
+        .and_then(|g| g.location.as_ref())
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
+    if !read_in_library {
+        return None;
+    }
     let subject = crate::reasons::failed_subject(g);
     let field = subject.split_once(".config.").map(|(_, f)| f)?;
     let culprit = &input.reason.culprit;
