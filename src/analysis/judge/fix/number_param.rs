@@ -16,6 +16,14 @@ const NUMBER_PARAMS: &[(&str, &str, &str)] = &[
         "compute the output size as ints outside the compiled function and pass size=(h, w) instead of scale_factor: an int argument becomes dynamic after its first change, a float scale does not",
     ),
     ("scale_factor", "", ""),
+    // Checked on torch 2.15: F.dropout with a tensor p leaves the function
+    // uncompiled (no graph at all); the mask written out compiles once for
+    // every rate.
+    (
+        "p",
+        "dropout",
+        "write the dropout out with p as a tensor made outside the compiled function (p = torch.tensor(rate); x = x * (torch.rand_like(x) >= p) / (1 - p)): one graph for every rate. F.dropout needs a Python float there, and given a tensor it leaves the function uncompiled",
+    ),
     ("size", "interpolate", ""),
     ("output_size", "", ""),
     ("padding", "", ""),
@@ -125,5 +133,8 @@ mod tests {
         assert!(keyword_value(code, "scale_factor", "scal").is_none());
         assert!(keyword_value("y = conv(x, padding=(p, p))", "padding", "p").is_some());
         assert!(keyword_value("y = f(x, padding=q, p=1)", "padding", "p").is_none());
+        let drop = "h = F.dropout(h, p=p, training=True)";
+        let at = keyword_value(drop, "p", "p").unwrap();
+        assert_eq!(callee_before(&drop[..at]), "F.dropout");
     }
 }
