@@ -3,7 +3,9 @@
 //! expression `tokens[:, :-1]`. A shape fix names what the caller holds,
 //! not the callee's parameter name.
 
-mod calls;
+// The line's calls are read here and by the fix (which op parameter a
+// value feeds).
+pub(super) mod calls;
 
 use calls::Call;
 

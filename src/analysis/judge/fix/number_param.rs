@@ -4,6 +4,7 @@
 //! can. Read from the line the guard quotes, so it holds for any caller.
 
 use super::input::FixInput;
+use crate::analysis::judge::caller::calls::calls;
 use crate::reasons::culprit::{canonical, python_name};
 
 /// Parameters that take Python numbers only, and what to do instead where
@@ -52,46 +53,34 @@ pub(super) fn number_param(input: &FixInput<'_>) -> Option<NumberParam> {
     if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return None;
     }
-    NUMBER_PARAMS.iter().find_map(|&(param, call, instead)| {
-        let at = keyword_value(code, param, &name)?;
-        let callee = callee_before(&code[..at]);
-        (call.is_empty() || callee.ends_with(call)).then(|| NumberParam {
-            name: name.clone(),
-            call: callee.to_string(),
-            param,
-            instead,
-        })
+    keywords_naming(code, &name).into_iter().find_map(|(callee, key)| {
+        NUMBER_PARAMS
+            .iter()
+            .find(|&&(param, call, _)| param == key && (call.is_empty() || callee.ends_with(call)))
+            .map(|&(param, _, instead)| NumberParam {
+                name: name.clone(),
+                call: callee.to_string(),
+                param,
+                instead,
+            })
     })
 }
 
-/// Where `param=` is followed by an expression that names `name` as a whole
-/// word (`scale_factor=scale`, `padding=(p, p)`), before the next comma at
-/// the same depth.
-fn keyword_value(code: &str, param: &str, name: &str) -> Option<usize> {
-    let key = format!("{param}=");
-    code.match_indices(&key).find_map(|(i, _)| {
-        let before_ok = !code[..i]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let value = &code[i + key.len()..];
-        if value.starts_with('=') || !before_ok {
-            return None;
-        }
-        let mut depth = 0i32;
-        let end = value
-            .char_indices()
-            .find(|&(_, c)| {
-                match c {
-                    '(' | '[' => depth += 1,
-                    ')' | ']' => depth -= 1,
-                    _ => {}
+/// The (callee, keyword) of every keyword argument on the line whose value
+/// names `name` as a whole word (`scale_factor=scale`, `padding=(p, p)`);
+/// `a == b` is no keyword.
+fn keywords_naming<'a>(code: &'a str, name: &str) -> Vec<(&'a str, &'a str)> {
+    let mut out = Vec::new();
+    for call in calls(code) {
+        for arg in call.args.iter().flatten() {
+            if let Some((key, value)) = arg.split_once('=') {
+                if !value.starts_with('=') && whole_word(value, name) {
+                    out.push((call.callee, key.trim()));
                 }
-                depth < 0 || (depth == 0 && c == ',')
-            })
-            .map_or(value.len(), |(j, _)| j);
-        whole_word(&value[..end], name).then_some(i)
-    })
+            }
+        }
+    }
+    out
 }
 
 fn whole_word(text: &str, word: &str) -> bool {
@@ -101,40 +90,29 @@ fn whole_word(text: &str, word: &str) -> bool {
     })
 }
 
-/// The dotted name of the innermost call still open at the end of `code`.
-fn callee_before(code: &str) -> &str {
-    let mut depth = 0i32;
-    for (i, c) in code.char_indices().rev() {
-        match c {
-            ')' | ']' => depth += 1,
-            '(' if depth == 0 => {
-                let head = &code[..i];
-                let start = head
-                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-                    .map_or(0, |j| j + 1);
-                return &head[start..];
-            }
-            '(' | '[' => depth -= 1,
-            _ => {}
-        }
-    }
-    ""
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn finds_the_keyword_and_its_call() {
-        let code = r#"up = F.interpolate(lr, scale_factor=scale, mode="bilinear")"#;
-        let at = keyword_value(code, "scale_factor", "scale").unwrap();
-        assert_eq!(callee_before(&code[..at]), "F.interpolate");
-        assert!(keyword_value(code, "scale_factor", "scal").is_none());
-        assert!(keyword_value("y = conv(x, padding=(p, p))", "padding", "p").is_some());
-        assert!(keyword_value("y = f(x, padding=q, p=1)", "padding", "p").is_none());
-        let drop = "h = F.dropout(h, p=p, training=True)";
-        let at = keyword_value(drop, "p", "p").unwrap();
-        assert_eq!(callee_before(&drop[..at]), "F.dropout");
+        let interpolate = r#"up = F.interpolate(lr, scale_factor=scale, mode="bilinear")"#;
+        assert_eq!(
+            keywords_naming(interpolate, "scale"),
+            [("F.interpolate", "scale_factor")]
+        );
+        assert!(keywords_naming(interpolate, "scal").is_empty());
+        assert_eq!(
+            keywords_naming("y = conv(x, padding=(p, p))", "p"),
+            [("conv", "padding")]
+        );
+        assert!(
+            keywords_naming("y = f(x, padding=q, p=1)", "p").is_empty(),
+            "p is a keyword there, not the value"
+        );
+        assert_eq!(
+            keywords_naming("h = F.dropout(h, p=p, training=True)", "p"),
+            [("F.dropout", "p")]
+        );
     }
 }
