@@ -323,7 +323,7 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         Category::ConstantValue if dynamic => format!(
             "Expected once: {} changed and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compile nothing. To avoid even this one, {}.",
             r.culprit,
-            if input.guard.is_some_and(|g| super::guard_text::compared_with_int_literal(&g.guard)) {
+            if input.guard.is_some_and(|g| super::guard_text::compared_with_int(&g.guard)) {
                 "compile with torch.compile(..., dynamic=True), which makes int arguments dynamic from the first call"
             } else {
                 "pass it as a tensor"

@@ -92,20 +92,23 @@ pub(super) fn branch_bound(g: &GuardFailure) -> Option<&str> {
         .then_some(code)
 }
 
-/// `L['t'] == 0.5`: a constant comparison with a float literal.
-pub(super) fn compared_with_float_literal(guard: &str) -> bool {
+/// The value a constant guard compares with, before the guard's comment:
+/// `3` of `self.n == 3  # if x == y:`.
+fn compared_value(guard: &str) -> Option<&str> {
     let text = guard.split("  #").next().unwrap_or(guard).trim();
-    text.rsplit_once(" == ").is_some_and(|(_, v)| {
-        let v = v.trim();
-        v.contains('.') && v.parse::<f64>().is_ok()
-    })
+    text.rsplit_once(" == ").map(|(_, v)| v.trim())
 }
 
-/// `L['n'] == 3`: a constant comparison with an int literal.
-pub(super) fn compared_with_int_literal(guard: &str) -> bool {
-    let text = guard.split("  #").next().unwrap_or(guard).trim();
-    text.rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.trim().parse::<i64>().is_ok())
+/// `L['t'] == 0.5`: a constant comparison with a float literal.
+pub(super) fn compared_with_float_literal(guard: &str) -> bool {
+    compared_value(guard).is_some_and(|v| v.contains('.') && v.parse::<f64>().is_ok())
+}
+
+/// `self.n == 3`: a constant comparison with an int literal.
+pub(super) fn compared_with_int(guard: &str) -> bool {
+    compared_value(guard)
+        .and_then(|v| v.split_whitespace().next())
+        .is_some_and(|v| v.parse::<i64>().is_ok())
 }
 
 /// A relation (`size != 64`, `n < 8`) on a plain int the compiled entry

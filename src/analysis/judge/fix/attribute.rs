@@ -5,7 +5,8 @@
 use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
-    dtype_value, int_or_none_test, is_flag as boolean, module_children, numeric, torch_layer_argument,
+    compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, module_children, numeric,
+    torch_layer_argument,
 };
 use crate::reasons::culprit::python_name;
 use crate::reasons::Category;
@@ -176,12 +177,4 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
     } else {
         format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
     }
-}
-
-/// The guard compares its value with an int literal (`self.n == 3`).
-fn compared_with_int(guard: &str) -> bool {
-    guard
-        .trim()
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.split_whitespace().next().is_some_and(|v| v.parse::<i64>().is_ok()))
 }
