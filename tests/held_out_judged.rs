@@ -65,13 +65,6 @@ const OPEN5: &[Open] = &[
     (
         "hf_albert_hidden_states_probe",
         "*",
-        "7/1",
-        "owner",
-        "the key argument of transformers' own hook installer (a frame entered after a graph break inside transformers) is read as the user's",
-    ),
-    (
-        "hf_albert_hidden_states_probe",
-        "*",
         "10/1",
         "category",
         "len() of the model output carried across a graph break: container_len here, dict_keys in the truth (a key went missing)",

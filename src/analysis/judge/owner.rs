@@ -5,6 +5,7 @@
 //! attribute, a global, a closure cell, a value from before a graph break)
 //! and the code it points into (the user's, a library's, torch's).
 
+use super::guard_text;
 use crate::model::{Compile, Frame};
 use crate::reasons::classify::Context;
 use crate::reasons::culprit::canonical;
@@ -265,7 +266,9 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // Only which object it passed (its type or identity): data a library
     // hands on (the Trainer's batch, generate()'s prompt) is still the user's.
     let object_check = guard.contains("___check_type_id(") || guard.contains("___check_obj_id(");
-    if let Some(lib) = called_by_library(frame, compile).filter(|_| object_check && !ctx.generate) {
+    let library_constant = constant_value(&guard) && computed_inside_call(compile, argument_name(&subject, root));
+    if let Some(lib) = called_by_library(frame, compile).filter(|_| (object_check || library_constant) && !ctx.generate)
+    {
         return Ownership {
             owner: ValueOwner::LibraryArgument,
             set_by: Some(lib),
@@ -292,6 +295,53 @@ fn called_by_library(frame: &Frame, compile: &Compile) -> Option<String> {
     (code_owner(caller) == Code::Library)
         .then(|| library_name(caller))
         .flatten()
+}
+
+/// A Python constant compared by value (`key == 'attentions'`, `n == 3`,
+/// `flag == True`), not a tensor's metadata.
+fn constant_value(guard: &str) -> bool {
+    !guard.starts_with("tensor '")
+        && !guard.contains(".size()")
+        && !guard.contains(".stride()")
+        && (guard_text::string_value(guard) || guard_text::numeric(guard) || guard_text::is_flag(guard))
+}
+
+/// The compiled frame's caller ran inside the compiled call (after the
+/// compile wrapper, eagerly, past a graph break), so what it passed it
+/// computed there, unless the user's own call names the argument
+/// (`model(x, output_hidden_states=True)` handed down the library's
+/// layers).
+fn computed_inside_call(compile: &Compile, argument: &str) -> bool {
+    let Some((_, callers)) = compile.stack.split_last() else {
+        return false;
+    };
+    let is_torch = |f: &crate::model::StackFrame| f.file.as_deref().is_some_and(|p| code_owner(p) == Code::Torch);
+    let Some(caller_at) = callers.iter().rposition(|f| !is_torch(f)) else {
+        return false;
+    };
+    let Some(entry_at) = callers
+        .iter()
+        .position(|f| f.file.as_deref().is_some_and(|p| p.ends_with("_dynamo/eval_frame.py")))
+    else {
+        return false;
+    };
+    let named_by_user = callers[..entry_at]
+        .iter()
+        .filter(|f| f.file.as_deref().is_some_and(|p| code_owner(p) == Code::User))
+        .filter_map(|f| f.code.as_deref())
+        .any(|code| code.contains(&format!("{argument}=")));
+    entry_at < caller_at && !argument.is_empty() && !named_by_user
+}
+
+/// The name a caller gives the argument: `flag` of `kwargs['flag']`.
+fn argument_name<'a>(subject: &'a str, root: &'a str) -> &'a str {
+    if root != "kwargs" {
+        return root;
+    }
+    subject
+        .strip_prefix("kwargs['")
+        .and_then(|rest| rest.split('\'').next())
+        .unwrap_or(root)
 }
 
 /// `m._forward_hooks` compared by length or emptiness, not a closure inside it.
