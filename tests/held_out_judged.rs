@@ -63,13 +63,6 @@ const OPEN5: &[Open] = &[
     ),
     ("closure_warmup_step", "*", "0/1", "owner", "as category (closure in the truth)"),
     (
-        "hf_albert_hidden_states_probe",
-        "*",
-        "10/1",
-        "category",
-        "len() of the model output carried across a graph break: container_len here, dict_keys in the truth (a key went missing)",
-    ),
-    (
         "hf_gptneox_manual_greedy_decode",
         "*",
         "0/2",

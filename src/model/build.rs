@@ -354,6 +354,9 @@ fn locate_reasons(c: &mut Compile, guards: Option<&FrameExtra>, paths: &PathReso
             reasons::locate(g, &old.tensor_sites);
         }
         g.resolve_paths(paths);
+        if let Some(old) = old {
+            g.keys_guarded = old.guards_keys_of_length(&g.guard);
+        }
         if let (Some(old), Some(new)) = (old, new) {
             g.changes = Some(old.changes_to(new));
         }

@@ -197,7 +197,13 @@ pub fn classify_all(guards: &[GuardFailure], ctx: &Context<'_>) -> Vec<Recompile
         let keyed = guards
             .iter()
             .any(|o| super::subject::dict_key_test(&o.guard).is_some_and(|(_, dict)| dict == of));
-        if keyed {
+        if g.keys_guarded {
+            r.category = Category::DictKeys;
+            r.detail = Some(format!(
+                "{of} holds another number of keys (the failed entry guarded each of its keys: a dict)"
+            ));
+            r.advice = super::rules::DICT_KEYS_ADVICE.into();
+        } else if keyed {
             r.category = Category::DictKeys;
             r.detail = Some(format!(
                 "the dict {of} holds another number of keys (another failure tests its keys)"

@@ -114,6 +114,26 @@ impl GuardSet {
         .add_line(line);
     }
 
+    /// For a length guard `len(X) ...`: whether this set guards X's keys
+    /// one by one, as Dynamo does for a dict.
+    pub fn guards_keys_of_length(&self, guard: &str) -> bool {
+        let Some(of) = failed_subject(guard)
+            .strip_prefix("len(")
+            .and_then(|s| s.strip_suffix(')'))
+            .map(str::to_string)
+        else {
+            return false;
+        };
+        // A module's registry of children (a ModuleList's `_modules`) is
+        // a dict keyed '0', '1', ...: its length is how many layers.
+        if of.ends_with("._modules") {
+            return false;
+        }
+        let prefix = format!("list(dict.keys({of}))[");
+        let at = self.values.partition_point(|(s, _)| **s < *prefix);
+        self.values.get(at).is_some_and(|(s, _)| s.starts_with(&prefix))
+    }
+
     /// The value guarded for `subject`.
     pub fn value(&self, subject: &str) -> Option<&str> {
         let at = self.values.binary_search_by(|(s, _)| (**s).cmp(subject)).ok()?;
@@ -265,5 +285,26 @@ mod tests {
         assert_eq!(guarded_now(other_dim, &new), GuardedNow::Constant("[4, None]".into()));
         assert_eq!(guarded_now("self.step == 3", &new), GuardedNow::Constant("4".into()));
         assert_eq!(guarded_now("L['lr'] == 0.1", &new), GuardedNow::Unguarded);
+    }
+
+    #[test]
+    fn a_length_guard_on_a_value_whose_keys_are_guarded_is_on_a_dict() {
+        // Lines of a real torch 2.15 tree (tests/scenarios5 hf_albert_hidden_states_probe, 10/0).
+        let old = GuardSet::parse(
+            "| +- DictGuardManager: source=L['___stack0'], accessed_by=FrameLocalsGuardAccessor(key='___stack0', framelocals_idx=2), type=<class 'transformers.modeling_outputs.BaseModelOutputWithPooling'>, tag_safe=(False, False)\n\
+             | | | +- EQUALS_MATCH: list(dict.keys(L['___stack0']))[0] == 'last_hidden_state'     # return tuple(self[k] for k in self.keys())  # transformers/utils/generic.py:632 in to_tuple\n\
+             | | +- EQUALS_MATCH: len(L['blocks']) == 2\n\
+             | | +- EQUALS_MATCH: list(dict.keys(L['m']._modules))[0] == '0'\n",
+        );
+        assert!(old.guards_keys_of_length("len(___stack0) != 2"));
+        assert!(
+            !old.guards_keys_of_length("len(blocks) != 2"),
+            "a list's length guards no keys"
+        );
+        assert!(
+            !old.guards_keys_of_length("len(m._modules) != 1"),
+            "a module registry is layers, not keys"
+        );
+        assert!(!old.guards_keys_of_length("___stack0 == 2"));
     }
 }

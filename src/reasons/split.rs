@@ -55,6 +55,10 @@ pub struct GuardFailure {
     /// The stack trace shows the guarded value was read inside a module
     /// hook (`hook_result = hook(self, args, result)` on the way in).
     pub in_hook: bool,
+    /// The failed entry guards, one by one, the keys of the value whose
+    /// length failed (`list(dict.keys(X))[i]`): X is a dict (a
+    /// `ModelOutput` included), so its set of keys changed.
+    pub keys_guarded: bool,
 }
 
 fn entry_re() -> &'static Regex {
@@ -138,6 +142,7 @@ pub fn split(raw: &str) -> GuardFailure {
         changes: None,
         now: None,
         in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),
+        keys_guarded: false,
     }
 }
 
