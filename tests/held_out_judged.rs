@@ -61,20 +61,12 @@ const OPEN5: &[Open] = &[
         "category",
         "a closure's nonlocal int that torch made dynamic is read as a constant argument; the truth says closure state",
     ),
-    ("closure_warmup_step", "*", "0/1", "owner", "as category (closure in the truth)"),
     (
-        "hf_gptneox_manual_greedy_decode",
+        "closure_warmup_step",
         "*",
-        "0/2",
-        "category",
-        "the KV cache the user's decode loop feeds back is read as an input shape (shape_input); the truth says kv_cache",
-    ),
-    (
-        "hf_gptneox_manual_greedy_decode",
-        "*",
-        "0/2",
-        "fix",
-        "the shape fix offers mark_dynamic on the cache's keys tensor, which the truth forbids for a cache the model returns",
+        "0/1",
+        "owner",
+        "as category (closure in the truth)",
     ),
 ];
 

@@ -135,6 +135,18 @@ pub fn rules() -> Vec<Rule> {
             advice: "Expected once: generate() calls the model with the whole prompt (prefill), then one token at a time (decode), so one compile for each. A static cache (model.generate(..., cache_implementation=\"static\")) keeps the later steps from recompiling.",
         },
         Rule {
+            // A cache the user's own decode loop feeds back (the model's
+            // past_key_values): it grows one position per step, outside
+            // generate().
+            id: "cache.size",
+            category: KvCache,
+            when: When::Always,
+            pattern: r"^tensor '(?P<src>.*(?:past_key_values|key_cache|value_cache|kv_cache).*?)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)",
+            culprit: Culprit::Source("src"),
+            detail: Some("the KV cache went from {exp} to {act} at dim {idx}"),
+            advice: "A KV cache your decoding loop feeds back grows by one position per step: the first growth makes that dim dynamic (automatic dynamic shapes), once, and later lengths compile nothing. To keep every step's shapes fixed, preallocate the cache at its maximum length (transformers' StaticCache passed as past_key_values, or your own buffer written in place) and pass the position.",
+        },
+        Rule {
             id: "generate.kwargs",
             category: KvCache,
             when: When::Generate,

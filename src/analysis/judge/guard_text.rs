@@ -9,7 +9,8 @@ use crate::reasons::GuardFailure;
 /// A length guard on a dict (the guard trees name its keys): another set
 /// of entries, not a list growing.
 pub(super) fn dict_length(g: &GuardFailure) -> bool {
-    g.guard.trim_start().starts_with("len(") && g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys("))
+    g.guard.trim_start().starts_with("len(")
+        && (g.keys_guarded || g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys(")))
 }
 
 /// The class of an identity-guarded value that the guarded line compares
