@@ -76,4 +76,8 @@ pub enum GuardedNow {
     /// The new entry has no value guard on it (a Python number made
     /// dynamic, or a value the new graph no longer reads).
     Unguarded,
+    /// Held symbolically, yet an expression of it is guarded as a
+    /// constant (`(1.0 + ((-1)*p)) == 0.95`: an op of the traced code
+    /// needed the number), so the next value compiles again. The guard.
+    Specialised(Arc<str>),
 }

@@ -87,7 +87,18 @@ impl GuardSet {
                     std::cmp::Ordering::Greater => break None,
                 }
             };
-            let Some(now) = now else { continue };
+            let Some(now) = now else {
+                // Not guarded by value any more, yet an expression of it
+                // is: the new entry pinned it another way, so it differs.
+                if let Some((expr, v)) = new.expression_of(subject) {
+                    out.push(GuardChange {
+                        subject: Arc::clone(subject),
+                        old: Arc::clone(old),
+                        new: Arc::from(format!("{expr} == {v}")),
+                    });
+                }
+                continue;
+            };
             theirs.next();
             if !Arc::ptr_eq(now, old) && now != old {
                 out.push(GuardChange {
@@ -134,6 +145,22 @@ impl GuardSet {
         self.values.get(at).is_some_and(|(s, _)| s.starts_with(&prefix))
     }
 
+    /// A symbolic expression of `subject` this set guards as a constant
+    /// (`(1.0 + ((-1)*p)) == 0.95`), when it guards no value of `subject`
+    /// itself: the expression and its value.
+    pub fn expression_of(&self, subject: &str) -> Option<(&str, &str)> {
+        if subject.is_empty() || subject.contains(' ') {
+            return None;
+        }
+        // Sorted by subject: the parenthesised ones are one run.
+        let from = self.values.partition_point(|(s, _)| **s < *"(");
+        self.values[from..]
+            .iter()
+            .take_while(|(s, _)| s.starts_with('('))
+            .find(|(s, _)| mentions(s, subject))
+            .map(|(s, v)| (&**s, &**v))
+    }
+
     /// The value guarded for `subject`.
     pub fn value(&self, subject: &str) -> Option<&str> {
         let at = self.values.binary_search_by(|(s, _)| (**s).cmp(subject)).ok()?;
@@ -167,8 +194,22 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
     match new.value(&subject) {
         Some(v) if v.contains("None") && subject.ends_with("size()") => GuardedNow::Dynamic,
         Some(v) => GuardedNow::Constant(Arc::from(v)),
-        None => GuardedNow::Unguarded,
+        None => match new.expression_of(&subject) {
+            Some((expr, v)) => GuardedNow::Specialised(Arc::from(format!("{expr} == {v}"))),
+            None => GuardedNow::Unguarded,
+        },
     }
+}
+
+/// `subject` appears in `expr` as a whole operand (`p` in `(1 - p)`, not
+/// in `p2` or `x.p`).
+fn mentions(expr: &str, subject: &str) -> bool {
+    let operand = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '\''));
+    expr.match_indices(subject).any(|(at, _)| {
+        let before = expr[..at].chars().last();
+        let after = expr[at + subject.len()..].chars().next();
+        !operand(before) && !operand(after) && after != Some('[') && after != Some('(')
+    })
 }
 
 #[cfg(test)]

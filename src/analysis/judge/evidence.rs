@@ -168,6 +168,16 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     if c.failed && c.finished {
         return Evidence::new(EvidenceKind::CompileFailed, failed_compile(c));
     }
+    // Made symbolic, then pinned again by an expression the traced code
+    // needed as a number: the next value compiles again.
+    if let Some(GuardedNow::Specialised(expr)) = f.guard.and_then(|g| g.now.as_ref()) {
+        return Evidence::new(
+            EvidenceKind::Pinned,
+            format!(
+                "torch held the value symbolically, but the traced code needs a number made from it (an op's argument), so the new entry guards `{expr}`: each new value compiles again"
+            ),
+        );
+    }
     let shape = matches!(f.category, Category::ShapeInput | Category::ShapeLazyBuffer);
     if shape && c.automatic_dynamic == Some(false) && !small_size(guard) {
         if let Some(why) = bounded(f) {

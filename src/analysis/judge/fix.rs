@@ -98,6 +98,9 @@ fn for_owner(input: &FixInput<'_>) -> String {
     if input.evidence.kind == EvidenceKind::DeclaredRange {
         return declared_range_fix(input);
     }
+    if let Some(fix) = pinned_number_fix(input) {
+        return fix;
+    }
     if let Some(code) = loop_count(input) {
         return format!(
             "{culprit} sets how many times a Python loop runs (`{code}`), and Dynamo unrolls the loop into the graph: every count is a new graph, and no config makes it dynamic. Compile the loop body instead of the loop (torch.compile the function each iteration calls), run a fixed number of iterations (max_iters, masking the extra ones), or use torch._higher_order_ops.while_loop."
@@ -170,6 +173,24 @@ fn library_attribute_fix(input: &FixInput<'_>) -> String {
             "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
             r.culprit
         ),
+        // Not a mode: the library's code changes it at every call (a count
+        // it keeps), so the fix is to keep that call out of the graph.
+        _ if input.evidence.kind == EvidenceKind::Repeats => {
+            let at = input
+                .guard
+                .and_then(|g| g.source.as_deref())
+                .map(|s| format!(" (your call at {})", s.rsplit(['/', '\\']).next().unwrap_or(s)))
+                .unwrap_or_default();
+            let unspec = if input.guard.is_some_and(|g| g.hint.as_deref().is_some_and(|h| h.contains("integer attributes of the nn.Module"))) {
+                " For an int attribute of an nn.Module, torch._dynamo.config.allow_unspec_int_on_nn_module = True makes it dynamic instead (one more recompile, none after)."
+            } else {
+                ""
+            };
+            format!(
+                "{who}'s own code changes {} at every call{at} and the compiled code reads it as a constant: each new value compiles again, until the recompile limit. Keep that library call outside the compiled function (call it on the outputs the compiled function returns), or wrap it with torch.compiler.disable.{unspec}",
+                r.culprit
+            )
+        }
         _ => format!(
             "Expected: {who} switched {} (a mode of the library, not a value you pass): one compile per mode, reused when the mode returns. Nothing to change in your calls; to avoid compiling at the switch, compile after switching, or keep one compiled model per mode.",
             r.culprit
@@ -417,4 +438,46 @@ fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
+}
+
+/// An attribute's number torch held symbolically that the traced code
+/// pinned again through an expression it needed as a number (an op's
+/// probability or scale): the user's or a library's module, the choices
+/// are the same, but for who can turn it into a tensor.
+fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
+    // An argument's fixes (pass it as a tensor) are its own.
+    if !matches!(
+        input.ownership.owner,
+        ValueOwner::UserAttribute | ValueOwner::LibraryAttribute
+    ) {
+        return None;
+    }
+    let g = input.guard?;
+    let expr = match &g.now {
+        Some(crate::reasons::GuardedNow::Specialised(expr)) => expr.to_string(),
+        _ if input.reason.form == "module.attribute_expression" => {
+            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
+        }
+        // Older torch writes the value itself, from the pass that gives a
+        // float it meant to keep symbolic back to the graph as a constant.
+        _ if g.raw.contains("remove_tensorify_specialized")
+            && input.reason.category != Category::OptimizerHyperparam =>
+        {
+            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
+        }
+        _ => return None,
+    };
+    let culprit = python_name(&input.reason.culprit);
+    let in_library = g
+        .location
+        .as_ref()
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
+    let outside = if in_library {
+        "replace the library's module that reads it with your own version that takes the value as a tensor"
+    } else {
+        "keep the value in a tensor the compiled code reads (a buffer: register_buffer, updated in place with copy_()), so no Python number is made from it"
+    };
+    Some(format!(
+        "{culprit} changes, and although torch held it symbolically, the traced code needs a number made from it (`{expr}`, an op's argument), so every new value compiles again. Use fewer distinct values (a coarser schedule: one compile per value, each reused when it returns), keep it fixed while compiled, or {outside}."
+    ))
 }

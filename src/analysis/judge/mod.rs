@@ -58,6 +58,14 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             unbounded[i] = true;
         }
     }
+    // An int stepped by one at two recompiles of one cause is a counter
+    // (a library's update count, a step number): its values do not return.
+    for i in 0..recompiles.len() {
+        let counter = inner_guard(&recompiles[i]).is_some_and(guard_text::counter_step);
+        if counter && keys.iter().filter(|k| **k == keys[i]).count() >= 2 {
+            unbounded[i] = true;
+        }
+    }
     // A model's depth is a bounded variant only while each depth compiles
     // once: a depth the frame compiled before, compiled again, repeats.
     for i in 0..recompiles.len() {

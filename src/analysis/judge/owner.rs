@@ -145,6 +145,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         Some(rest) => rest.split("' to be").next().unwrap_or(rest).to_string(),
         None => failed_subject(&g.guard),
     };
+    // `(1.0 + ((-1)*self.drop.p))`: whose value it is, is the operand's.
+    let subject = match subject.starts_with('(') {
+        true => first_operand(&subject).unwrap_or(&subject).to_string(),
+        false => subject,
+    };
     if guard.starts_with("GLOBAL_STATE")
         || guard.contains("___check_global_state")
         || guard.contains("torch_function_mode")
@@ -178,6 +183,20 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     }
     if guard.contains("__closure__[") {
         return Ownership::of(ValueOwner::Closure);
+    }
+    let read_in_library_code = g
+        .location
+        .as_ref()
+        .is_some_and(|l| code_owner(&l.file) == Code::Library);
+    // An attribute of an object kept in a global (`G['metric']._update_count`)
+    // that a library's code reads and its methods keep: the library's state,
+    // not a global the user reassigns.
+    if read_in_library_code && private_attribute_of_global(&guard) {
+        let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
+        return Ownership {
+            owner: ValueOwner::LibraryAttribute,
+            set_by: lib,
+        };
     }
     if let Some(module) = global_module(&guard) {
         return match module {
@@ -252,7 +271,17 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         if config_field && !guard.starts_with("tensor '") {
             return Ownership::set_by(ValueOwner::UserAttribute, "your code (the model's config)");
         }
-        if read_in_library {
+        // A public attribute of a library's module (`drop_path.drop_prob`,
+        // `dropout.p`) is a setting the user's code writes; the library's
+        // own state is private (`_update_count`) or a known switch (above).
+        let private = subject
+            .rsplit('.')
+            .next()
+            .is_some_and(|a| a.starts_with('_') && !a.starts_with("__"));
+        // One the library fills in itself on the first call is tested
+        // against None (`if self.scales is None:`).
+        let lazily_set = guard_text::is_flag(&guard) && (guard.contains(" is None") || guard.contains(" is not None"));
+        if read_in_library && (private || lazily_set || !attribute_path(&subject)) {
             let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
             return Ownership {
                 owner: ValueOwner::LibraryAttribute,
@@ -331,6 +360,48 @@ fn computed_inside_call(compile: &Compile, argument: &str) -> bool {
         .filter_map(|f| f.code.as_deref())
         .any(|code| code.contains(&format!("{argument}=")));
     entry_at < caller_at && !argument.is_empty() && !named_by_user
+}
+
+/// `G['name'].attr` (or deeper) whose last attribute is private (`_x`).
+fn private_attribute_of_global(guard: &str) -> bool {
+    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    let text = text.strip_prefix("not ").unwrap_or(text);
+    let Some(rest) = text.strip_prefix("G['") else {
+        return false;
+    };
+    let Some((_, path)) = rest.split_once("']") else {
+        return false;
+    };
+    let path = path.split([' ', '=', '!']).next().unwrap_or(path);
+    path.starts_with('.')
+        && path
+            .rsplit('.')
+            .next()
+            .is_some_and(|a| a.starts_with('_') && !a.starts_with("__"))
+}
+
+/// `self._modules['a'].p`: a plain attribute path ending in a name (not a
+/// call, an item or a length).
+fn attribute_path(subject: &str) -> bool {
+    subject
+        .rsplit('.')
+        .next()
+        .is_some_and(|a| !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        && subject.contains('.')
+}
+
+/// The first name (a path: `self._modules['a'].p`) in an expression.
+fn first_operand(expr: &str) -> Option<&str> {
+    let part = |c: char| c.is_ascii_alphanumeric() || "_.'[]".contains(c);
+    let mut at = 0;
+    for run in expr.split(|c: char| !part(c)) {
+        let start = at;
+        at += run.len() + 1;
+        if run.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return Some(&expr[start..start + run.len()]);
+        }
+    }
+    None
 }
 
 /// The name a caller gives the argument: `flag` of `kwargs['flag']`.

@@ -119,6 +119,32 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls), or use guardscope's hooks.",
         },
         Rule {
+            // `(1.0 + ((-1)*self.drop.p)) == 0.95`: a symbolic expression of
+            // a module attribute that an op of the traced code needed as a
+            // number (bernoulli_'s p), guarded as a constant.
+            id: "module.attribute_expression",
+            category: NnModuleAttr,
+            when: When::Always,
+            pattern: leak(format!(
+                r"^\(.*?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*)[^\[(A-Za-z0-9_.].*\) == -?[0-9][0-9.e+-]*$"
+            )),
+            culprit: Culprit::Source("src"),
+            detail: Some("an expression of {culprit} that the traced code needed as a number (an op's argument) is a constant of the graph"),
+            advice: "Torch holds {culprit} symbolically, but an op of the traced code takes a number made from it (here a probability or a scale), so each new value compiles again. Keep it fixed while compiled, give it a few values (one compile each), or compute that op outside the compiled region.",
+        },
+        Rule {
+            // `G['metric']._update_count == 0` with torch's hint that it is
+            // an integer attribute of an nn.Module: a module kept in a
+            // global, whose attribute changed, not the global itself.
+            id: "global.module_attribute",
+            category: NnModuleAttr,
+            when: When::ModuleHint,
+            pattern: r"^(?:not )?(?P<src>G\['[^']+'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some(MODULE_ATTR_DETAIL),
+            advice: MODULE_ATTR_ADVICE,
+        },
+        Rule {
             id: "global.value",
             category: GlobalVar,
             when: When::Always,

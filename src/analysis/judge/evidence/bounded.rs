@@ -5,9 +5,9 @@
 use super::facts::Facts;
 use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
-    boolean, branch_bound, bucket_sizes, dict_length, dtype_value, enum_member, int_branch, int_or_none_test,
-    module_children, size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument, traced_bound,
-    zero_one_bound, zero_one_change,
+    boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch,
+    int_or_none_test, module_children, size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument,
+    traced_bound, zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -19,6 +19,10 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
         return None;
     }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    // Stepped by one at each of several recompiles: a counter, not modes.
+    if f.same_cause.len() >= 2 && f.guard.is_some_and(counter_step) {
+        return None;
+    }
     use Category::*;
     if small_size(guard) || f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons)) {
         return Some(

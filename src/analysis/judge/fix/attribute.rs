@@ -5,7 +5,7 @@
 use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
-    compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, module_children, numeric,
+    compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
     torch_layer_argument,
 };
 use crate::reasons::culprit::python_name;
@@ -66,6 +66,13 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             expected(input),
             r.culprit
         ),
+        Category::ContainerLen if input.guard.and_then(length_as_number).is_some() => {
+            let code = input.guard.and_then(length_as_number).unwrap_or_default();
+            let name = python_name(&r.culprit);
+            format!(
+                "The compiled code uses the length of {name} as a number (`{code}`): a Python int read there is a constant of the graph, so each new length compiles again, every time the list grows. Compute the length outside the compiled function and pass it in as a tensor (torch.tensor(len({name}))), or compute what depends on it outside and pass the result in."
+            )
+        }
         Category::ContainerLen => format!(
             "{} is a list your code keeps on the object, and the compiled code reads its length (or whether it is empty): each new length compiles again, so a list appended to every step recompiles every step until the recompile limit. Keep the history in a fixed-size tensor buffer instead (self.register_buffer(\"history\", torch.zeros(maxlen, ...)) written at an index as a ring buffer, or a running mean), or append outside the compiled region.",
             r.culprit
