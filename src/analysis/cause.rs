@@ -120,7 +120,7 @@ pub fn user_line(
 /// line and code another failed entry of the same frame gives for the same
 /// guarded value: the value is read where it was, whichever entry failed on
 /// it. Never for a tensor guard: an argument's line is the call (see
-/// `tensor_site::locate`).
+/// `guard_site::locate`).
 pub fn same_value_line(frame: &Frame, compile: &Compile, cause: usize) -> Option<(String, Option<String>)> {
     let g = compile.recompile_reasons.get(cause)?;
     if g.source.is_some() || g.guard.starts_with("tensor '") {

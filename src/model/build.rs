@@ -351,11 +351,16 @@ fn locate_reasons(c: &mut Compile, guards: Option<&FrameExtra>, paths: &PathReso
     for g in c.recompile_reasons.iter_mut() {
         let old = g.entry.as_deref().and_then(set);
         if let Some(old) = old {
-            reasons::locate(g, &old.tensor_sites);
+            reasons::locate(g, &old.sites);
+        }
+        // An entry compiled with an empty dict guards none of its keys; the
+        // new compile read them at the same line.
+        if let Some(new) = new {
+            reasons::locate(g, &new.sites);
         }
         g.resolve_paths(paths);
         if let Some(old) = old {
-            g.keys_guarded = old.guards_keys_of_length(&g.guard);
+            g.dict_subject = old.holds_dict_of(&g.guard);
         }
         if let (Some(old), Some(new)) = (old, new) {
             g.changes = Some(old.changes_to(new));

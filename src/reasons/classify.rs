@@ -187,17 +187,15 @@ pub fn classify_all(guards: &[GuardFailure], ctx: &Context<'_>) -> Vec<Recompile
             continue;
         }
         let guard = culprit::canonical(&g.guard);
-        let Some(of) = guard
+        let of = guard
             .strip_prefix("len(")
-            .and_then(|s| s.split_once(')'))
+            .and_then(|s| s.rsplit_once(')'))
             .map(|(x, _)| x)
-        else {
-            continue;
-        };
+            .unwrap_or_else(|| guard.trim().trim_start_matches("not "));
         let keyed = guards
             .iter()
             .any(|o| super::subject::dict_key_test(&o.guard).is_some_and(|(_, dict)| dict == of));
-        if g.keys_guarded {
+        if g.dict_subject {
             r.category = Category::DictKeys;
             r.detail = Some(format!(
                 "{of} holds another number of keys (the failed entry guarded each of its keys: a dict)"

@@ -15,8 +15,8 @@
 //! ```
 
 use super::change::{GuardChange, GuardedNow};
+use super::guard_site::GuardSite;
 use super::subject::{failed_subject, size_mismatch_dim};
-use super::tensor_site::TensorGuardSite;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ pub struct GuardSet {
     /// Root locals' classes (`self` -> `transformers...GPT2LMHeadModel`).
     pub root_types: BTreeMap<String, String>,
     /// Where tensor guards were installed in user code.
-    pub tensor_sites: Vec<TensorGuardSite>,
+    pub sites: Vec<GuardSite>,
 }
 
 impl GuardSet {
@@ -54,7 +54,7 @@ impl GuardSet {
         for (name, ty) in &later.root_types {
             self.root_types.insert(name.clone(), ty.clone());
         }
-        self.tensor_sites.extend(later.tensor_sites.iter().cloned());
+        self.sites.extend(later.sites.iter().cloned());
     }
 
     /// Orders the values by subject once all lines are in.
@@ -120,21 +120,34 @@ impl GuardSet {
         line::LineSink {
             values: &mut self.values,
             root_types: &mut self.root_types,
-            tensor_sites: &mut self.tensor_sites,
+            sites: &mut self.sites,
         }
         .add_line(line);
     }
 
-    /// For a length guard `len(X) ...`: whether this set guards X's keys
-    /// one by one, as Dynamo does for a dict.
-    pub fn guards_keys_of_length(&self, guard: &str) -> bool {
-        let Some(of) = failed_subject(guard)
-            .strip_prefix("len(")
-            .and_then(|s| s.strip_suffix(')'))
-            .map(str::to_string)
-        else {
-            return false;
+    /// For a length or emptiness guard (`len(X) ...`, `not X`): whether X
+    /// is a dict here, its keys guarded one by one as Dynamo does for a
+    /// dict, or its class `dict`.
+    pub fn holds_dict_of(&self, guard: &str) -> bool {
+        let subject = failed_subject(guard);
+        let of = match subject.strip_prefix("len(").and_then(|s| s.strip_suffix(')')) {
+            Some(of) => of.to_string(),
+            None => {
+                let text = guard.split("  #").next().unwrap_or(guard).trim();
+                let bare = text.strip_prefix("not ").unwrap_or(text);
+                if bare.contains(' ') || bare.is_empty() {
+                    return false;
+                }
+                crate::reasons::culprit::strip_locals(bare)
+            }
         };
+        let class = self.root_types.get(&of).map(String::as_str);
+        if matches!(
+            class,
+            Some("dict" | "collections.OrderedDict" | "collections.defaultdict")
+        ) {
+            return true;
+        }
         // A module's registry of children (a ModuleList's `_modules`) is
         // a dict keyed '0', '1', ...: its length is how many layers.
         if of.ends_with("._modules") {
@@ -240,7 +253,7 @@ mod tests {
         assert_eq!(v("___dict_contains('mask', inputs)"), Some("False"));
         assert_eq!(v("id(activation.__code__)"), Some("140154113349520"));
         assert_eq!(s.root_types.get("self").map(String::as_str), Some("m.Net"));
-        assert_eq!(s.tensor_sites.len(), 1);
+        assert_eq!(s.sites.len(), 1);
     }
 
     #[test]
@@ -337,15 +350,12 @@ mod tests {
              | | +- EQUALS_MATCH: len(L['blocks']) == 2\n\
              | | +- EQUALS_MATCH: list(dict.keys(L['m']._modules))[0] == '0'\n",
         );
-        assert!(old.guards_keys_of_length("len(___stack0) != 2"));
+        assert!(old.holds_dict_of("len(___stack0) != 2"));
+        assert!(!old.holds_dict_of("len(blocks) != 2"), "a list's length guards no keys");
         assert!(
-            !old.guards_keys_of_length("len(blocks) != 2"),
-            "a list's length guards no keys"
-        );
-        assert!(
-            !old.guards_keys_of_length("len(m._modules) != 1"),
+            !old.holds_dict_of("len(m._modules) != 1"),
             "a module registry is layers, not keys"
         );
-        assert!(!old.guards_keys_of_length("___stack0 == 2"));
+        assert!(!old.holds_dict_of("___stack0 == 2"));
     }
 }

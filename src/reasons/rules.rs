@@ -297,6 +297,27 @@ pub fn rules() -> Vec<Rule> {
             advice: "Torch's global state ({what}) differs from when the graph was compiled, e.g. grad mode in train vs eval, or autocast. One compile per mode is expected; if it alternates within a step, keep the compiled call under one mode.",
         },
         Rule {
+            // An attribute of a torch-function mode on the stack (the
+            // user's TorchFunctionMode subclass): the mode object's own
+            // state, which its __torch_function__ changes as ops run.
+            id: "mode.state_length",
+            category: ContainerLen,
+            when: When::Always,
+            pattern: r"^(?:not )?len\(___get_torch_function_mode_stack_at\((?P<i>\d+)\)\.(?P<attr>[A-Za-z_][A-Za-z0-9_.]*)\)",
+            culprit: Culprit::Template("the active TorchFunctionMode's {attr}"),
+            detail: Some("the torch-function mode on the stack keeps {attr}, a container its __torch_function__ fills as ops run, and the compiled code read its length"),
+            advice: "The compiled code reads state the TorchFunctionMode keeps ({culprit}), which the mode changes on every op it sees: each call under the mode compiles again.",
+        },
+        Rule {
+            id: "mode.state",
+            category: ClosureHookState,
+            when: When::Always,
+            pattern: r"___get_torch_function_mode_stack_at\((?P<i>\d+)\)\.(?P<attr>[A-Za-z_][A-Za-z0-9_.]*)",
+            culprit: Culprit::Template("the active TorchFunctionMode's {attr}"),
+            detail: Some("the torch-function mode on the stack keeps {attr}, state its __torch_function__ changes as ops run"),
+            advice: "The compiled code reads state the TorchFunctionMode keeps ({culprit}), which the mode changes on every op it sees: each call under the mode compiles again.",
+        },
+        Rule {
             id: "torch.state_guard",
             category: TorchGlobalState,
             when: When::Always,

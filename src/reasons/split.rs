@@ -55,10 +55,11 @@ pub struct GuardFailure {
     /// The stack trace shows the guarded value was read inside a module
     /// hook (`hook_result = hook(self, args, result)` on the way in).
     pub in_hook: bool,
-    /// The failed entry guards, one by one, the keys of the value whose
-    /// length failed (`list(dict.keys(X))[i]`): X is a dict (a
-    /// `ModelOutput` included), so its set of keys changed.
-    pub keys_guarded: bool,
+    /// The value whose length or emptiness failed (`len(X) != 2`, `not X`)
+    /// is a dict: the failed entry guards its keys one by one
+    /// (`list(dict.keys(X))[i]`, a `ModelOutput` included) or names its
+    /// class dict. Its set of keys changed, not a list's length.
+    pub dict_subject: bool,
 }
 
 fn entry_re() -> &'static Regex {
@@ -142,7 +143,7 @@ pub fn split(raw: &str) -> GuardFailure {
         changes: None,
         now: None,
         in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),
-        keys_guarded: false,
+        dict_subject: false,
     }
 }
 

@@ -283,10 +283,17 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         // state read inside the graph is a problem even when seen once. A
         // buffer the forward grows itself grows again with the next longer
         // input: the compiled code changes the state it guards on.
-        let hook = f.category == Category::ClosureHookState || f.guard.is_some_and(|g| g.in_hook);
+        let hook = f.category == Category::ClosureHookState
+            || f.guard
+                .is_some_and(|g| g.in_hook || g.guard.contains("___get_torch_function_mode_stack_at("));
         let grown_in_forward = f.category == Category::ShapeLazyBuffer;
         if hook || grown_in_forward {
-            let what = if hook {
+            let what = if f
+                .guard
+                .is_some_and(|g| g.guard.contains("___get_torch_function_mode_stack_at("))
+            {
+                "a torch-function mode's own state (its __torch_function__ changes it as ops run)"
+            } else if hook {
                 "a hook's state"
             } else {
                 "a buffer your forward grows or reassigns"

@@ -7,18 +7,22 @@
 
 use super::evidence::EvidenceKind;
 use super::guard_text::{dict_length, enum_member, is_flag as boolean, string_value};
-use super::owner::{is_inference_change, ValueOwner};
+use super::owner::ValueOwner;
 use crate::reasons::culprit::python_name;
 use crate::reasons::Category;
 
 mod attribute;
 mod input;
+mod library;
 mod number_param;
 mod shape;
-use attribute::user_attribute_fix;
+mod torch_state;
+use attribute::{pinned_number_fix, user_attribute_fix};
+use input::once;
 pub use input::FixInput;
-use input::{once, requires_grad_fix};
+use library::library_attribute_fix;
 use shape::{declared_range_fix, shape_fix};
+use torch_state::torch_state_fix;
 
 /// The advice for one recompile.
 pub fn fix(input: &FixInput<'_>) -> String {
@@ -151,72 +155,6 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::UserAttribute => user_attribute_fix(input),
         ValueOwner::UserArgument => user_argument_fix(input, dynamic),
     }
-}
-
-fn library_attribute_fix(input: &FixInput<'_>) -> String {
-    let r = input.reason;
-    let who = input.ownership.set_by.as_deref().unwrap_or("a library");
-    match r.category {
-        Category::OptimizerHyperparam => {
-            if input.evidence.kind == EvidenceKind::BecameDynamic {
-                "Expected once here: the scheduler changed the optimizer's lr and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compiled nothing in this run. To avoid even this recompile (other optimizers and torch versions keep lr static and compile every value), give the optimizer its lr as a tensor: torch.optim.AdamW(params, lr=torch.tensor(1e-3)).".to_string()
-            } else {
-                r.advice.clone()
-            }
-        }
-        _ if input.guard.is_some_and(|g| g.guard.trim_start().starts_with("tensor '")) => format!(
-            "Expected once: {who} (resize_token_embeddings after adding tokens, or another that rebuilds a layer) gave {} another size, and parameter shapes are compiled static: one recompile for each such change, none while the size stays. No action needed; to avoid it, make the change before torch.compile (add the tokens and resize first).",
-            r.culprit
-        ),
-        Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
-        _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
-            "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
-            r.culprit
-        ),
-        // Not a mode: the library's code changes it at every call (a count
-        // it keeps), so the fix is to keep that call out of the graph.
-        _ if input.evidence.kind == EvidenceKind::Repeats => {
-            let at = input
-                .guard
-                .and_then(|g| g.source.as_deref())
-                .map(|s| format!(" (your call at {})", s.rsplit(['/', '\\']).next().unwrap_or(s)))
-                .unwrap_or_default();
-            let unspec = if input.guard.is_some_and(|g| g.hint.as_deref().is_some_and(|h| h.contains("integer attributes of the nn.Module"))) {
-                " For an int attribute of an nn.Module, torch._dynamo.config.allow_unspec_int_on_nn_module = True makes it dynamic instead (one more recompile, none after)."
-            } else {
-                ""
-            };
-            format!(
-                "{who}'s own code changes {} at every call{at} and the compiled code reads it as a constant: each new value compiles again, until the recompile limit. Keep that library call outside the compiled function (call it on the outputs the compiled function returns), or wrap it with torch.compiler.disable.{unspec}",
-                r.culprit
-            )
-        }
-        _ => format!(
-            "Expected: {who} switched {} (a mode of the library, not a value you pass): one compile per mode, reused when the mode returns. Nothing to change in your calls; to avoid compiling at the switch, compile after switching, or keep one compiled model per mode.",
-            r.culprit
-        ),
-    }
-}
-
-fn torch_state_fix(input: &FixInput<'_>) -> String {
-    let r = input.reason;
-    let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
-    if input.guard.is_some_and(is_inference_change) {
-        let tensor = python_name(crate::reasons::subject::guarded_tensor(g).unwrap_or("the input"));
-        return format!(
-            "Not a device change: {tensor} was made under torch.inference_mode() (an inference tensor, without autograd keys) where the graph was compiled for a normal tensor, or the reverse: one compile per kind. Make the inputs the same way for every call (outside inference_mode, or run every call under it); if both kinds are intended, it is one compile each."
-        );
-    }
-    if g.contains("_forward_hooks") || g.contains("_pre_hooks") || g.contains("_backward_hooks") {
-        return "Expected once: a hook was added, removed or replaced after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
-    }
-    if g.contains("parametrize") {
-        return "torch.nn.utils.parametrize.cached() fills a cache the compiled code reads: one compile with it and one without, reused afterwards. Call the compiled model always inside, or always outside, parametrize.cached().".to_string();
-    }
-    if r.category == Category::RequiresGrad {
-        return requires_grad_fix(input);
-    }
-    r.advice.clone()
 }
 
 fn graph_break_value_fix(input: &FixInput<'_>) -> String {
@@ -438,46 +376,4 @@ fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
-}
-
-/// An attribute's number torch held symbolically that the traced code
-/// pinned again through an expression it needed as a number (an op's
-/// probability or scale): the user's or a library's module, the choices
-/// are the same, but for who can turn it into a tensor.
-fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
-    // An argument's fixes (pass it as a tensor) are its own.
-    if !matches!(
-        input.ownership.owner,
-        ValueOwner::UserAttribute | ValueOwner::LibraryAttribute
-    ) {
-        return None;
-    }
-    let g = input.guard?;
-    let expr = match &g.now {
-        Some(crate::reasons::GuardedNow::Specialised(expr)) => expr.to_string(),
-        _ if input.reason.form == "module.attribute_expression" => {
-            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
-        }
-        // Older torch writes the value itself, from the pass that gives a
-        // float it meant to keep symbolic back to the graph as a constant.
-        _ if g.raw.contains("remove_tensorify_specialized")
-            && input.reason.category != Category::OptimizerHyperparam =>
-        {
-            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
-        }
-        _ => return None,
-    };
-    let culprit = python_name(&input.reason.culprit);
-    let in_library = g
-        .location
-        .as_ref()
-        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
-    let outside = if in_library {
-        "replace the library's module that reads it with your own version that takes the value as a tensor"
-    } else {
-        "keep the value in a tensor the compiled code reads (a buffer: register_buffer, updated in place with copy_()), so no Python number is made from it"
-    };
-    Some(format!(
-        "{culprit} changes, and although torch held it symbolically, the traced code needs a number made from it (`{expr}`, an op's argument), so every new value compiles again. Use fewer distinct values (a coarser schedule: one compile per value, each reused when it returns), keep it fixed while compiled, or {outside}."
-    ))
 }

@@ -10,7 +10,7 @@ use crate::reasons::GuardFailure;
 /// of entries, not a list growing.
 pub(super) fn dict_length(g: &GuardFailure) -> bool {
     g.guard.trim_start().starts_with("len(")
-        && (g.keys_guarded || g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys(")))
+        && (g.dict_subject || g.changes.iter().flatten().any(|c| c.subject.contains("dict.keys(")))
 }
 
 /// The class of an identity-guarded value that the guarded line compares
@@ -433,41 +433,4 @@ pub(super) fn counter_step(g: &GuardFailure) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reasons::split;
-
-    #[test]
-    fn a_size_that_is_also_a_dict_key_names_the_dict() {
-        // Hand-made from rope_cache_dict_seqlen's 0/2 (tests/scenarios):
-        // the size 32 the entry was compiled for is a key of self.cache.
-        let all = [
-            split::split("0/1: tensor 'x' size mismatch at index 1. expected 32, actual 64"),
-            split::split("0/0: not ___dict_contains(32, self.cache)"),
-        ];
-        assert_eq!(compiled_size(&all[0].guard), Some("32"));
-        assert_eq!(size_keyed_dict(&all[0], &all), Some("self.cache"));
-        let other = split::split("0/1: tensor 'x' size mismatch at index 1. expected 16, actual 64");
-        assert_eq!(size_keyed_dict(&other, &all), None);
-        assert!(from_small_size(
-            "tensor 'args[0]' size mismatch at index 0. expected 1, actual 2"
-        ));
-        assert!(!from_small_size(
-            "tensor 'args[0]' size mismatch at index 0. expected 2, actual 1"
-        ));
-    }
-
-    #[test]
-    fn a_declared_range_and_a_traced_bound_are_told_apart() {
-        let declared = [("args[0].size()[0]".to_string(), "[2, 16]".to_string())];
-        let guard = split::split("0/0: 2 <= args[0].size()[0] <= 16  # return F.linear(input, self.weight, self.bias)  # nn/modules/linear.py:134 in forward");
-        assert!(declared_range(&guard, &declared).is_some());
-        assert!(declared_range(&guard, &[]).is_none());
-        assert!(traced_bound(&guard));
-        let branch = split::split("0/1: x.size()[0] <= 16  # if x.shape[0] > 16:  # /home/me/train.py:7 in f");
-        assert!(branch_bound(&branch).is_some());
-        let specialised = split::split("0/1: 2 <= x.size()[0]");
-        assert!(!traced_bound(&specialised));
-        assert!(small_size(&specialised.guard));
-    }
-}
+mod tests;

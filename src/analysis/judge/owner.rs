@@ -7,12 +7,20 @@
 
 use super::guard_text;
 use crate::model::{Compile, Frame};
+use source::{
+    argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
+    global_module, is_generate_internal, is_hook_dict, library_name, library_switch, private_attribute_of_global,
+    root_of, GlobalOf,
+};
+
+mod source;
 use crate::reasons::classify::Context;
 use crate::reasons::culprit::canonical;
 use crate::reasons::paths::{owner as code_owner, Owner as Code};
 use crate::reasons::subject::receiver_identity;
 use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
+pub use source::is_inference_change;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -110,30 +118,6 @@ impl Ownership {
     }
 }
 
-/// Attributes that library methods flip, by the name the guard reads.
-const LIBRARY_SWITCHES: &[(&str, &str)] = &[
-    ("_adapters_disabled", "PEFT's disable_adapter() / enable_adapters()"),
-    ("_disable_adapters", "PEFT's disable_adapter() / enable_adapters()"),
-    ("disable_adapters", "PEFT's disable_adapter() / enable_adapters()"),
-    ("active_adapter", "PEFT's set_adapter()"),
-    ("_active_adapter", "PEFT's set_adapter()"),
-    ("merged_adapters", "PEFT's merge_adapter() / unmerge_adapter()"),
-    ("_attn_implementation", "transformers' set_attn_implementation()"),
-    (
-        "_attn_implementation_internal",
-        "transformers' set_attn_implementation()",
-    ),
-    (
-        "gradient_checkpointing",
-        "transformers' gradient_checkpointing_enable()",
-    ),
-    (
-        "use_cache",
-        "transformers' gradient_checkpointing_enable() (it turns use_cache off)",
-    ),
-    ("problem_type", "transformers (set on the first call with labels)"),
-];
-
 /// Who owns what the guard `g` failed on, in the frame and compile it
 /// failed for.
 pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &Compile) -> Ownership {
@@ -150,6 +134,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         true => first_operand(&subject).unwrap_or(&subject).to_string(),
         false => subject,
     };
+    // An attribute of a mode object on the stack is that object's state
+    // (the user's TorchFunctionMode), not torch's mode stack itself.
+    if guard.contains("___get_torch_function_mode_stack_at(") && guard.contains(").") {
+        return Ownership::set_by(ValueOwner::UserAttribute, "your TorchFunctionMode (its own state)");
+    }
     if guard.starts_with("GLOBAL_STATE")
         || guard.contains("___check_global_state")
         || guard.contains("torch_function_mode")
@@ -304,245 +293,6 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         };
     }
     Ownership::of(ValueOwner::UserArgument)
-}
-
-/// The library whose code called the compiled frame, when that frame is a
-/// library's too: torch.compile entered it after a graph break inside the
-/// library, or through a wrapper the library shares between classes, and
-/// the library passed its arguments. The stack ends with the compiled
-/// frame; torch's frames between it and its caller are skipped.
-fn called_by_library(frame: &Frame, compile: &Compile) -> Option<String> {
-    if code_owner(frame.file.as_deref()?) != Code::Library {
-        return None;
-    }
-    let (_, callers) = compile.stack.split_last()?;
-    let caller = callers
-        .iter()
-        .rev()
-        .filter_map(|f| f.file.as_deref())
-        .find(|file| code_owner(file) != Code::Torch)?;
-    (code_owner(caller) == Code::Library)
-        .then(|| library_name(caller))
-        .flatten()
-}
-
-/// A Python constant compared by value (`key == 'attentions'`, `n == 3`,
-/// `flag == True`), not a tensor's metadata.
-fn constant_value(guard: &str) -> bool {
-    !guard.starts_with("tensor '")
-        && !guard.contains(".size()")
-        && !guard.contains(".stride()")
-        && (guard_text::string_value(guard) || guard_text::numeric(guard) || guard_text::is_flag(guard))
-}
-
-/// The compiled frame's caller ran inside the compiled call (after the
-/// compile wrapper, eagerly, past a graph break), so what it passed it
-/// computed there, unless the user's own call names the argument
-/// (`model(x, output_hidden_states=True)` handed down the library's
-/// layers).
-fn computed_inside_call(compile: &Compile, argument: &str) -> bool {
-    let Some((_, callers)) = compile.stack.split_last() else {
-        return false;
-    };
-    let is_torch = |f: &crate::model::StackFrame| f.file.as_deref().is_some_and(|p| code_owner(p) == Code::Torch);
-    let Some(caller_at) = callers.iter().rposition(|f| !is_torch(f)) else {
-        return false;
-    };
-    let Some(entry_at) = callers
-        .iter()
-        .position(|f| f.file.as_deref().is_some_and(|p| p.ends_with("_dynamo/eval_frame.py")))
-    else {
-        return false;
-    };
-    let named_by_user = callers[..entry_at]
-        .iter()
-        .filter(|f| f.file.as_deref().is_some_and(|p| code_owner(p) == Code::User))
-        .filter_map(|f| f.code.as_deref())
-        .any(|code| code.contains(&format!("{argument}=")));
-    entry_at < caller_at && !argument.is_empty() && !named_by_user
-}
-
-/// `G['name'].attr` (or deeper) whose last attribute is private (`_x`).
-fn private_attribute_of_global(guard: &str) -> bool {
-    let text = guard.split("  #").next().unwrap_or(guard).trim();
-    let text = text.strip_prefix("not ").unwrap_or(text);
-    let Some(rest) = text.strip_prefix("G['") else {
-        return false;
-    };
-    let Some((_, path)) = rest.split_once("']") else {
-        return false;
-    };
-    let path = path.split([' ', '=', '!']).next().unwrap_or(path);
-    path.starts_with('.')
-        && path
-            .rsplit('.')
-            .next()
-            .is_some_and(|a| a.starts_with('_') && !a.starts_with("__"))
-}
-
-/// `self._modules['a'].p`: a plain attribute path ending in a name (not a
-/// call, an item or a length).
-fn attribute_path(subject: &str) -> bool {
-    subject
-        .rsplit('.')
-        .next()
-        .is_some_and(|a| !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        && subject.contains('.')
-}
-
-/// The first name (a path: `self._modules['a'].p`) in an expression.
-fn first_operand(expr: &str) -> Option<&str> {
-    let part = |c: char| c.is_ascii_alphanumeric() || "_.'[]".contains(c);
-    let mut at = 0;
-    for run in expr.split(|c: char| !part(c)) {
-        let start = at;
-        at += run.len() + 1;
-        if run.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            return Some(&expr[start..start + run.len()]);
-        }
-    }
-    None
-}
-
-/// The name a caller gives the argument: `flag` of `kwargs['flag']`.
-fn argument_name<'a>(subject: &'a str, root: &'a str) -> &'a str {
-    if root != "kwargs" {
-        return root;
-    }
-    subject
-        .strip_prefix("kwargs['")
-        .and_then(|rest| rest.split('\'').next())
-        .unwrap_or(root)
-}
-
-/// `m._forward_hooks` compared by length or emptiness, not a closure inside it.
-fn is_hook_dict(guard: &str) -> bool {
-    const DICTS: [&str; 5] = [
-        "._forward_hooks",
-        "._forward_pre_hooks",
-        "._backward_hooks",
-        "._backward_pre_hooks",
-        "._state_dict_hooks",
-    ];
-    DICTS.iter().any(|d| guard.contains(d)) && !guard.contains("__closure__") && !guard.contains(".cell_contents")
-}
-
-enum GlobalOf {
-    Torch,
-    Library(String),
-    User,
-}
-
-/// Which module a `G[...]` global belongs to.
-fn global_module(guard: &str) -> Option<GlobalOf> {
-    let at = guard.find("G['")?;
-    let name = guard[at + 3..].split('\'').next()?;
-    if name == "torch" || name.starts_with("__import_torch") {
-        return Some(GlobalOf::Torch);
-    }
-    if let Some(module) = name.strip_prefix("__import_") {
-        let module = module.trim_start_matches('_');
-        if module == "main__" || module.is_empty() {
-            return Some(GlobalOf::User);
-        }
-        let top = module.split("_dot_").next().unwrap_or(module);
-        const LIBRARIES: [&str; 8] = [
-            "transformers",
-            "peft",
-            "accelerate",
-            "torchvision",
-            "lightning",
-            "pytorch_lightning",
-            "diffusers",
-            "timm",
-        ];
-        if LIBRARIES.contains(&top) {
-            return Some(GlobalOf::Library(top.to_string()));
-        }
-    }
-    Some(GlobalOf::User)
-}
-
-/// A tensor made under `torch.inference_mode()` lacks the Autograd and
-/// ADInplaceOrView keys a normal one has, on the same device.
-pub fn is_inference_change(g: &GuardFailure) -> bool {
-    if !g.guard.contains("dispatch key set mismatch") {
-        return false;
-    }
-    if let Some(changes) = &g.changes {
-        if let Some(c) = changes.iter().find(|c| c.subject.ends_with(" dispatch keys")) {
-            return crate::reasons::classify::only_autograd_keys_differ(&c.old, &c.new);
-        }
-    }
-    // Without the trees: the text names both key sets.
-    let Some((_, rest)) = g.guard.split_once("expected ") else {
-        return false;
-    };
-    let Some((old, new)) = rest.split_once(", actual ") else {
-        return false;
-    };
-    let backend = |s: &str| {
-        ["CPU", "CUDA", "MPS", "XPU", "Meta"]
-            .into_iter()
-            .find(|b| s.contains(&format!("({b}")) || s.contains(&format!(" {b},")) || s.contains(&format!("{b})")))
-    };
-    let autograd = |s: &str| s.contains("Autograd");
-    backend(old) == backend(new) && autograd(old) != autograd(new)
-}
-
-fn library_switch(guard: &str) -> Option<&'static str> {
-    LIBRARY_SWITCHES.iter().find_map(|(name, who)| {
-        let hit = guard.contains(&format!(".{name} "))
-            || guard.contains(&format!(".{name}["))
-            || guard.ends_with(&format!(".{name}"))
-            || guard.contains(&format!("['{name}']"));
-        hit.then_some(*who)
-    })
-}
-
-/// Values `generate()` builds and passes itself: the cache, its flags, the
-/// cache position, which keyword arguments a decode step passes.
-fn is_generate_internal(subject: &str, guard: &str) -> bool {
-    const INTERNAL: [&str; 8] = [
-        "encoder_outputs",
-        "past_key_values",
-        "cache",
-        "is_updated",
-        "cache_position",
-        "position_ids",
-        "attention_mask",
-        "use_cache",
-    ];
-    (subject.starts_with("kwargs") || subject.starts_with("len(kwargs") || subject.starts_with("___dict_contains"))
-        && (INTERNAL.iter().any(|w| subject.contains(w))
-            || guard.starts_with("len(kwargs")
-            || guard.contains("', kwargs)"))
-        || INTERNAL.iter().any(|w| subject.contains(w)) && !subject.contains("input_ids")
-}
-
-/// `self` of `self.a.b`, `x` of `x.size()`.
-fn root_of(subject: &str) -> &str {
-    let s = subject.trim_start_matches("not ");
-    let s = s.strip_prefix("hasattr(").unwrap_or(s);
-    // What a length or a key test is about: `len(self.history)`,
-    // `___dict_contains(32, self.cache)`.
-    let s = s.strip_prefix("len(").unwrap_or(s);
-    let s = match s.strip_prefix("___dict_contains(") {
-        Some(args) => args.split_once(", ").map_or(args, |(_, of)| of),
-        None => s,
-    };
-    let end = s.find(['.', '[', ' ', '(', ',']).unwrap_or(s.len());
-    &s[..end]
-}
-
-/// `transformers` of `.../site-packages/transformers/models/...`.
-fn library_name(path: &str) -> Option<String> {
-    let p = path.replace('\\', "/");
-    let rest = p
-        .split("/site-packages/")
-        .nth(1)
-        .or_else(|| p.split("/dist-packages/").nth(1))?;
-    Some(rest.split('/').next()?.to_string())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! its value in the new compile's set.
 
 use crate::reasons::culprit::{canonical, strip_locals};
-use crate::reasons::tensor_site::{self, TensorGuardSite};
+use crate::reasons::guard_site::{self, GuardSite};
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 
@@ -24,7 +24,7 @@ fn split_at_colon_space(s: &str) -> Option<(&str, &str)> {
 pub(in crate::reasons) struct LineSink<'s> {
     pub values: &'s mut Vec<(Arc<str>, Arc<str>)>,
     pub root_types: &'s mut BTreeMap<String, String>,
-    pub tensor_sites: &'s mut Vec<TensorGuardSite>,
+    pub sites: &'s mut Vec<GuardSite>,
 }
 
 impl LineSink<'_> {
@@ -39,8 +39,11 @@ impl LineSink<'_> {
             return;
         };
         let guard = &line[at + 3..];
-        if guard.starts_with("TENSOR_MATCH: ") {
-            self.tensor_sites.extend(tensor_site::parse_line(line));
+        // A dict's keys are guarded one by one: its first key's site is
+        // enough to say where the dict was read.
+        let first_key = guard.starts_with("EQUALS_MATCH: list(dict.keys(") && guard.contains("))[0] ==");
+        if guard.starts_with("TENSOR_MATCH: ") || first_key {
+            self.sites.extend(guard_site::parse_line(line));
         }
         if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
             self.add_root_type(manager);

@@ -8,6 +8,7 @@ use crate::analysis::judge::guard_text::{
     compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
     torch_layer_argument,
 };
+use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::culprit::python_name;
 use crate::reasons::Category;
 
@@ -18,6 +19,12 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
         return format!(
             "{}An instance attribute named forward was assigned after compiling (model.forward = ..., a monkeypatched method), so calls no longer reach the compiled class's forward: one compile for the patched forward, reused while it stays. Patch before compiling, or give the replacement its own compiled function (a separate compiled callable: torch.compile(the_replacement)) instead of assigning it to forward.",
             expected(input)
+        );
+    }
+    if g.contains("___get_torch_function_mode_stack_at(") {
+        return format!(
+            "Your TorchFunctionMode keeps state ({}) that its __torch_function__ changes as ops run, and Dynamo traces the mode inside the compiled call and guards on that state: every call under the mode compiles again. Run the calls you observe uncompiled: under torch.compiler.set_stance(\"force_eager\"), or through the original function (compiled_fn._torchdynamo_orig_callable); or keep the counting out of the trace (its body under @torch._dynamo.disable).",
+            r.culprit
         );
     }
     if let Some(layer) = input.guard.and_then(torch_layer_argument) {
@@ -184,4 +191,46 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
     } else {
         format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
     }
+}
+
+/// An attribute's number torch held symbolically that the traced code
+/// pinned again through an expression it needed as a number (an op's
+/// probability or scale): the user's or a library's module, the choices
+/// are the same, but for who can turn it into a tensor.
+pub(super) fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
+    // An argument's fixes (pass it as a tensor) are its own.
+    if !matches!(
+        input.ownership.owner,
+        ValueOwner::UserAttribute | ValueOwner::LibraryAttribute
+    ) {
+        return None;
+    }
+    let g = input.guard?;
+    let expr = match &g.now {
+        Some(crate::reasons::GuardedNow::Specialised(expr)) => expr.to_string(),
+        _ if input.reason.form == "module.attribute_expression" => {
+            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
+        }
+        // Older torch writes the value itself, from the pass that gives a
+        // float it meant to keep symbolic back to the graph as a constant.
+        _ if g.raw.contains("remove_tensorify_specialized")
+            && input.reason.category != Category::OptimizerHyperparam =>
+        {
+            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
+        }
+        _ => return None,
+    };
+    let culprit = python_name(&input.reason.culprit);
+    let in_library = g
+        .location
+        .as_ref()
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
+    let outside = if in_library {
+        "replace the library's module that reads it with your own version that takes the value as a tensor"
+    } else {
+        "keep the value in a tensor the compiled code reads (a buffer: register_buffer, updated in place with copy_()), so no Python number is made from it"
+    };
+    Some(format!(
+        "{culprit} changes, and although torch held it symbolically, the traced code needs a number made from it (`{expr}`, an op's argument), so every new value compiles again. Use fewer distinct values (a coarser schedule: one compile per value, each reused when it returns), keep it fixed while compiled, or {outside}."
+    ))
 }

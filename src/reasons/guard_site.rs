@@ -1,10 +1,12 @@
-//! Where a tensor guard came from. Tensor guard failures (`tensor 'x' size
-//! mismatch ...`) carry no source line, but the failed cache entry's guard
-//! tree (`dynamo_cpp_guards_str`) has a `TENSOR_MATCH` line for the same
-//! tensor with the user line that first read it:
+//! Where a guard without a comment came from. Tensor guard failures
+//! (`tensor 'x' size mismatch ...`) and a dict's length (`len(X) != 2`)
+//! carry no source line, but the failed cache entry's guard tree
+//! (`dynamo_cpp_guards_str`) has a `TENSOR_MATCH` line for the same tensor,
+//! or a guard on one of the dict's keys, with the user line that read it:
 //!
 //! ```text
 //! +- TENSOR_MATCH: check_tensor(L['self']._buffers['cache'], Tensor, ...)  # n = self.cache.size(0)  # model.py:59 in forward
+//! +- EQUALS_MATCH: list(dict.keys(L['self'].calls))[0] == 'linear'  # self.calls[name] += 1  # model.py:24 in __torch_function__
 //! ```
 
 use super::culprit::strip_locals;
@@ -13,11 +15,14 @@ use super::split::{split, GuardFailure, Location};
 use super::subject::guarded_tensor;
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
+/// A key of a dict (`list(dict.keys(X))[0] == 'linear'`).
+const KEY_MARKER: &str = "EQUALS_MATCH: list(dict.keys(";
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct TensorGuardSite {
-    /// The tensor as recompile reasons name it (`self._buffers['cache']`).
-    pub tensor: String,
+pub struct GuardSite {
+    /// The tensor, or the dict whose keys are guarded, as recompile
+    /// reasons name it (`self._buffers['cache']`).
+    pub subject: String,
     pub code: Option<String>,
     /// The guard comment's location (shortened as torch prints it).
     pub location: Location,
@@ -25,14 +30,25 @@ pub struct TensorGuardSite {
 
 /// The sites of a guard tree payload that point into user code (guards
 /// installed inside torch, e.g. on a Linear's weight, say nothing useful).
-pub fn tensor_guard_sites(guard_tree: &str) -> Vec<TensorGuardSite> {
+pub fn guard_sites(guard_tree: &str) -> Vec<GuardSite> {
     guard_tree.lines().filter_map(parse_line).collect()
 }
 
-pub(super) fn parse_line(line: &str) -> Option<TensorGuardSite> {
-    let at = line.find(MARKER)?;
-    let rest = &line[at + MARKER.len()..];
-    let tensor = &rest[..rest.find(", ")?];
+pub(super) fn parse_line(line: &str) -> Option<GuardSite> {
+    let (at, subject) = match line.find(MARKER) {
+        Some(at) => {
+            let rest = &line[at + MARKER.len()..];
+            (at, &rest[..rest.find(", ")?])
+        }
+        None => {
+            let at = line.find(KEY_MARKER)?;
+            let rest = &line[at + KEY_MARKER.len()..];
+            (
+                line.find("EQUALS_MATCH: ")? + "EQUALS_MATCH: ".len(),
+                &rest[..rest.find("))[")?],
+            )
+        }
+    };
     // Most tensor guards (a model's parameters) are installed inside torch:
     // tell from the comment's last part before splitting the line in full.
     let last = line.rsplit("  # ").next().unwrap_or("");
@@ -42,8 +58,8 @@ pub(super) fn parse_line(line: &str) -> Option<TensorGuardSite> {
     }
     let g = split(&line[at..]);
     let location = g.location.filter(|l| owner(&l.file) != Owner::Torch)?;
-    Some(TensorGuardSite {
-        tensor: strip_locals(tensor),
+    Some(GuardSite {
+        subject: strip_locals(subject),
         code: g.code,
         location,
     })
@@ -54,18 +70,24 @@ pub(super) fn parse_line(line: &str) -> Option<TensorGuardSite> {
 /// tensor the caller passed in: its new size or dtype comes from the line
 /// that passes it (the call), not from where the compiled code first reads
 /// it, so that read line would point the user at code that did not change.
-pub fn locate(g: &mut GuardFailure, sites: &[TensorGuardSite]) {
+pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
     if g.source.is_some() || g.location.is_some() {
         return;
     }
-    let Some(tensor) = guarded_tensor(&g.guard) else {
-        return;
+    // `len(X) != 2` of a dict: where one of its keys was read.
+    let dict = crate::reasons::culprit::canonical(&g.guard)
+        .strip_prefix("len(")
+        .and_then(|s| s.rsplit_once(')'))
+        .map(|(x, _)| x.to_string());
+    let subject = match (guarded_tensor(&g.guard), dict) {
+        (Some(tensor), _) => strip_locals(tensor),
+        (None, Some(dict)) => dict,
+        (None, None) => return,
     };
-    let tensor = strip_locals(tensor);
-    if passed_by_caller(&tensor) {
+    if passed_by_caller(&subject) {
         return;
     }
-    if let Some(site) = sites.iter().find(|s| s.tensor == tensor) {
+    if let Some(site) = sites.iter().find(|s| s.subject == subject) {
         g.location = Some(site.location.clone());
         g.source = Some(site.location.short());
         if g.code.is_none() {
@@ -98,11 +120,11 @@ mod tests {
 
     #[test]
     fn only_user_sites_are_kept() {
-        let sites = tensor_guard_sites(TREE);
+        let sites = guard_sites(TREE);
         assert_eq!(
             sites,
-            [TensorGuardSite {
-                tensor: "self._modules['pos_encoding']._buffers['pos_enc_cache']".into(),
+            [GuardSite {
+                subject: "self._modules['pos_encoding']._buffers['pos_enc_cache']".into(),
                 code: Some("cached = self.pos_enc_cache.size(0)".into()),
                 location: Location {
                     file: "samples/scripts/_collision_model.py".into(),
@@ -117,7 +139,7 @@ mod tests {
     fn a_size_mismatch_gets_the_line_that_read_the_tensor() {
         let mut g =
             split("0/0: tensor 'self._modules['pos_encoding']._buffers['pos_enc_cache']' size mismatch at index 0. expected 0, actual 32");
-        locate(&mut g, &tensor_guard_sites(TREE));
+        locate(&mut g, &guard_sites(TREE));
         assert_eq!(g.source.as_deref(), Some("samples/scripts/_collision_model.py:59"));
         assert_eq!(g.code.as_deref(), Some("cached = self.pos_enc_cache.size(0)"));
     }
@@ -127,7 +149,7 @@ mod tests {
         // From tests/scenarios2's mark_unbacked_tokens log (torch 2.14).
         let tree = "| | +- TENSOR_MATCH: check_tensor(L['tokens'], Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch.int64, device=None, requires_grad=False, size=[None, 32], stride=[32, 1])  # positions = torch.arange(tokens.shape[1])  # ome/user/proj/mark_unbacked_tokens/train.py:16 in forward";
         let mut g = split("0/0: tensor 'tokens' size mismatch at index 1. expected 32, actual 48");
-        locate(&mut g, &tensor_guard_sites(tree));
+        locate(&mut g, &guard_sites(tree));
         assert_eq!((g.source, g.code), (None, None));
         assert!(passed_by_caller("___from_numpy(signal)"));
         assert!(passed_by_caller("proposals[0]"));

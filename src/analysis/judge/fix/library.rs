@@ -1,0 +1,52 @@
+//! The fix for an attribute a library's own code sets: a mode it switches,
+//! a parameter it resizes, a count it keeps, a setting it makes on the
+//! first call. Never an edit of the library's code.
+
+use super::input::FixInput;
+use crate::analysis::judge::evidence::EvidenceKind;
+use crate::reasons::Category;
+
+pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
+    let r = input.reason;
+    let who = input.ownership.set_by.as_deref().unwrap_or("a library");
+    match r.category {
+        Category::OptimizerHyperparam => {
+            if input.evidence.kind == EvidenceKind::BecameDynamic {
+                "Expected once here: the scheduler changed the optimizer's lr and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compiled nothing in this run. To avoid even this recompile (other optimizers and torch versions keep lr static and compile every value), give the optimizer its lr as a tensor: torch.optim.AdamW(params, lr=torch.tensor(1e-3)).".to_string()
+            } else {
+                r.advice.clone()
+            }
+        }
+        _ if input.guard.is_some_and(|g| g.guard.trim_start().starts_with("tensor '")) => format!(
+            "Expected once: {who} (resize_token_embeddings after adding tokens, or another that rebuilds a layer) gave {} another size, and parameter shapes are compiled static: one recompile for each such change, none while the size stays. No action needed; to avoid it, make the change before torch.compile (add the tokens and resize first).",
+            r.culprit
+        ),
+        Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
+        _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
+            "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
+            r.culprit
+        ),
+        // Not a mode: the library's code changes it at every call (a count
+        // it keeps), so the fix is to keep that call out of the graph.
+        _ if input.evidence.kind == EvidenceKind::Repeats => {
+            let at = input
+                .guard
+                .and_then(|g| g.source.as_deref())
+                .map(|s| format!(" (your call at {})", s.rsplit(['/', '\\']).next().unwrap_or(s)))
+                .unwrap_or_default();
+            let unspec = if input.guard.is_some_and(|g| g.hint.as_deref().is_some_and(|h| h.contains("integer attributes of the nn.Module"))) {
+                " For an int attribute of an nn.Module, torch._dynamo.config.allow_unspec_int_on_nn_module = True makes it dynamic instead (one more recompile, none after)."
+            } else {
+                ""
+            };
+            format!(
+                "{who}'s own code changes {} at every call{at} and the compiled code reads it as a constant: each new value compiles again, until the recompile limit. Keep that library call outside the compiled function (call it on the outputs the compiled function returns), or wrap it with torch.compiler.disable.{unspec}",
+                r.culprit
+            )
+        }
+        _ => format!(
+            "Expected: {who} switched {} (a mode of the library, not a value you pass): one compile per mode, reused when the mode returns. Nothing to change in your calls; to avoid compiling at the switch, compile after switching, or keep one compiled model per mode.",
+            r.culprit
+        ),
+    }
+}
