@@ -24,10 +24,28 @@ def train_step(x, y, max_norm):
     return loss.detach(), total
 
 
-data = [(torch.randn(128, 16), torch.randn(128, 1)) for _ in range(3)]
+def make_split(n, true_w):
+    x = torch.randn(n, 16)
+    y = x @ true_w + 0.1 * torch.randn(n, 1)
+    return x, y
+
+
+def evaluate(x, y):
+    model.eval()
+    with torch.no_grad():
+        err = nn.functional.l1_loss(model(x), y).item()
+    model.train()
+    return err
+
+
+true_w = torch.randn(16, 1)
+data = [make_split(128, true_w) for _ in range(3)]
+x_val, y_val = make_split(256, true_w)
+
 max_norm = 4.0
 for epoch in range(3):
     for x, y in data:
         loss, total = train_step(x, y, max_norm)
-    print(f"epoch {epoch} max_norm {max_norm} loss {loss.item():.4f} grad norm {total.item():.3f}")
+    val = evaluate(x_val, y_val)
+    print(f"epoch {epoch} max_norm {max_norm} loss {loss.item():.4f} grad norm {total.item():.3f} val mae {val:.4f}")
     max_norm = max_norm / 2

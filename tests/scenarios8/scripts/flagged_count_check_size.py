@@ -26,10 +26,18 @@ def handle(batch):
     return scores, torch.sigmoid(reranker(batch[top])).squeeze(-1)
 
 
-with torch.no_grad():
-    for request in range(8):
+def incoming_requests(n_requests, batch_size=64):
+    for request in range(n_requests):
         # traffic drifts a little from request to request
-        batch = torch.randn(64, 12) + 0.15 * request
+        yield request, torch.randn(batch_size, 12) + 0.15 * request
+
+
+alerts = []
+with torch.no_grad():
+    for request, batch in incoming_requests(8):
         scores, second = handle(batch)
         flagged = 0 if second is None else second.numel()
+        if second is not None:
+            alerts.extend(second.tolist())
         print(f"request {request} flagged {flagged} mean score {scores.mean().item():.3f}")
+print(f"{len(alerts)} alerts, {sum(a > 0.5 for a in alerts)} confirmed by the reranker")

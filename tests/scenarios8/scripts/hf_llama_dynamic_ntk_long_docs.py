@@ -29,10 +29,19 @@ def perplexity(input_ids):
     return torch.exp(out.loss).item()
 
 
+def load_documents(lengths):
+    # stand-in for the tokenised corpus: one document per length
+    return [torch.randint(0, config.vocab_size, (1, n)) for n in lengths]
+
+
 # a stream of documents of different lengths, some longer than the
 # 32-token training context
-doc_lengths = [24, 24, 48, 64, 40, 96]
+docs = load_documents([24, 24, 48, 64, 40, 96])
+results = []
 with torch.no_grad():
-    for i, n in enumerate(doc_lengths):
-        doc = torch.randint(0, config.vocab_size, (1, n))
-        print(f"doc {i} tokens {n:3d} ppl {perplexity(doc):.2f}")
+    for i, doc in enumerate(docs):
+        ppl = perplexity(doc)
+        results.append((doc.shape[1], ppl))
+        print(f"doc {i} tokens {doc.shape[1]:3d} ppl {ppl:.2f}")
+long_ppl = [p for n, p in results if n > config.max_position_embeddings]
+print(f"mean ppl beyond the trained context: {sum(long_ppl) / len(long_ppl):.2f}")
