@@ -369,6 +369,34 @@ fn locate_reasons(c: &mut Compile, guards: Option<&FrameExtra>, paths: &PathReso
             g.now = Some(reasons::guarded_now(&g.guard, new));
         }
     }
+    // A failed `S == V` says the call's S is no longer V, though the new
+    // compile no longer guards S (made dynamic): every other entry that
+    // holds S == V differs in it too, not only the one that reported it.
+    let Some(new) = new else { return };
+    let failed: Vec<(String, String)> = c
+        .recompile_reasons
+        .iter()
+        .filter_map(|g| reasons::constant_comparison(&g.guard))
+        .filter(|(subject, _)| new.value(subject).is_none())
+        .collect();
+    for g in c.recompile_reasons.iter_mut() {
+        let Some(old) = g.entry.as_deref().and_then(set) else {
+            continue;
+        };
+        let Some(changes) = g.changes.as_mut() else {
+            continue;
+        };
+        for (subject, value) in &failed {
+            let held = old.value(subject).is_some_and(|v| v == value);
+            if held && !changes.iter().any(|ch| &*ch.subject == subject) {
+                changes.push(reasons::GuardChange {
+                    subject: subject.as_str().into(),
+                    old: value.as_str().into(),
+                    new: format!("another value (not {value})").into(),
+                });
+            }
+        }
+    }
 }
 
 /// A class that is a value, not what was compiled (a wrapper's `fn` can be

@@ -214,6 +214,17 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
     }
 }
 
+/// `S == V` of a failed guard, as a guard tree names S: the subject and the
+/// constant (`("cfg.kernel_sizes[0]", "3")`).
+pub fn constant_comparison(guard: &str) -> Option<(String, String)> {
+    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    let (lhs, rhs) = text.rsplit_once(" == ")?;
+    if lhs.starts_with("tensor '") || lhs.contains(" ") && !lhs.starts_with('(') {
+        return None;
+    }
+    Some((crate::reasons::culprit::canonical(lhs.trim()), rhs.trim().to_string()))
+}
+
 /// `subject` appears in `expr` as a whole operand (`p` in `(1 - p)`, not
 /// in `p2` or `x.p`).
 fn mentions(expr: &str, subject: &str) -> bool {

@@ -22,6 +22,6 @@ pub use classify::{classify, Category, RecompileReason, NO_REASON, UNRECOGNISED}
 pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
 pub use guard_site::{guard_sites, locate, GuardSite};
-pub use guard_tree::{guarded_now, GuardSet};
+pub use guard_tree::{constant_comparison, guarded_now, GuardSet};
 pub use split::{split, GuardFailure, Location};
 pub use subject::failed_subject;

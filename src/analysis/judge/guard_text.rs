@@ -93,13 +93,6 @@ pub(super) fn branch_bound(g: &GuardFailure) -> Option<&str> {
         .then_some(code)
 }
 
-/// The value a constant guard compares with, before the guard's comment:
-/// `3` of `self.n == 3  # if x == y:`.
-fn compared_value(guard: &str) -> Option<&str> {
-    let text = guard.split("  #").next().unwrap_or(guard).trim();
-    text.rsplit_once(" == ").map(|(_, v)| v.trim())
-}
-
 /// `L['t'] == 0.5`: a constant comparison with a float literal.
 pub(super) fn compared_with_float_literal(guard: &str) -> bool {
     compared_value(guard).is_some_and(|v| v.contains('.') && v.parse::<f64>().is_ok())
@@ -380,57 +373,9 @@ pub(super) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
     STRUCTURAL.contains(&name.as_str()).then_some(name)
 }
 
-/// The quoted line uses a container's length as a number (`len(self.buffer)
-/// / CAPACITY`, `n * len(xs)`): an arithmetic operator next to the `len()`
-/// call. The line itself, when it does.
-pub(super) fn length_as_number(g: &GuardFailure) -> Option<&str> {
-    if !g.guard.trim_start().starts_with("len(") {
-        return None;
-    }
-    let code = g.code.as_deref()?;
-    let operator = |c: Option<char>| c.is_some_and(|c| "*/+-%".contains(c));
-    let mut rest = code;
-    while let Some(at) = rest.find("len(") {
-        let before = rest[..at].trim_end().chars().last();
-        let mut depth = 0usize;
-        let close = rest[at + 3..].char_indices().find_map(|(i, c)| {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(at + 3 + i);
-                    }
-                }
-                _ => {}
-            }
-            None
-        })?;
-        let after = rest[close + 1..].trim_start().chars().next();
-        if operator(before) || operator(after) {
-            return Some(code.trim());
-        }
-        rest = &rest[close + 1..];
-    }
-    None
-}
-
-/// An int the code steps by one between calls (`n == 0` failed, the new
-/// entry holds `n == 1`): a counter, whose values never come back while it
-/// counts, not a mode with a few values.
-pub(super) fn counter_step(g: &GuardFailure) -> bool {
-    // A length or a key count is a container's (its own judgement).
-    if g.guard.trim_start().starts_with("len(") {
-        return false;
-    }
-    let Some(old) = compared_value(&g.guard)
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse::<i64>().ok())
-    else {
-        return false;
-    };
-    matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(new)) if new.trim().parse::<i64>() == Ok(old + 1))
-}
+mod numbers;
+use numbers::compared_value;
+pub(super) use numbers::{counter_step, int_zero_one, length_as_number};
 
 #[cfg(test)]
 mod tests;

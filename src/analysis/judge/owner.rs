@@ -263,10 +263,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         // A public attribute of a library's module (`drop_path.drop_prob`,
         // `dropout.p`) is a setting the user's code writes; the library's
         // own state is private (`_update_count`) or a known switch (above).
+        // A cache (`max_seq_len_cached`) is kept by the code that reads it.
         let private = subject
             .rsplit('.')
             .next()
-            .is_some_and(|a| a.starts_with('_') && !a.starts_with("__"));
+            .is_some_and(|a| (a.starts_with('_') && !a.starts_with("__")) || a.contains("cache"));
         // One the library fills in itself on the first call is tested
         // against None (`if self.scales is None:`).
         let lazily_set = guard_text::is_flag(&guard) && (guard.contains(" is None") || guard.contains(" is not None"));

@@ -6,8 +6,8 @@ use super::facts::Facts;
 use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
     boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch,
-    int_or_none_test, module_children, size_keyed_dict, size_modulus, small_size, string_value, torch_layer_argument,
-    traced_bound, zero_one_bound, zero_one_change,
+    int_or_none_test, int_zero_one, module_children, size_keyed_dict, size_modulus, small_size, string_value,
+    torch_layer_argument, traced_bound, zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -31,6 +31,11 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     // The guard reported first need not be the size (a stride relation
     // that only an empty tensor breaks): the new entry's sizes say it.
+    if f.guard.is_some_and(|g| int_zero_one(g, &f.compile.recompile_reasons)) {
+        return Some(
+            "a dynamic int is held as 2 or more, like a size: 0 and 1 are specialised, each compiled once; larger values share the dynamic entry".into(),
+        );
+    }
     if let Some((tensor, dim, size)) = f.guard.and_then(zero_one_change) {
         return Some(format!(
             "{tensor} came with size {size} at dim {dim}, which the dynamic entry held symbolic: sizes 0 and 1 are always specialised (0/1 specialization), so it compiled once for that size; larger sizes share the dynamic entry"

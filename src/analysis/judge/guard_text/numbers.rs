@@ -1,0 +1,95 @@
+//! What a guard's text says of a Python number: the constant it compares
+//! with, a counter stepped by one, a dynamic int's 0/1 specialisation, a
+//! length used as a number on the quoted line.
+
+use crate::reasons::GuardFailure;
+
+/// The value a constant guard compares with, before the guard's comment:
+/// `3` of `self.n == 3  # if x == y:`.
+pub(in crate::analysis::judge) fn compared_value(guard: &str) -> Option<&str> {
+    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    text.rsplit_once(" == ").map(|(_, v)| v.trim())
+}
+
+/// The quoted line uses a container's length as a number (`len(self.buffer)
+/// / CAPACITY`, `n * len(xs)`): an arithmetic operator next to the `len()`
+/// call. The line itself, when it does.
+pub(in crate::analysis::judge) fn length_as_number(g: &GuardFailure) -> Option<&str> {
+    if !g.guard.trim_start().starts_with("len(") {
+        return None;
+    }
+    let code = g.code.as_deref()?;
+    let operator = |c: Option<char>| c.is_some_and(|c| "*/+-%".contains(c));
+    let mut rest = code;
+    while let Some(at) = rest.find("len(") {
+        let before = rest[..at].trim_end().chars().last();
+        let mut depth = 0usize;
+        let close = rest[at + 3..].char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(at + 3 + i);
+                    }
+                }
+                _ => {}
+            }
+            None
+        })?;
+        let after = rest[close + 1..].trim_start().chars().next();
+        if operator(before) || operator(after) {
+            return Some(code.trim());
+        }
+        rest = &rest[close + 1..];
+    }
+    None
+}
+
+/// An int the code steps by one between calls (`n == 0` failed, the new
+/// entry holds `n == 1`): a counter, whose values never come back while it
+/// counts, not a mode with a few values.
+pub(in crate::analysis::judge) fn counter_step(g: &GuardFailure) -> bool {
+    // A length or a key count is a container's (its own judgement).
+    if g.guard.trim_start().starts_with("len(") {
+        return false;
+    }
+    let Some(old) = compared_value(&g.guard)
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<i64>().ok())
+    else {
+        return false;
+    };
+    matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(new)) if new.trim().parse::<i64>() == Ok(old + 1))
+}
+
+/// A dynamic Python int's 0/1 specialisation, as for sizes: torch holds
+/// it as `2 <= n` (or `2 <= n <= 64`), so 0 and 1 compile once each (the
+/// entry for 1 then fails `n == 1` with 0, while another failed entry of
+/// the compile holds `2 <= n`). Not a size's guard.
+pub(in crate::analysis::judge) fn int_zero_one(g: &GuardFailure, all: &[GuardFailure]) -> bool {
+    let text = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    if text.contains(".size()") || text.starts_with("tensor '") {
+        return false;
+    }
+    let name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_[]'.".contains(c));
+    if let Some(rest) = text.strip_prefix("2 <= ") {
+        return name(rest.split(" <= ").next().unwrap_or(rest));
+    }
+    let Some((lhs, value)) = text.rsplit_once(" == ") else {
+        return false;
+    };
+    let subject = crate::reasons::culprit::canonical(lhs.trim());
+    // Another entry of the frame holds it as `2 <= n`: it is dynamic, and
+    // this entry is one of its two specialisations (not an id among many).
+    let dynamic_elsewhere = all
+        .iter()
+        .any(|o| crate::reasons::culprit::canonical(&o.guard).starts_with(&format!("2 <= {subject}")));
+    dynamic_elsewhere
+        && matches!(value.trim(), "0" | "1")
+        && name(lhs.trim())
+        && g.changes
+            .iter()
+            .flatten()
+            .any(|c| *c.subject == *subject && matches!(&*c.new, "0" | "1"))
+}
