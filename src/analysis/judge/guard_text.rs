@@ -169,6 +169,28 @@ pub(super) fn size_keyed_dict<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> 
     })
 }
 
+/// A list the module keeps and fills per size (a cache of lengths the
+/// forward compares the size with: `for length, idx in self.cache: if
+/// length == n`): another failure of the compile guards its length or
+/// emptiness. The list, when one does; a size compared with a cached
+/// length is a constant, whatever automatic dynamic shapes do.
+pub(super) fn size_list_cache<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> Option<&'a str> {
+    size_mismatch_dim(&g.guard)?;
+    all.iter().find_map(|o| {
+        let text = o.guard.split("  #").next().unwrap_or(&o.guard).trim();
+        let list = text
+            .strip_prefix("len(")
+            .and_then(|s| s.rsplit_once(')'))
+            .map(|(x, _)| x)
+            .or_else(|| text.strip_prefix("not "))?;
+        let on_module = list.starts_with("self.")
+            || list.starts_with("fn.")
+            || list.starts_with("self._modules")
+            || list.starts_with("fn._modules");
+        (on_module && !o.dict_subject && !list.ends_with("._modules")).then_some(list)
+    })
+}
+
 /// A symbolic guard that failed on a range the user declared with
 /// `mark_dynamic(x, d, min=, max=)`: the cause entry's compile created
 /// that dim with the declared range (its `create_symbol`).

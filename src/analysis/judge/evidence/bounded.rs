@@ -133,7 +133,10 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
                 .into(),
         );
     }
-    if boolean(guard) {
+    // `not self.cache`: whether a container is empty, not a flag; the
+    // container's length is judged as one (it grows).
+    let container = matches!(f.category, ContainerLen | DictKeys);
+    if boolean(guard) && !container {
         return Some("a flag (two values at most): one compile per value, reused when it returns".into());
     }
     if open_string(guard) && f.same_cause.len() < OPEN_STRINGS {

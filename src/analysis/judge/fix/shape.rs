@@ -6,7 +6,7 @@ use super::input::FixInput;
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
     actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned, size_keyed_dict,
-    size_modulus, small_size, traced_bound, zero_one_bound, zero_one_change,
+    size_list_cache, size_modulus, small_size, traced_bound, zero_one_bound, zero_one_change,
 };
 use crate::reasons::culprit::python_name;
 use crate::reasons::subject::size_mismatch_dim;
@@ -37,6 +37,12 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         return format!(
             "Expected: the size of dim {dim} is used as a key of {} (a cache keyed by length), so each length compiles once, reused when it returns: one entry per bucket you use. To compile nothing after warm-up, precompute the cache for every length up to the maximum before compiling (or keep one tensor of the maximum length, register_buffer, and slice it).",
             python_name(dict)
+        );
+    }
+    if let Some(list) = input.guard.and_then(|g| size_list_cache(g, input.failures)) {
+        return format!(
+            "The size of dim {dim} is looked up in {}, a Python list your module fills per length and compares the size with (a cache of lengths): each comparison makes the size a constant of the graph, so every new length compiles again, and so does every append to the list. Don't cache per length in a Python list: compute it every call (index math on the size is cheap in the graph), or build it once for the maximum length in __init__ (register_buffer) and slice it to the size.",
+            python_name(list)
         );
     }
     if let Some(test) = input.guard.and_then(branch_bound) {
