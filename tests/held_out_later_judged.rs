@@ -1,0 +1,192 @@
+//! The judgement of every recompile in the held-out sets recorded and given blind truth on
+//! 2026-11-29 (written from the script and the raw log by people who never ran guardscope, before
+//! it first ran on the set): tests/scenarios6 (timm's drop-path ramp, diffusers' UNet timesteps,
+//! torchmetrics' update count, modules and losses as arguments, a pad-mode string and a kwargs
+//! dict, a view that must divide, a TorchFunctionMode; torch 2.12.1 and 2.14.1). tests/scenarios7
+//! (a Lightning callback, set_stance, an expanded (stride 0) input, in-place module.compile() with
+//! a with_kwargs pre-hook, SDPA prefill and decode, torch.func jacobians over an EMA, a replay
+//! buffer's len(); torch 2.13.0 and 2.15.0). tests/scenarios8 (clip_grad_norm_ annealed,
+//! TransformerEncoder padding masks in train and eval, .item() counts with torch._check_is_size, a
+//! frozen dataclass kernel sweep, GradScaler's scale, Llama's dynamic NTK rope, Whisper; torch
+//! 2.12.1 and 2.15.0). tests/scenarios9 (autocast dtype per request, a guidance scale on a plain
+//! object, class weights None then a tensor, a refinement loop count, a per-length list cache,
+//! grid_sample's align_corners, torchvision's box_iou; torch 2.13.0 and 2.14.1). Scores before and
+//! after are in each set's README; this test holds the judgement where it is, the known misses
+//! listed (many are the two truth writers of a set disagreeing with each other on one version).
+
+mod common;
+
+use common::blind::{judge_set, HeldOut, Open};
+
+const OPEN6: &[Open] = &[
+    (
+        "function_mode_op_audit",
+        "torch2.14.1",
+        "0/2",
+        "category",
+        "ours 'container_len', the truth 'closure_hook_state'",
+    ),
+    (
+        "timm_vit_drop_path_ramp",
+        "torch2.12.1",
+        "0/1",
+        "fix",
+        "the fix names none of what the truth requires, or something it forbids",
+    ),
+];
+
+const OPEN7: &[Open] = &[(
+    "kwargs_prehook_inplace_compile",
+    "torch2.15.0",
+    "0/1",
+    "category",
+    "ours 'type_change', the truth 'constant_value'",
+)];
+
+const OPEN8: &[Open] = &[
+    (
+        "hf_llama_dynamic_ntk_long_docs",
+        "*",
+        "0/2",
+        "severity",
+        "ours 'problem', the truth 'expected'",
+    ),
+    (
+        "hf_llama_dynamic_ntk_long_docs",
+        "*",
+        "0/3",
+        "severity",
+        "ours 'problem', the truth 'expected'",
+    ),
+    (
+        "hf_llama_dynamic_ntk_long_docs",
+        "torch2.15.0",
+        "12/1",
+        "owner",
+        "ours 'user_argument', the truth 'library_argument'",
+    ),
+    (
+        "hf_llama_dynamic_ntk_long_docs",
+        "torch2.15.0",
+        "8/1",
+        "owner",
+        "ours 'user_argument', the truth 'library_argument'",
+    ),
+    (
+        "hf_llama_dynamic_ntk_long_docs",
+        "torch2.15.0",
+        "9/1",
+        "owner",
+        "ours 'user_argument', the truth 'library_argument'",
+    ),
+    (
+        "hf_whisper_transcript_lengths",
+        "torch2.12.1",
+        "0/1",
+        "owner",
+        "ours 'user_argument', the truth 'library_argument'",
+    ),
+];
+
+const OPEN9: &[Open] = &[
+    (
+        "cfg_guidance_scale_sweep",
+        "*",
+        "0/1",
+        "category",
+        "ours 'nn_module_attr', the truth 'constant_value'",
+    ),
+    (
+        "flow_refine_iters_per_batch",
+        "*",
+        "0/1",
+        "fix",
+        "the fix names none of what the truth requires, or something it forbids",
+    ),
+    (
+        "flow_refine_iters_per_batch",
+        "*",
+        "0/1",
+        "severity",
+        "ours 'problem', the truth 'expected'",
+    ),
+    (
+        "flow_refine_iters_per_batch",
+        "*",
+        "0/2",
+        "fix",
+        "the fix names none of what the truth requires, or something it forbids",
+    ),
+    (
+        "flow_refine_iters_per_batch",
+        "*",
+        "0/2",
+        "severity",
+        "ours 'problem', the truth 'expected'",
+    ),
+    (
+        "relpos_bias_list_cache",
+        "*",
+        "0/5",
+        "category",
+        "ours 'container_len', the truth 'shape_input'",
+    ),
+    (
+        "relpos_bias_list_cache",
+        "*",
+        "0/5",
+        "cause_entry",
+        "ours '0/2', the truth '0/4'",
+    ),
+    (
+        "relpos_bias_list_cache",
+        "*",
+        "0/5",
+        "owner",
+        "ours 'user_attribute', the truth 'user_argument'",
+    ),
+];
+
+#[test]
+fn scenarios6_is_judged_as_its_blind_truth_says() {
+    judge_set(&HeldOut {
+        logs: "tests/scenarios6/logs",
+        versions: &["torch2.12.1", "torch2.14.1"],
+        scenarios: 7,
+        recompiles: 34,
+        open: OPEN6,
+    });
+}
+
+#[test]
+fn scenarios7_is_judged_as_its_blind_truth_says() {
+    judge_set(&HeldOut {
+        logs: "tests/scenarios7/logs",
+        versions: &["torch2.13.0", "torch2.15.0"],
+        scenarios: 7,
+        recompiles: 22,
+        open: OPEN7,
+    });
+}
+
+#[test]
+fn scenarios8_is_judged_as_its_blind_truth_says() {
+    judge_set(&HeldOut {
+        logs: "tests/scenarios8/logs",
+        versions: &["torch2.12.1", "torch2.15.0"],
+        scenarios: 7,
+        recompiles: 61,
+        open: OPEN8,
+    });
+}
+
+#[test]
+fn scenarios9_is_judged_as_its_blind_truth_says() {
+    judge_set(&HeldOut {
+        logs: "tests/scenarios9/logs",
+        versions: &["torch2.13.0", "torch2.14.1"],
+        scenarios: 7,
+        recompiles: 34,
+        open: OPEN9,
+    });
+}
