@@ -229,3 +229,85 @@ fn a_parameter_whose_size_changes_is_pinned_and_its_fix_names_the_setting() {
         assert!(!fix.contains("mark_dynamic("), "{id}: {fix}");
     }
 }
+
+/// The rows read off the held-out sets of 2026-11-29, each on the recorded
+/// log it was read from (third-party code, two torch versions): the row
+/// reads the text, with the category, owner and evidence the blind truth
+/// gives.
+#[test]
+fn rows_read_off_held_out_sets_read_their_recordings() {
+    let cases = [
+        // (log, compile id, form, category, owner, evidence)
+        (
+            "tests/scenarios6/logs/torch2.12.1/function_mode_op_audit",
+            "0/2",
+            "mode.state_length",
+            "container_len",
+            "user_attribute",
+            "hidden_state",
+        ),
+        (
+            "tests/scenarios6/logs/torch2.14.1/function_mode_op_audit",
+            "0/2",
+            "mode.state_length",
+            "container_len",
+            "user_attribute",
+            "hidden_state",
+        ),
+        (
+            "tests/scenarios6/logs/torch2.14.1/timm_vit_drop_path_ramp",
+            "0/2",
+            "module.attribute_expression",
+            "nn_module_attr",
+            "user_attribute",
+            "repeats",
+        ),
+        (
+            "tests/scenarios6/logs/torch2.14.1/torchmetrics_eval_accuracy_reset",
+            "0/1",
+            "global.module_attribute",
+            "nn_module_attr",
+            "library_attribute",
+            "repeats",
+        ),
+        (
+            "tests/scenarios6/logs/torch2.12.1/torchmetrics_eval_accuracy_reset",
+            "0/2",
+            "global.module_attribute",
+            "nn_module_attr",
+            "library_attribute",
+            "repeats",
+        ),
+        (
+            "tests/scenarios5/logs/torch2.14.1/hf_gptneox_manual_greedy_decode",
+            "0/2",
+            "cache.size",
+            "kv_cache",
+            "user_argument",
+            "became_dynamic",
+        ),
+        (
+            "tests/scenarios5/logs/torch2.15.0/hf_gptneox_manual_greedy_decode",
+            "0/2",
+            "cache.size",
+            "kv_cache",
+            "user_argument",
+            "became_dynamic",
+        ),
+    ];
+    for (log, id, form, category, owner, evidence) in cases {
+        let doc = summary_json(&root().join(log));
+        let r = doc["recompiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["compile_id"] == id)
+            .unwrap_or_else(|| panic!("{log} has no recompile {id}"));
+        let at = format!("{log} {id}");
+        assert_eq!(r["cause"]["form"], form, "{at}");
+        assert_eq!(r["cause"]["recognised"], true, "{at}");
+        assert_eq!(r["cause"]["category"], category, "{at}");
+        assert_eq!(r["owner"], owner, "{at}");
+        assert_eq!(r["evidence"]["kind"], evidence, "{at}");
+    }
+}
