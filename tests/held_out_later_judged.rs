@@ -46,20 +46,6 @@ const OPEN7: &[Open] = &[(
 const OPEN8: &[Open] = &[
     (
         "hf_llama_dynamic_ntk_long_docs",
-        "*",
-        "0/2",
-        "severity",
-        "ours 'problem', the truth 'expected'",
-    ),
-    (
-        "hf_llama_dynamic_ntk_long_docs",
-        "*",
-        "0/3",
-        "severity",
-        "ours 'problem', the truth 'expected'",
-    ),
-    (
-        "hf_llama_dynamic_ntk_long_docs",
         "torch2.15.0",
         "12/1",
         "owner",

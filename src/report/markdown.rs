@@ -157,8 +157,9 @@ pub fn markdown(v: &CheckVerdict, root: &RepoRoot) -> String {
 /// GitHub drops a step summary over 1 MiB whole, FAIL heading and all:
 /// the document stops growing here, a note saying what was left out.
 const MAX_BYTES: usize = 900 * 1024;
-/// Characters of one log text in a cell (a guard can be a megabyte).
-const MAX_CELL_CHARS: usize = 1_000;
+/// Characters of one text in a cell: a fix with the culprit it names fits
+/// (about 1,000), a guard of a megabyte does not.
+const MAX_CELL_CHARS: usize = 2_000;
 
 /// Appends `items` (of `total`) while the document stays under
 /// `MAX_BYTES`, then one line counting those left out.
@@ -227,7 +228,7 @@ fn table_row(cells: &[String]) -> String {
 /// width joiner (U+200D, invisible) follows each `@` (no `@user` or
 /// `@org/team` notification, no e-mail link), the `:` of `://` and the
 /// `www` of `www.` (no autolinked URL), and a `#` before a digit (no
-/// `#123` issue link). Cells are cut after 1,000 characters.
+/// `#123` issue link). Cells are cut after 2,000 characters.
 pub fn cell(s: &str) -> String {
     let s = inert(&cut(s, MAX_CELL_CHARS));
     let mut out = String::with_capacity(s.len() + 8);

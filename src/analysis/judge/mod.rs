@@ -47,7 +47,13 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
     let mut unbounded: Vec<bool> = recompiles
         .iter()
         .zip(&owners)
-        .map(|(f, o)| bounded(&facts(f, o, Vec::new())).is_none())
+        .map(|(f, o)| {
+            // A recompile that made the value dynamic for the entry it
+            // failed (one per class sharing a wrapper frame, say) is no
+            // repeat: nothing was specialised again.
+            let alone = facts(f, o, Vec::new());
+            bounded(&alone).is_none() && evidence(&alone).kind != EvidenceKind::BecameDynamic
+        })
         .collect();
     // A string compared as a constant is an option with a few values only
     // while few show up: a new string at three recompiles of one cause (a
