@@ -34,3 +34,9 @@ for epoch in range(2):
             total += loss.item()
         opt.step()
     print(f"epoch {epoch} loss {total / (len(data) / ACCUM):.4f}")
+
+# quick sanity check on a held-out batch, outside the training loop
+x_test, y_test = torch.randn(32, 16), torch.randint(0, 4, (32,))
+with torch.no_grad():
+    acc = (model(x_test).argmax(dim=-1) == y_test).float().mean().item()
+print(f"held-out accuracy {acc:.3f}")

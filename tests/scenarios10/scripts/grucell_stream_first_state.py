@@ -35,3 +35,7 @@ with torch.no_grad():
             logits, state = step(stream[session, t], state)
         pred = logits.argmax(dim=-1).tolist()
         print(f"session {session}: predictions {pred}")
+        # the state norm is a cheap health check for exploding recurrences
+        print(f"session {session}: state norm {state.norm(dim=-1).max().item():.3f}")
+
+print("done:", stream.shape[0], "sessions,", n_devices, "devices")

@@ -37,3 +37,6 @@ for epoch in range(3):
         opt.step()
         running += loss.item()
     print(f"epoch {epoch} loss {running / images.shape[0]:.4f}")
+
+n_params = sum(p.numel() for p in model.parameters())
+print(f"trained {n_params / 1e6:.2f}M parameters")
