@@ -34,16 +34,6 @@ const OPEN3: &[Open] = &[
 
 const OPEN4: &[Open] = &[
     (
-        "ensemble_width_search",
-        "*",
-        "0/1",
-        "severity",
-        "a new model per width: the same cause compiled the frame 4 times, so guardscope says problem (repeats; past 8 widths the frame runs eagerly); the truth says each width is compiled once and reused for its steps",
-    ),
-    ("ensemble_width_search", "*", "0/2", "severity", "as 0/1"),
-    ("ensemble_width_search", "*", "0/3", "severity", "as 0/1"),
-    ("ensemble_width_search", "*", "0/4", "severity", "as 0/1"),
-    (
         "tv_focal_loss_gamma_anneal",
         "*",
         "0/1",

@@ -315,15 +315,19 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
     }
 }
 
-/// The guard trees show two or more parameters of the compiled module with
-/// other shapes: another module reached the frame.
+/// The guard trees show another module reached the frame: two or more
+/// parameters of the compiled module with other shapes, or a submodule of
+/// another class (`type id(fn._modules['1'])`: two networks through the
+/// wrapper frame torch.compile shares between modules).
 pub fn another_module(g: &GuardFailure) -> bool {
-    g.changes
-        .iter()
-        .flatten()
+    let changes = || g.changes.iter().flatten();
+    let resized = changes()
         .filter(|c| c.subject.contains("._parameters[") && c.subject.ends_with(".size()"))
-        .count()
-        >= 2
+        .count();
+    let other_class = changes().any(|c| {
+        c.subject.starts_with("type id(") && c.subject.contains("._modules[") && c.subject.starts_with("type id(fn")
+    });
+    resized >= 2 || (other_class && resized >= 1)
 }
 
 /// The class of the object an identity guard on `self` names.

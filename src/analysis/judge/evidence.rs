@@ -321,6 +321,18 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     if let Some(why) = few_objects(f) {
         return Evidence::new(EvidenceKind::OnePerVariant, why);
     }
+    // An optimizer setting your code or a scheduler changed, seen once:
+    // what the log shows next is no other change.
+    if let Some(GuardedNow::Constant(v)) = now.filter(|n| {
+        guard.contains("param_groups[")
+            && f.same_cause.len() < 2
+            && matches!(n, GuardedNow::Constant(v) if v.trim().parse::<f64>().is_ok())
+    }) {
+        return Evidence::new(
+            EvidenceKind::ChangedOnce,
+            format!("the optimizer's setting changed once (the new entry holds it as {v}); no later compile of this frame failed on it, so it cost one recompile (a scheduler that keeps changing it would show as repeats)"),
+        );
+    }
     if let Some(GuardedNow::Constant(v)) = now {
         return Evidence::new(
             EvidenceKind::StaysSpecialised,

@@ -211,7 +211,7 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected: {} is None on some calls and a tensor on others: one compile for each, two at most, reused when they return. To have one compile, always pass a tensor (an all-ones attention mask, torch.ones_like(...), or an all-false padding mask).",
             r.culprit
         ),
-        Category::ObjectId if input.guard.is_some_and(crate::reasons::classify::another_module) => {
+        _ if input.guard.is_some_and(crate::reasons::classify::another_module) => {
             "Expected: a different model (its parameters have other shapes) was called through torch.compile, whose wrapper frame every compiled model shares, so it gets its own cache entry, compiled once. No action needed; if many models share the frame, keep each under the recompile limit or compile them separately with their own torch.compile calls.".to_string()
         }
         Category::ObjectId if input.evidence.kind == EvidenceKind::OnePerVariant => format!(

@@ -31,6 +31,12 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     // The guard reported first need not be the size (a stride relation
     // that only an empty tensor breaks): the new entry's sizes say it.
+    // Another model through the frame torch.compile shares between
+    // modules: whatever guard Dynamo reported first (the input's size), each
+    // model is one entry.
+    if f.guard.is_some_and(crate::reasons::classify::another_module) {
+        return Some("another model object reached the frame torch.compile shares between models: one entry per model, compiled once each".into());
+    }
     if f.guard.is_some_and(|g| int_zero_one(g, &f.compile.recompile_reasons)) {
         return Some(
             "a dynamic int is held as 2 or more, like a size: 0 and 1 are specialised, each compiled once; larger values share the dynamic entry".into(),

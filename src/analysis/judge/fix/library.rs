@@ -11,6 +11,18 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
     let who = input.ownership.set_by.as_deref().unwrap_or("a library");
     match r.category {
         Category::OptimizerHyperparam => {
+            let lr = r.culprit.contains("['lr']");
+            if input.evidence.kind == EvidenceKind::ChangedOnce {
+                let avoid = if lr {
+                    "give the optimizer its lr as a tensor (torch.optim.AdamW(params, lr=torch.tensor(1e-3))), so a change is a tensor update"
+                } else {
+                    "set it before compiling the optimizer step, or compile only the model and leave opt.step() uncompiled"
+                };
+                return format!(
+                    "Expected once: {} changed once while training and the compiled optimizer step reads it as a constant: one recompile, none while it stays. No action needed; to avoid even this one, {avoid}.",
+                    r.culprit
+                );
+            }
             if input.evidence.kind == EvidenceKind::BecameDynamic {
                 "Expected once here: the scheduler changed the optimizer's lr and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compiled nothing in this run. To avoid even this recompile (other optimizers and torch versions keep lr static and compile every value), give the optimizer its lr as a tensor: torch.optim.AdamW(params, lr=torch.tensor(1e-3)).".to_string()
             } else {
