@@ -215,13 +215,6 @@ const OPEN11: &[Open] = &[
         "ours 'object_id', the truth 'shape_input'",
     ),
     (
-        "lightning_manual_gan_toggle",
-        "*",
-        "0/3",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
         "orthogonal_recurrent_midrun",
         "*",
         "0/1",

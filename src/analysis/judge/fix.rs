@@ -230,7 +230,7 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             r.culprit
         ),
         Category::RequiresGrad => format!(
-            "Expected: {} arrived with another requires_grad than the compiled call had: one compile per setting, reused when it returns. If the input should never need gradients, create it under torch.no_grad() the same way each call.",
+            "Expected: {} arrived with another requires_grad than the compiled call had: one compile per setting, reused when it returns (two variants). No action needed when both are meant (a GAN's discriminator and generator steps); if one is accidental, build the input the same way on every call, never by cutting a gradient the training needs.",
             r.culprit
         ),
         Category::TypeChange => format!(
