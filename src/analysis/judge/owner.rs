@@ -7,6 +7,12 @@
 
 use super::guard_text;
 use crate::model::{Compile, Frame};
+use crate::reasons::classify::Context;
+use crate::reasons::culprit::canonical;
+use crate::reasons::paths::{owner as code_owner, Owner as Code};
+use crate::reasons::subject::receiver_identity;
+use crate::reasons::{failed_subject, GuardFailure};
+use serde::Serialize;
 use source::{
     argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
     global_module, is_generate_internal, is_hook_dict, library_name, library_switch, private_attribute_of_global,
@@ -14,12 +20,6 @@ use source::{
 };
 
 mod source;
-use crate::reasons::classify::Context;
-use crate::reasons::culprit::canonical;
-use crate::reasons::paths::{owner as code_owner, Owner as Code};
-use crate::reasons::subject::receiver_identity;
-use crate::reasons::{failed_subject, GuardFailure};
-use serde::Serialize;
 pub use source::is_inference_change;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
