@@ -187,11 +187,9 @@ pub fn classify_all(guards: &[GuardFailure], ctx: &Context<'_>) -> Vec<Recompile
             continue;
         }
         let guard = culprit::canonical(&g.guard);
-        let of = guard
-            .strip_prefix("len(")
-            .and_then(|s| s.rsplit_once(')'))
-            .map(|(x, _)| x)
-            .unwrap_or_else(|| guard.trim().trim_start_matches("not "));
+        let Some(of) = super::subject::container_tested(&guard) else {
+            continue;
+        };
         let keyed = guards
             .iter()
             .any(|o| super::subject::dict_key_test(&o.guard).is_some_and(|(_, dict)| dict == of));
@@ -324,9 +322,7 @@ pub fn another_module(g: &GuardFailure) -> bool {
     let resized = changes()
         .filter(|c| c.subject.contains("._parameters[") && c.subject.ends_with(".size()"))
         .count();
-    let other_class = changes().any(|c| {
-        c.subject.starts_with("type id(") && c.subject.contains("._modules[") && c.subject.starts_with("type id(fn")
-    });
+    let other_class = changes().any(|c| c.subject.starts_with("type id(fn") && c.subject.contains("._modules["));
     resized >= 2 || (other_class && resized >= 1)
 }
 

@@ -12,7 +12,7 @@
 use super::culprit::strip_locals;
 use super::paths::{owner, Owner};
 use super::split::{split, GuardFailure, Location};
-use super::subject::guarded_tensor;
+use super::subject::{container_tested, guarded_tensor};
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
 /// A key of a dict (`list(dict.keys(X))[0] == 'linear'`).
@@ -75,13 +75,11 @@ pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
         return;
     }
     // `len(X) != 2` of a dict: where one of its keys was read.
-    let dict = crate::reasons::culprit::canonical(&g.guard)
-        .strip_prefix("len(")
-        .and_then(|s| s.rsplit_once(')'))
-        .map(|(x, _)| x.to_string());
+    let guard = crate::reasons::culprit::canonical(&g.guard);
+    let dict = container_tested(&guard).filter(|_| guard.starts_with("len("));
     let subject = match (guarded_tensor(&g.guard), dict) {
         (Some(tensor), _) => strip_locals(tensor),
-        (None, Some(dict)) => dict,
+        (None, Some(dict)) => dict.to_string(),
         (None, None) => return,
     };
     if passed_by_caller(&subject) {

@@ -16,7 +16,7 @@
 
 use super::change::{GuardChange, GuardedNow};
 use super::guard_site::GuardSite;
-use super::subject::{failed_subject, size_mismatch_dim};
+use super::subject::{container_tested, failed_subject, size_mismatch_dim};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -129,17 +129,8 @@ impl GuardSet {
     /// is a dict here, its keys guarded one by one as Dynamo does for a
     /// dict, or its class `dict`.
     pub fn holds_dict_of(&self, guard: &str) -> bool {
-        let subject = failed_subject(guard);
-        let of = match subject.strip_prefix("len(").and_then(|s| s.strip_suffix(')')) {
-            Some(of) => of.to_string(),
-            None => {
-                let text = guard.split("  #").next().unwrap_or(guard).trim();
-                let bare = text.strip_prefix("not ").unwrap_or(text);
-                if bare.contains(' ') || bare.is_empty() {
-                    return false;
-                }
-                crate::reasons::culprit::strip_locals(bare)
-            }
+        let Some(of) = container_tested(guard).map(crate::reasons::culprit::strip_locals) else {
+            return false;
         };
         let class = self.root_types.get(&of).map(String::as_str);
         if matches!(

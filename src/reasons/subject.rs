@@ -64,6 +64,18 @@ pub fn dict_key_test(guard: &str) -> Option<(&str, &str)> {
     args[..args.rfind(')')?].rsplit_once(", ")
 }
 
+/// The container a length or emptiness guard tests: `X` of `len(X) != 2`
+/// or of `not X` (`X` alone: whether it is empty), before the guard's
+/// comment. None for any other guard.
+pub fn container_tested(guard: &str) -> Option<&str> {
+    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    if let Some(inner) = text.strip_prefix("len(") {
+        return inner.rsplit_once(')').map(|(x, _)| x);
+    }
+    let bare = text.strip_prefix("not ").unwrap_or(text);
+    (!bare.is_empty() && !bare.contains(' ')).then_some(bare)
+}
+
 /// `___check_obj_id(self, ...)` (after `canonical`): the identity of the
 /// object a compiled method runs on, not one of its attributes.
 pub fn receiver_identity(guard: &str) -> bool {

@@ -3,7 +3,7 @@
 //! an Enum member, a range the user declared. The evidence and the fix stages read the value's kind
 //! here; neither needs the rest of the log for it.
 
-use crate::reasons::subject::{dict_key_test, size_mismatch_dim};
+use crate::reasons::subject::{container_tested, dict_key_test, size_mismatch_dim};
 use crate::reasons::GuardFailure;
 
 /// A length guard on a dict (the guard trees name its keys): another set
@@ -177,12 +177,11 @@ pub(super) fn size_keyed_dict<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> 
 pub(super) fn size_list_cache<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> Option<&'a str> {
     size_mismatch_dim(&g.guard)?;
     all.iter().find_map(|o| {
-        let text = o.guard.split("  #").next().unwrap_or(&o.guard).trim();
-        let list = text
-            .strip_prefix("len(")
-            .and_then(|s| s.rsplit_once(')'))
-            .map(|(x, _)| x)
-            .or_else(|| text.strip_prefix("not "))?;
+        let tested = o.guard.trim_start();
+        if !tested.starts_with("len(") && !tested.starts_with("not ") {
+            return None;
+        }
+        let list = container_tested(tested)?;
         let on_module = list.starts_with("self.")
             || list.starts_with("fn.")
             || list.starts_with("self._modules")

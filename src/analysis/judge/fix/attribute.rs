@@ -206,18 +206,14 @@ pub(super) fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
         return None;
     }
     let g = input.guard?;
+    // The failed guard itself is the pinning expression (this row), or
+    // older torch wrote the value itself, from the pass that gives a float
+    // it meant to keep symbolic back to the graph as a constant.
+    let pinned_here = input.reason.form == "module.attribute_expression"
+        || (g.raw.contains("remove_tensorify_specialized") && input.reason.category != Category::OptimizerHyperparam);
     let expr = match &g.now {
         Some(crate::reasons::GuardedNow::Specialised(expr)) => expr.to_string(),
-        _ if input.reason.form == "module.attribute_expression" => {
-            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
-        }
-        // Older torch writes the value itself, from the pass that gives a
-        // float it meant to keep symbolic back to the graph as a constant.
-        _ if g.raw.contains("remove_tensorify_specialized")
-            && input.reason.category != Category::OptimizerHyperparam =>
-        {
-            g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string()
-        }
+        _ if pinned_here => g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string(),
         _ => return None,
     };
     let culprit = python_name(&input.reason.culprit);
