@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::blind::next_record;
 use common::{root, summary_json};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -63,11 +64,7 @@ fn every_recompile_is_judged_from_the_log() {
             for t in truths {
                 let id = t["compile_id"].as_str().unwrap();
                 let at = format!("{version}/{scenario} {id}");
-                let i = (0..ours.len())
-                    .find(|&i| !used[i] && ours[i]["compile_id"] == id)
-                    .unwrap_or_else(|| panic!("{at}: not reported"));
-                used[i] = true;
-                let r = &ours[i];
+                let r = &ours[next_record(ours, &mut used, id, &at)];
                 let evidence = r["evidence"]["text"].as_str().unwrap();
                 assert!(!evidence.is_empty(), "{at}: no evidence named");
                 assert!(r["owner"].is_string(), "{at}: no owner");

@@ -23,6 +23,16 @@ pub struct HeldOut<'a> {
     pub open: &'a [Open<'a>],
 }
 
+/// The next record of compile `id` not matched yet, marked as matched:
+/// records are in log order, and after a reset ids repeat.
+pub fn next_record(ours: &[Value], used: &mut [bool], id: &str, at: &str) -> usize {
+    let i = (0..ours.len())
+        .find(|&i| !used[i] && ours[i]["compile_id"] == id)
+        .unwrap_or_else(|| panic!("{at}: not reported"));
+    used[i] = true;
+    i
+}
+
 fn open(list: &[Open<'_>], scenario: &str, version: &str, id: &str, field: &str) -> bool {
     list.iter()
         .any(|(s, v, c, f, _)| *s == scenario && (*v == "*" || *v == version) && *c == id && *f == field)
@@ -80,10 +90,7 @@ pub fn judge_set(set: &HeldOut<'_>) {
             for t in truth["recompiles"].as_array().unwrap() {
                 let id = t["compile_id"].as_str().unwrap();
                 let at = format!("{version}/{scenario} {id}");
-                let i = (0..ours.len())
-                    .find(|&i| !used[i] && ours[i]["compile_id"] == id)
-                    .unwrap_or_else(|| panic!("{at}: not reported"));
-                used[i] = true;
+                let i = next_record(ours, &mut used, id, &at);
                 assert!(
                     !ours[i]["evidence"]["text"].as_str().unwrap_or("").is_empty(),
                     "{at}: no evidence named"
