@@ -76,6 +76,15 @@ pub fn container_tested(guard: &str) -> Option<&str> {
     (!bare.is_empty() && !bare.contains(' ')).then_some(bare)
 }
 
+/// An attribute of a torch-function mode on the stack
+/// (`___get_torch_function_mode_stack_at(0).calls`): the mode object's own
+/// state, not torch's mode stack.
+pub fn function_mode_state(guard: &str) -> bool {
+    guard
+        .split_once("___get_torch_function_mode_stack_at(")
+        .is_some_and(|(_, rest)| rest.contains(")."))
+}
+
 /// `___check_obj_id(self, ...)` (after `canonical`): the identity of the
 /// object a compiled method runs on, not one of its attributes.
 pub fn receiver_identity(guard: &str) -> bool {

@@ -13,6 +13,7 @@ use super::guard_text::{
 };
 use super::owner::ValueOwner;
 use super::verdict::Severity;
+use crate::reasons::subject::function_mode_state;
 use crate::reasons::{Category, GuardedNow};
 use serde::Serialize;
 
@@ -284,14 +285,10 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         // buffer the forward grows itself grows again with the next longer
         // input: the compiled code changes the state it guards on.
         let hook = f.category == Category::ClosureHookState
-            || f.guard
-                .is_some_and(|g| g.in_hook || g.guard.contains("___get_torch_function_mode_stack_at("));
+            || f.guard.is_some_and(|g| g.in_hook || function_mode_state(&g.guard));
         let grown_in_forward = f.category == Category::ShapeLazyBuffer;
         if hook || grown_in_forward {
-            let what = if f
-                .guard
-                .is_some_and(|g| g.guard.contains("___get_torch_function_mode_stack_at("))
-            {
+            let what = if f.guard.is_some_and(|g| function_mode_state(&g.guard)) {
                 "a torch-function mode's own state (its __torch_function__ changes it as ops run)"
             } else if hook {
                 "a hook's state"

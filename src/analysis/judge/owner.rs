@@ -10,7 +10,7 @@ use crate::model::{Compile, Frame};
 use crate::reasons::classify::Context;
 use crate::reasons::culprit::canonical;
 use crate::reasons::paths::{owner as code_owner, Owner as Code};
-use crate::reasons::subject::receiver_identity;
+use crate::reasons::subject::{function_mode_state, receiver_identity};
 use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 use source::{
@@ -136,7 +136,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     };
     // An attribute of a mode object on the stack is that object's state
     // (the user's TorchFunctionMode), not torch's mode stack itself.
-    if guard.contains("___get_torch_function_mode_stack_at(") && guard.contains(").") {
+    if function_mode_state(&guard) {
         return Ownership::set_by(ValueOwner::UserAttribute, "your TorchFunctionMode (its own state)");
     }
     if guard.starts_with("GLOBAL_STATE")

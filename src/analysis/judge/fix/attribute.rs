@@ -21,7 +21,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             expected(input)
         );
     }
-    if g.contains("___get_torch_function_mode_stack_at(") {
+    if crate::reasons::subject::function_mode_state(g) {
         return format!(
             "Your TorchFunctionMode keeps state ({}) that its __torch_function__ changes as ops run, and Dynamo traces the mode inside the compiled call and guards on that state: every call under the mode compiles again. Run the calls you observe uncompiled: under torch.compiler.set_stance(\"force_eager\"), or through the original function (compiled_fn._torchdynamo_orig_callable); or keep the counting out of the trace (its body under @torch._dynamo.disable).",
             r.culprit
