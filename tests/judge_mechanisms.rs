@@ -163,3 +163,56 @@ fn a_library_models_own_parameter_resized_by_its_method_is_the_librarys() {
     assert!(!advice.contains("your code changed"), "{advice}");
     assert!(!advice.contains("force_parameter_static_shapes"), "{advice}");
 }
+
+fn recorded(set: &str, torch: &str, name: &str) -> Vec<Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(set)
+        .join("logs")
+        .join(torch)
+        .join(name);
+    summary_json(&dir)["recompiles"].as_array().expect("recompiles").clone()
+}
+
+/// A call that changed two values at once is judged by the one that keeps
+/// recompiling: a meter whose mean torch made dynamic at the first
+/// recompile, while its count (changed by the same call) recompiles every
+/// step after. The first recompile is the first of that repeat, a problem,
+/// and its fix is the count's, never "no action" (held-out scripts nobody
+/// here wrote; torch 2.12.1, 2.13.0 and 2.15.0).
+#[test]
+fn a_call_that_also_changed_a_value_that_then_repeats_is_the_first_of_that_repeat() {
+    for (set, torch, name, first, partner) in [
+        (
+            "scenarios11",
+            "torch2.13.0",
+            "running_mean_meter",
+            "0/1",
+            "meter'].count",
+        ),
+        (
+            "scenarios11",
+            "torch2.15.0",
+            "running_mean_meter",
+            "0/1",
+            "meter'].count",
+        ),
+        (
+            "scenarios3",
+            "torch2.12.1",
+            "class_counter_warmup",
+            "2/1",
+            "WarmupGate'].calls",
+        ),
+    ] {
+        let all = recorded(set, torch, name);
+        let r = all.iter().find(|r| r["compile_id"] == first).expect(first);
+        assert_eq!(r["severity"], "problem", "{torch} {name}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "repeats", "{torch} {name}: {r:#}");
+        let text = r["evidence"]["text"].as_str().unwrap();
+        assert!(text.contains(partner), "{torch} {name}: {text}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.starts_with("Part of a repeat"), "{torch} {name}: {advice}");
+        assert!(!advice.contains("No action needed"), "{torch} {name}: {advice}");
+    }
+}

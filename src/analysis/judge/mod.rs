@@ -88,6 +88,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             unbounded[i] = true;
         }
     }
+    let mut partners = Vec::new();
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
             .filter(|&j| {
@@ -106,7 +107,13 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             .map(|j| recompiles[j].compile.compile_id.as_str());
         let mut fs = facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
-        let e = evidence(&fs);
+        let mut e = evidence(&fs);
+        if e.kind.severity() == Severity::Expected {
+            if let Some((partner, j)) = repeating_partner(recompiles, &unbounded, i) {
+                e = partner;
+                partners.push((i, j));
+            }
+        }
         let f = &mut recompiles[i];
         f.severity = e.kind.severity();
         let advice = {
@@ -129,6 +136,52 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             evidence: e,
         };
     }
+    // The fix of such a call is the repeating value's: the value torch
+    // reported first compiles nothing more.
+    for (i, j) in partners {
+        let advice = format!(
+            "Part of a repeat: {}. The fix is the one for that value: {}",
+            recompiles[i].judgement.evidence.text, recompiles[j].cause.advice
+        );
+        recompiles[i].cause.advice = advice;
+    }
+}
+
+/// A call that changed two values at once (a meter's count and its
+/// mean) is judged by the one that keeps recompiling: when another value
+/// this call changed is the cause of two or more later recompiles of the
+/// frame, this recompile was the first of them, whatever happened to the
+/// value torch happened to report first.
+fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], i: usize) -> Option<(evidence::Evidence, usize)> {
+    let guard = inner_guard(&recompiles[i])?;
+    let own = failed_subject(&guard.guard);
+    let generation = recompiles[i].frame.generation;
+    guard.changes.iter().flatten().find_map(|change| {
+        let subject = crate::reasons::culprit::strip_locals(&change.subject);
+        if subject == own || change.new_is_dynamic() {
+            return None;
+        }
+        let later: Vec<usize> = (i + 1..recompiles.len())
+            .filter(|&j| {
+                let r = &recompiles[j];
+                unbounded[j]
+                    && r.frame.generation == generation
+                    && inner_guard(r).is_some_and(|g| failed_subject(&g.guard) == subject)
+            })
+            .collect();
+        let ids: Vec<&str> = later.iter().map(|&j| recompiles[j].compile.compile_id.as_str()).collect();
+        (later.len() >= 2).then(|| {
+            let e = evidence::Evidence::new(
+                EvidenceKind::Repeats,
+                format!(
+                    "this call also changed {}, and that value compiled the frame again at {}: this recompile is the first of that repeat",
+                    change.describe(),
+                    ids.join(", ")
+                ),
+            );
+            (e, later[0])
+        })
+    })
 }
 
 fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> Facts<'a> {
