@@ -197,6 +197,9 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
     }
     match new.value(&subject) {
         Some(v) if v.contains("None") && subject.ends_with("size()") => GuardedNow::Dynamic,
+        // `L['group'] == (128 // (128 // L['group']))`: a relation the
+        // symbolic value must keep (it divides 128), not a number.
+        Some(v) if v.contains("L['") || v.contains("G['") => GuardedNow::Dynamic,
         Some(v) => GuardedNow::Constant(Arc::from(v)),
         None => match new.expression_of(&subject) {
             Some((expr, v)) => GuardedNow::Specialised(Arc::from(format!("{expr} == {v}"))),

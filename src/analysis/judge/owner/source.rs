@@ -261,6 +261,35 @@ pub(super) fn root_of(subject: &str) -> &str {
 }
 
 /// `transformers` of `.../site-packages/transformers/models/...`.
+/// The top package of a module global (`G['__import_einops_dot__backends']`
+/// -> `einops`), not the script's own `__main__`.
+pub(super) fn imported_package(guard: &str) -> Option<&str> {
+    let at = guard.find("G['__import_")?;
+    let module = guard[at + "G['__import_".len()..].split('\'').next()?;
+    let top = module.split("_dot_").next()?;
+    (!top.is_empty() && !module.starts_with('_')).then_some(top)
+}
+
+/// The package is installed beside torch, not the user's own code: a guard
+/// of the frame was placed in its files, which torch names relative to its
+/// own install directory (`einops/einops.py:180`), or a stack of the frame
+/// runs through `site-packages/<package>/`. What the log shows, for any
+/// library, where a list of known names covers only the ones seen before.
+pub(super) fn installed_package(frame: &crate::model::Frame, package: &str) -> bool {
+    let beside_torch = |file: &str| {
+        let file = file.replace('\\', "/");
+        file.starts_with(&format!("{package}/"))
+            || file.contains(&format!("/site-packages/{package}/"))
+            || file.contains(&format!("/dist-packages/{package}/"))
+    };
+    frame.compiles.iter().any(|c| {
+        c.recompile_reasons.iter().any(|g| {
+            g.location.as_ref().is_some_and(|l| beside_torch(&l.file))
+                || g.user_stack.iter().any(|l| beside_torch(&l.file))
+        }) || c.stack.iter().any(|s| s.file.as_deref().is_some_and(beside_torch))
+    })
+}
+
 pub(super) fn library_name(path: &str) -> Option<String> {
     let p = path.replace('\\', "/");
     let rest = p
