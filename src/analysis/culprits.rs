@@ -45,11 +45,7 @@ fn same_hook_state(g: &CulpritGroup, r: &Finding<'_>) -> bool {
 
 pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
     let mut groups: Vec<CulpritGroup> = Vec::new();
-    // A recompile that is the first of another value's repeat joins that
-    // value's group once the group exists.
-    let (joining, own): (Vec<&Finding<'_>>, Vec<&Finding<'_>>) =
-        recompiles.iter().partition(|r| r.judgement.part_of.is_some());
-    for r in own {
+    for r in recompiles {
         let cause = &r.cause;
         let f = r.frame;
         // A rank's copy of a frame is the frame (as in `frame_groups`);
@@ -86,38 +82,6 @@ pub(super) fn group(recompiles: &[Finding<'_>]) -> Vec<CulpritGroup> {
                 ranks: f.rank.into_iter().collect(),
                 generations: vec![f.generation],
                 seconds: secs,
-                severity: r.severity,
-                owner: r.judgement.ownership.owner,
-                evidence: r.judgement.evidence.clone(),
-                user_line: r.user_line.clone(),
-            }),
-        }
-    }
-    for r in joining {
-        let f = r.frame;
-        let id = r.judgement.part_of.as_deref();
-        let group = groups.iter_mut().find(|g| {
-            (g.frame.run, g.frame.pid, g.frame.frame_id) == (f.run, f.pid, f.frame_id)
-                && g.compile_ids
-                    .iter()
-                    .zip(&g.generations)
-                    .any(|(c, &gen)| Some(c.as_str()) == id && gen == f.generation)
-        });
-        match group {
-            Some(g) => {
-                // Just before the recompile it leads to: it came first.
-                let at = g.compile_ids.iter().position(|c| Some(c.as_str()) == id).unwrap_or(0);
-                g.compile_ids.insert(at, r.compile.compile_id.clone());
-                g.generations.insert(at, f.generation);
-                g.seconds += r.compile.duration_s.unwrap_or(0.0);
-            }
-            None => groups.push(CulpritGroup {
-                frame: FrameRef::of(f),
-                cause: r.cause.clone(),
-                compile_ids: vec![r.compile.compile_id.clone()],
-                ranks: f.rank.into_iter().collect(),
-                generations: vec![f.generation],
-                seconds: r.compile.duration_s.unwrap_or(0.0),
                 severity: r.severity,
                 owner: r.judgement.ownership.owner,
                 evidence: r.judgement.evidence.clone(),

@@ -13,11 +13,6 @@ pub struct Judgement {
     #[serde(flatten)]
     pub ownership: Ownership,
     pub evidence: Evidence,
-    /// The later recompile (its compile id) whose cause this one's call
-    /// also changed and which then repeated: this recompile belongs to
-    /// that cause's group, not to the value torch reported first.
-    #[serde(skip)]
-    pub part_of: Option<String>,
 }
 
 impl Default for Judgement {
@@ -28,7 +23,6 @@ impl Default for Judgement {
                 set_by: None,
             },
             evidence: Evidence::new(EvidenceKind::DidNotRecur, ""),
-            part_of: None,
         }
     }
 }

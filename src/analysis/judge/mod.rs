@@ -134,7 +134,6 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         f.judgement = Judgement {
             ownership: owners[i].clone(),
             evidence: e,
-            part_of: None,
         };
     }
     // The fix of such a call is the repeating value's: the value torch
@@ -145,7 +144,6 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             recompiles[i].judgement.evidence.text, recompiles[j].cause.advice
         );
         recompiles[i].cause.advice = advice;
-        recompiles[i].judgement.part_of = Some(recompiles[j].compile.compile_id.clone());
     }
 }
 
