@@ -28,6 +28,8 @@ const OPEN3: &[Open] = &[
         "two guards fail on 2.12.1 (x's requires_grad and the class counter); the cause picked is requires_grad, the truth says the class-level global",
     ),
     ("class_counter_warmup", "torch2.12.1", "2/1", "owner", "as category"),
+    ("class_counter_warmup", "torch2.12.1", "2/1", "severity", "as category"),
+    ("class_counter_warmup", "torch2.12.1", "2/1", "fix", "as category"),
 ];
 
 const OPEN4: &[Open] = &[

@@ -51,6 +51,34 @@ pub fn failed_subject(guard: &str) -> String {
 
 /// The tensor a tensor guard failure names: `x` of `tensor 'x' size
 /// mismatch ...` (as logged, locals maybe as `L['x']`).
+/// The list a size guard's tensor is an element of, when it is one of a
+/// list or tuple argument (`utterances[3]`, also in a comparison of two
+/// elements' sizes: `utterances[1].size()[0] > utterances[0].size()[0]`):
+/// `utterances`. Not `*args` (its elements are separate arguments) and not
+/// an attribute's element.
+pub fn sequence_element(guard: &str) -> Option<String> {
+    let subject = match guarded_tensor(guard) {
+        Some(t) => crate::reasons::culprit::strip_locals(t),
+        None if guard.contains(".size()[") => {
+            crate::reasons::culprit::strip_locals(guard.split(".size()[").next()?.trim())
+        }
+        None => return None,
+    };
+    let (name, rest) = subject.split_once('[')?;
+    let index = rest.strip_suffix(']')?;
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (plain(name) && name != "args" && name != "self" && index.chars().all(|c| c.is_ascii_digit()) && !index.is_empty())
+        .then(|| name.to_string())
+}
+
+/// A guard that compares two sizes with each other (`a.size()[0] >
+/// b.size()[0]`): the traced code needed their order (the longest of a
+/// list), so each new order compiles again; nothing was made dynamic by it.
+pub fn size_relation(guard: &str) -> bool {
+    let test = guard.split("  #").next().unwrap_or(guard);
+    test.matches(".size()[").count() >= 2 && [" > ", " >= ", " < ", " <= "].iter().any(|op| test.contains(op))
+}
+
 pub fn guarded_tensor(guard: &str) -> Option<&str> {
     let rest = guard.strip_prefix("tensor '")?;
     rest.find("' ").map(|end| &rest[..end])

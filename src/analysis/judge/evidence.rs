@@ -13,7 +13,7 @@ use super::guard_text::{
 };
 use super::owner::ValueOwner;
 use super::verdict::Severity;
-use crate::reasons::subject::function_mode_state;
+use crate::reasons::subject::{function_mode_state, size_relation};
 use crate::reasons::{Category, GuardedNow};
 use serde::Serialize;
 
@@ -233,7 +233,8 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     // A bound the traced code put on a dynamic size (a branch on it) that
     // this call crossed: one graph per side, not a dim made dynamic here.
     let crossed = f.guard.is_some_and(|g| {
-        (traced_bound(g) || size_modulus(&g.guard).is_some()) && !g.guard.trim_start().starts_with("tensor '")
+        (traced_bound(g) || size_modulus(&g.guard).is_some() || size_relation(&g.guard))
+            && !g.guard.trim_start().starts_with("tensor '")
     });
     if dynamic
         && !f.guard.is_some_and(int_or_none_test)

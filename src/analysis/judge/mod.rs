@@ -107,11 +107,10 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             .map(|j| recompiles[j].compile.compile_id.as_str());
         let mut fs = facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
-        let mut e = evidence(&fs);
+        let e = evidence(&fs);
         if e.kind.severity() == Severity::Expected {
-            if let Some((partner, j)) = repeating_partner(recompiles, &unbounded, i) {
-                e = partner;
-                partners.push((i, j));
+            if let Some(note) = repeating_partner(recompiles, &unbounded, i) {
+                partners.push((i, note));
             }
         }
         let f = &mut recompiles[i];
@@ -136,23 +135,18 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             evidence: e,
         };
     }
-    // The fix of such a call is the repeating value's: the value torch
-    // reported first compiles nothing more.
-    for (i, j) in partners {
-        let advice = format!(
-            "Part of a repeat: {}. The fix is the one for that value: {}",
-            recompiles[i].judgement.evidence.text, recompiles[j].cause.advice
-        );
+    for (i, note) in partners {
+        let advice = format!("{} {note}", recompiles[i].cause.advice.trim_end());
         recompiles[i].cause.advice = advice;
     }
 }
 
-/// A call that changed two values at once (a meter's count and its
-/// mean) is judged by the one that keeps recompiling: when another value
-/// this call changed is the cause of two or more later recompiles of the
-/// frame, this recompile was the first of them, whatever happened to the
-/// value torch happened to report first.
-fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], i: usize) -> Option<(evidence::Evidence, usize)> {
+/// A call that changed two values at once (an optimizer's first step and
+/// its lr, a meter's mean and its count) is judged by the value torch
+/// reported: fixing the other value would not remove this compile. When
+/// the other value is the cause of two or more later recompiles of the
+/// frame, the advice says so, so that the user finds where it began.
+fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], i: usize) -> Option<String> {
     let guard = inner_guard(&recompiles[i])?;
     let own = failed_subject(&guard.guard);
     let generation = recompiles[i].frame.generation;
@@ -161,25 +155,21 @@ fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], i: usize) -
         if subject == own || change.new_is_dynamic() {
             return None;
         }
-        let later: Vec<usize> = (i + 1..recompiles.len())
+        let later: Vec<&str> = (i + 1..recompiles.len())
             .filter(|&j| {
                 let r = &recompiles[j];
                 unbounded[j]
                     && r.frame.generation == generation
                     && inner_guard(r).is_some_and(|g| failed_subject(&g.guard) == subject)
             })
+            .map(|j| recompiles[j].compile.compile_id.as_str())
             .collect();
-        let ids: Vec<&str> = later.iter().map(|&j| recompiles[j].compile.compile_id.as_str()).collect();
         (later.len() >= 2).then(|| {
-            let e = evidence::Evidence::new(
-                EvidenceKind::Repeats,
-                format!(
-                    "this call also changed {}, and that value compiled the frame again at {}: this recompile is the first of that repeat",
-                    change.describe(),
-                    ids.join(", ")
-                ),
-            );
-            (e, later[0])
+            format!(
+                "This call also changed {}, which then compiled the frame again at {}: that repeat begins here; see its own fix.",
+                change.describe(),
+                later.join(", ")
+            )
         })
     })
 }
@@ -232,6 +222,15 @@ pub fn cause_key(f: &Finding<'_>, o: &Ownership) -> String {
         || (matches!(o.owner, ValueOwner::Closure) && f.guard().is_some_and(|g| g.in_hook));
     if hook {
         return format!("hook:{}", root_name(&f.cause.culprit));
+    }
+    // The tensors of one list argument are one input: a batch whose
+    // elements differ in size or order recompiles on whichever element
+    // torch checked first.
+    if let Some(list) = f
+        .guard()
+        .and_then(|g| crate::reasons::subject::sequence_element(&g.guard))
+    {
+        return format!("{}:{list}[*]", category.name());
     }
     // Each dim of a tensor is its own cause: dim 0 made dynamic after one
     // recompile says nothing of dim 1 filling the cache later.

@@ -8,8 +8,9 @@ use crate::analysis::judge::guard_text::{
     actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned, size_keyed_dict,
     size_list_cache, size_modulus, small_size, traced_bound, zero_one_bound, zero_one_change,
 };
+use crate::analysis::judge::verdict::Severity;
 use crate::reasons::culprit::python_name;
-use crate::reasons::subject::size_mismatch_dim;
+use crate::reasons::subject::{sequence_element, size_mismatch_dim};
 
 pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     let g = input.guard.map(|g| g.guard.as_str()).unwrap_or("");
@@ -32,6 +33,22 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             format!("torch._dynamo.mark_dynamic(<the tensor you pass as {name}>, {dim}) before the first call")
         }
     };
+    // An element of a list argument is an input of its own: mark each one.
+    let list = input.guard.and_then(|g| sequence_element(&g.guard));
+    let mark = match &list {
+        Some(l) => {
+            format!("mark every element before the first call: `for t in {l}: torch._dynamo.mark_dynamic(t, {dim})`")
+        }
+        None => mark,
+    };
+    if let Some(l) = list
+        .as_ref()
+        .filter(|_| input.evidence.kind.severity() == Severity::Problem)
+    {
+        return format!(
+            "{l} is a list of tensors, and each element is an input of its own: its size is guarded apart from the others, and an op over the list (pad_sequence, torch.stack or cat, the longest length) adds guards on how the elements' sizes compare, so a batch whose elements differ in size or in which one is longest compiles again, on to the recompile limit. Pad the list into one tensor before the call (in the DataLoader's collate_fn: torch.nn.utils.rnn.pad_sequence(batch, batch_first=True) and a lengths tensor) and pass that: one input whose length dim becomes dynamic once (torch._dynamo.mark_dynamic(padded, 1) skips even that)."
+        );
+    }
     let mark = format!("{mark}{}", declared_at_compile(input, &dim));
     if let Some(dict) = input.guard.and_then(|g| size_keyed_dict(g, input.failures)) {
         return format!(
