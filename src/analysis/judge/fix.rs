@@ -285,6 +285,20 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             input.evidence.text
         )
         }
+        Category::ConstantValue if input.guard.and_then(super::guard_text::op_number).is_some() && input.evidence.kind == EvidenceKind::OnePerVariant => {
+            let op = input.guard.and_then(super::guard_text::op_number).unwrap_or_default();
+            format!(
+                "{} is passed to {op} as a Python number, which a tensor cannot replace there, so each value is its own graph, compiled once and reused when it returns. Nothing to change while the values are a fixed few (pyramid levels, stages); each new value costs one compile, and the frame stops compiling after its recompile limit of entries. To have one graph, compute what needs the number outside the compiled function and pass the result in.",
+                r.culprit
+            )
+        }
+        Category::ConstantValue if input.guard.and_then(super::guard_text::op_number).is_some() && input.evidence.kind.severity() == super::verdict::Severity::Problem && number_param::number_param(input).is_none() => {
+            let op = input.guard.and_then(super::guard_text::op_number).unwrap_or_default();
+            format!(
+                "{} is passed to {op} as a Python number, which a tensor cannot replace there: each new value is a new graph. Compute what needs the number outside the compiled function and pass the result in, or keep the values to a few (each compiles once; torch.compile(..., recompile_limit=N) with N above their number keeps them all compiled).",
+                r.culprit
+            )
+        }
         Category::ConstantValue if dynamic => format!(
             "Expected once: {} changed and torch made it dynamic at this recompile (the new entry no longer guards its value), so later values compile nothing. To avoid even this one, {}.",
             r.culprit,

@@ -57,9 +57,11 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         .collect();
     // A string compared as a constant is an option with a few values only
     // while few show up: a new string at three recompiles of one cause (a
-    // value that never returns, `f"m{n}"`) is no option set.
+    // value that never returns, `f"m{n}"`) is no option set. So is a number
+    // an op needs as a number (a scale per pyramid level, a step count).
     for i in 0..recompiles.len() {
-        let string = inner_guard(&recompiles[i]).is_some_and(|g| evidence::open_string(&g.guard));
+        let string = inner_guard(&recompiles[i])
+            .is_some_and(|g| evidence::open_string(&g.guard) || guard_text::op_number(g).is_some());
         if string && keys.iter().filter(|k| **k == keys[i]).count() >= evidence::OPEN_STRINGS {
             unbounded[i] = true;
         }

@@ -6,8 +6,8 @@ use super::facts::Facts;
 use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
     boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch,
-    int_or_none_test, int_zero_one, module_children, size_keyed_dict, size_modulus, small_size, string_value,
-    torch_layer_argument, traced_bound, zero_one_bound, zero_one_change,
+    int_or_none_test, int_zero_one, module_children, op_number, size_keyed_dict, size_modulus, small_size,
+    string_value, torch_layer_argument, traced_bound, zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -147,6 +147,17 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     if open_string(guard) && f.same_cause.len() < OPEN_STRINGS {
         return Some("a string option: one compile per value, reused when it returns".into());
+    }
+    // A number an op needs as a Python number compiles once per value by
+    // nature; a few values (levels, stages) are a set, a fourth one a sweep.
+    if let Some(op) = f
+        .guard
+        .and_then(op_number)
+        .filter(|_| f.same_cause.len() < OPEN_STRINGS)
+    {
+        return Some(format!(
+            "{op} takes it as a Python number, so torch keeps it a constant of the graph (the new entry guards it == its value): one graph per value, each compiled once and reused when it returns; a few values so far"
+        ));
     }
     // A dict's keys are few (optional entries); a list's length is not, so
     // a list that keeps changing length shows up as a repeat.

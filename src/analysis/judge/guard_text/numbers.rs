@@ -93,3 +93,58 @@ pub(in crate::analysis::judge) fn int_zero_one(g: &GuardFailure, all: &[GuardFai
             .flatten()
             .any(|c| *c.subject == *subject && matches!(&*c.new, "0" | "1"))
 }
+
+/// A number torch kept a constant of the graph because an op needs it as a
+/// Python number: the new entry still guards it `== value` (torch makes
+/// ints and floats dynamic where it can), and the line the guard quotes
+/// passes it to an operator (`torch.ops.torchvision.roi_pool(..., spatial_scale,
+/// ...)` in a library's file), to a torch function or `range()` in yours
+/// (`torch.linspace(-1, 1, res)`). Not `torch.tensor(x)`: a tensor made
+/// from the number could be passed in instead. The callee, when it is one.
+pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> {
+    let value = compared_value(&g.guard)?;
+    value.parse::<f64>().ok()?;
+    if !matches!(g.now, Some(crate::reasons::GuardedNow::Constant(_))) {
+        return None;
+    }
+    let code = g.code.as_deref()?;
+    let subject = crate::reasons::failed_subject(&crate::reasons::culprit::canonical(&g.guard));
+    let name = crate::reasons::culprit::python_name(&subject);
+    let name = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
+    let in_library = g
+        .location
+        .as_ref()
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) != crate::reasons::paths::Owner::User);
+    let calls = crate::analysis::judge::caller::calls::calls(code);
+    const TENSOR_MAKERS: [&str; 4] = ["tensor", "as_tensor", "scalar_tensor", "asarray"];
+    let makes_tensor = |callee: &str| TENSOR_MAKERS.contains(&callee.rsplit('.').next().unwrap_or(callee));
+    if calls.iter().any(|c| makes_tensor(c.callee) && mentions(c, &name)) {
+        return None;
+    }
+    let op = |callee: &str| {
+        callee.starts_with("torch.")
+            || callee.starts_with("F.")
+            || callee.starts_with("nn.functional.")
+            || callee == "range"
+    };
+    calls
+        .iter()
+        .find(|c| {
+            (in_library && c.callee.starts_with("torch.ops.") && c.args.is_some())
+                || (!in_library && op(c.callee) && !makes_tensor(c.callee) && mentions(c, &name))
+        })
+        .map(|c| c.callee.to_string())
+}
+
+/// The call passes `name` (as a whole word) in one of its arguments.
+fn mentions(call: &crate::analysis::judge::caller::calls::Call<'_>, name: &str) -> bool {
+    call.args.iter().flatten().any(|a| {
+        let value = a
+            .split_once('=')
+            .filter(|(_, v)| !v.starts_with('='))
+            .map_or(*a, |(_, v)| v);
+        value
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == name)
+    })
+}
