@@ -67,13 +67,6 @@ const OPEN13: &[Open] = &[
         "cause_entry",
         "ours '0/6', the truth '0/5'",
     ),
-    (
-        "peft_lora_dropout_anneal",
-        "*",
-        "0/1",
-        "category",
-        "ours 'constant_value', the truth 'nn_module_attr'",
-    ),
 ];
 
 #[test]

@@ -63,6 +63,14 @@ pub fn canonical(expr: &str) -> String {
         .replace_all(&expr, "$1.$2")
         .into_owned();
     }
+    // `m.__dict__['_modules']['base']` (a wrapper that reaches its
+    // submodules through the instance dict, as PEFT's does) is `m._modules['base']`.
+    if expr.contains(".__dict__['") {
+        static INSTANCE_DICT: OnceLock<Regex> = OnceLock::new();
+        expr = re(&INSTANCE_DICT, r"\.__dict__\['([A-Za-z_][A-Za-z0-9_]*)'\]")
+            .replace_all(&expr, ".$1")
+            .into_owned();
+    }
     if expr.contains("___as_tensor(") {
         expr = re(&AS_TENSOR, r"___as_tensor\(([^()]*(?:\([^()]*\))?[^()]*)\)\.item\(\)")
             .replace_all(&expr, "$1")
@@ -267,6 +275,12 @@ mod tests {
         assert_eq!(
             canonical("object.__getattribute__(self.config, 'problem_type') is None"),
             "self.config.problem_type is None"
+        );
+        // PEFT's model reaches its submodules through the instance dict
+        // (tests/scenarios13 peft_lora_dropout_anneal, torch 2.13 and 2.14).
+        assert_eq!(
+            canonical("self.__dict__['_modules']['base_model'].__dict__['_modules']['model']._modules['fc1'].p == 0.2"),
+            "self._modules['base_model']._modules['model']._modules['fc1'].p == 0.2"
         );
     }
 
