@@ -14,22 +14,7 @@ mod common;
 
 use common::blind::{judge_set, HeldOut, Open};
 
-const OPEN12: &[Open] = &[
-    (
-        "coord_mlp_coarse_to_fine",
-        "*",
-        "0/2",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "coord_mlp_coarse_to_fine",
-        "*",
-        "0/2",
-        "severity",
-        "ours 'problem', the truth 'expected'",
-    ),
-];
+const OPEN12: &[Open] = &[];
 
 const OPEN13: &[Open] = &[
     (

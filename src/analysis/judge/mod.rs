@@ -109,7 +109,13 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             .map(|j| recompiles[j].compile.compile_id.as_str());
         let mut fs = facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
-        let e = evidence(&fs);
+        let mut e = evidence(&fs);
+        let follows = (e.kind == EvidenceKind::Pinned)
+            .then(|| size_follows_op_number(recompiles, &keys, i))
+            .flatten();
+        if let Some(why) = &follows {
+            e = evidence::Evidence::new(EvidenceKind::OnePerVariant, why.clone());
+        }
         if e.kind.severity() == Severity::Expected {
             if let Some(note) = repeating_partner(recompiles, &unbounded, i) {
                 partners.push((i, note));
@@ -131,7 +137,12 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 compile: f.compile,
             })
         };
-        f.cause.advice = advice;
+        f.cause.advice = match &follows {
+            Some(why) => format!(
+                "Expected: {why}. No action needed while its values are a fixed few (stages, levels); a tensor cannot replace a number an op takes. To have one graph, compute what needs the number outside the compiled function and pass the result in."
+            ),
+            None => advice,
+        };
         f.judgement = Judgement {
             ownership: owners[i].clone(),
             evidence: e,
@@ -141,6 +152,33 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         let advice = format!("{} {note}", recompiles[i].cause.advice.trim_end());
         recompiles[i].cause.advice = advice;
     }
+}
+
+/// A size held static although automatic dynamic shapes are on, in a call
+/// that also changed a number this frame keeps constant because an op
+/// takes it as a Python number (`torch.linspace(-1, 1, res)`): the size
+/// follows that number (the graph's output is res x res, compared with the
+/// target), one graph per value of it, while its values are few.
+fn size_follows_op_number(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> Option<String> {
+    let guard = inner_guard(&recompiles[i])?;
+    let frame = recompiles[i].frame;
+    guard.changes.iter().flatten().find_map(|change| {
+        change.old.parse::<f64>().ok()?;
+        change.new.parse::<f64>().ok()?;
+        let number = crate::reasons::culprit::strip_locals(&change.subject);
+        let (j, op) = recompiles.iter().enumerate().find_map(|(j, r)| {
+            let g = inner_guard(r).filter(|_| std::ptr::eq(r.frame, frame))?;
+            (failed_subject(&g.guard) == number).then_some(())?;
+            Some((j, guard_text::op_number(g)?))
+        })?;
+        let values = keys.iter().filter(|k| **k == keys[j]).count();
+        (values < evidence::OPEN_STRINGS).then(|| {
+            format!(
+                "the size follows a number this call also changed ({}), which {op} takes as a Python number: one graph per value of it, each compiled once and reused when it returns",
+                change.describe()
+            )
+        })
+    })
 }
 
 /// A call that changed two values at once (an optimizer's first step and
