@@ -220,3 +220,30 @@ fn a_call_that_also_changed_a_value_that_then_repeats_says_where_that_repeat_beg
         assert!(note.contains("that repeat begins here"), "{torch} {name}: {advice}");
     }
 }
+
+/// A number an op takes as a Python number (torchvision's roi_pool
+/// spatial_scale per pyramid level, torch.linspace's steps per stage) is a
+/// constant of the graph by nature: a few values are a bounded set, and the
+/// fix never tells the user to pass a tensor there (held-out scripts nobody
+/// here wrote, two torch versions each).
+#[test]
+fn a_number_an_op_takes_is_one_graph_per_value_and_never_a_tensor() {
+    for (set, torch, name, id) in [
+        ("scenarios13", "torch2.13.0", "tv_roi_pool_fpn_levels", "0/2"),
+        ("scenarios13", "torch2.14.1", "tv_roi_pool_fpn_levels", "0/3"),
+        ("scenarios12", "torch2.12.1", "coord_mlp_coarse_to_fine", "0/1"),
+        ("scenarios12", "torch2.15.0", "coord_mlp_coarse_to_fine", "0/1"),
+    ] {
+        let all = recorded(set, torch, name);
+        let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+        assert_eq!(r["severity"], "expected", "{torch} {name}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch} {name}: {r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.contains("as a Python number"), "{torch} {name}: {advice}");
+        assert!(
+            !advice.to_lowercase().contains("pass it as a tensor"),
+            "{torch} {name}: {advice}"
+        );
+        assert!(!advice.contains("torch.tensor("), "{torch} {name}: {advice}");
+    }
+}
