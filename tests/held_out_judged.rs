@@ -32,16 +32,7 @@ const OPEN3: &[Open] = &[
     ("class_counter_warmup", "torch2.12.1", "2/1", "fix", "as category"),
 ];
 
-const OPEN4: &[Open] = &[
-    (
-        "tv_focal_loss_gamma_anneal",
-        "*",
-        "0/1",
-        "severity",
-        "a float argument with a new value at two recompiles is a repeat for guardscope; the truth reads the script's three-value schedule as a bounded set (the log alone does not show it ends)",
-    ),
-    ("tv_focal_loss_gamma_anneal", "*", "0/2", "severity", "as 0/1"),
-];
+const OPEN4: &[Open] = &[];
 
 const OPEN5: &[Open] = &[
     (

@@ -61,7 +61,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
     // an op needs as a number (a scale per pyramid level, a step count).
     for i in 0..recompiles.len() {
         let string = inner_guard(&recompiles[i])
-            .is_some_and(|g| evidence::open_string(&g.guard) || guard_text::op_number(g).is_some());
+            .is_some_and(|g| evidence::open_string(&g.guard) || guard_text::specialised_number(g));
         if string && keys.iter().filter(|k| **k == keys[i]).count() >= evidence::OPEN_STRINGS {
             unbounded[i] = true;
         }

@@ -7,7 +7,7 @@ use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
     boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch,
     int_or_none_test, int_zero_one, module_children, op_number, size_keyed_dict, size_modulus, small_size,
-    string_value, torch_layer_argument, traced_bound, zero_one_bound, zero_one_change,
+    specialised_number, string_value, torch_layer_argument, traced_bound, zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -158,6 +158,11 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
         return Some(format!(
             "{op} takes it as a Python number, so torch keeps it a constant of the graph (the new entry guards it == its value): one graph per value, each compiled once and reused when it returns; a few values so far"
         ));
+    }
+    if f.guard.is_some_and(specialised_number) && f.same_cause.len() < OPEN_STRINGS {
+        return Some(
+            "the traced code needs it as a Python number (torch tried to keep it symbolic and specialised it back, or a library's code uses it as one), so each value is a graph of its own, compiled once and reused when it returns; a few values so far".into(),
+        );
     }
     // A dict's keys are few (optional entries); a list's length is not, so
     // a list that keeps changing length shows up as a repeat.

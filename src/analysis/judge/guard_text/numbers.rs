@@ -148,3 +148,31 @@ fn mentions(call: &crate::analysis::judge::caller::calls::Call<'_>, name: &str) 
             .any(|w| w == name)
     })
 }
+
+/// A number the traced code needed as a Python number, by what the log
+/// shows: the new entry still guards it `== value` and either an op takes
+/// it (`op_number`), or torch tried to keep it symbolic and specialised it
+/// back (the guard is placed by `remove_tensorify_specialized_graphargs`),
+/// or a library's code uses it where the guard points (`(1 - p_t) ** gamma`
+/// in torchvision). An optimizer's settings are judged as such, not here.
+pub(in crate::analysis::judge) fn specialised_number(g: &GuardFailure) -> bool {
+    if op_number(g).is_some() {
+        return true;
+    }
+    let Some(value) = compared_value(&g.guard) else {
+        return false;
+    };
+    if value.parse::<f64>().is_err()
+        || !matches!(g.now, Some(crate::reasons::GuardedNow::Constant(_)))
+        || g.guard.contains("param_groups")
+    {
+        return false;
+    }
+    let tensorified = g.raw.contains("remove_tensorify_specialized_graphargs");
+    let in_library = g
+        .location
+        .as_ref()
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
+    let argument = !crate::reasons::failed_subject(&g.guard).contains(['.', '[']);
+    argument && (tensorified || in_library)
+}
