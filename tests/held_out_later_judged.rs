@@ -83,13 +83,6 @@ const OPEN8: &[Open] = &[
 
 const OPEN9: &[Open] = &[
     (
-        "cfg_guidance_scale_sweep",
-        "*",
-        "0/1",
-        "category",
-        "ours 'nn_module_attr', the truth 'constant_value'",
-    ),
-    (
         "relpos_bias_list_cache",
         "*",
         "0/5",

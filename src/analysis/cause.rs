@@ -182,6 +182,11 @@ pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {
         }),
         automatic_dynamic: compile.automatic_dynamic,
         compiled_class: frame.module_class.as_deref(),
+        // A module without submodules, parameters or buffers (RoIAlign)
+        // shows none in its guards: its compiled frame is still `forward`.
+        receiver_is_module: frame
+            .receiver_is_module
+            .map(|m| m || frame.function.as_deref() == Some("forward")),
     }
 }
 

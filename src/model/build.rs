@@ -206,6 +206,7 @@ impl RunBuilder {
                     file: None,
                     line: None,
                     module_class: None,
+                    receiver_is_module: None,
                     run: 0,
                     compiles: Vec::new(),
                 },
@@ -239,6 +240,19 @@ impl RunBuilder {
                     .find_map(|root| set.root_types.get(*root))
                     .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
                     .map(|ty| self.shared.text(ty));
+            }
+            if state.frame.receiver_is_module.is_none() && set.root_types.contains_key("self") {
+                const MODULE_STATE: [&str; 7] = [
+                    "._modules",
+                    "._parameters",
+                    "._buffers",
+                    "._forward_hooks",
+                    ".training",
+                    ".__dict__['_modules']",
+                    ".__dict__['_parameters']",
+                ];
+                state.frame.receiver_is_module =
+                    Some(MODULE_STATE.iter().any(|s| lines.contains(&format!("L['self']{s}"))));
             }
             let id = state.frame.compiles[i].compile_id.clone();
             let guards = state.extra.get_or_insert_default();

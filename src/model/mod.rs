@@ -67,6 +67,10 @@ pub struct Frame {
     /// `L['fn']` in its guards), when it is one: names a frame that is only
     /// a library wrapper (`wrapper`, `inner`) by what was compiled.
     pub module_class: Option<Arc<str>>,
+    /// Whether the frame's `self` is an `nn.Module`, from its first guard
+    /// tree: a module's guards reach its `_modules`, `_parameters`,
+    /// `_buffers` or hooks. None when the frame has no `self`.
+    pub receiver_is_module: Option<bool>,
     /// Index into `Run::runs` of the run (launch) the frame's log belongs to.
     pub run: usize,
     pub compiles: Vec<Compile>,

@@ -52,6 +52,9 @@ pub struct Context<'a> {
     pub automatic_dynamic: Option<bool>,
     /// The class of the object the frame was compiled for.
     pub compiled_class: Option<&'a str>,
+    /// The compiled frame's `self` is an `nn.Module` (Some(false): an
+    /// object of another class; None: no `self`, or the log does not say).
+    pub receiver_is_module: Option<bool>,
 }
 
 struct CompiledRule {
@@ -122,6 +125,7 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
                 .hint
                 .as_deref()
                 .is_some_and(|h| h.contains("attributes of the nn.Module")),
+            When::ModuleReceiver => ctx.receiver_is_module != Some(false),
         };
         if !applies {
             continue;

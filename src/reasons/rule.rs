@@ -35,6 +35,10 @@ pub enum When {
     /// module is reached by (`m.var` of an argument, `mod.multiplier` of a
     /// closure).
     ModuleHint,
+    /// The compiled frame's `self` is an `nn.Module`, or the log does not
+    /// say (its guards reach no `self._modules`, parameters, buffers or
+    /// hooks of a module: a scheduler's `step`, a config object's method).
+    ModuleReceiver,
 }
 
 pub struct Rule {

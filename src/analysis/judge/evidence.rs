@@ -227,7 +227,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     let now = f.guard.and_then(|g| g.now.as_ref());
     let dynamic = match now {
         Some(GuardedNow::Dynamic) => true,
-        Some(GuardedNow::Unguarded) => numeric(guard) || shape,
+        // A container's length is never made dynamic: unguarded, it was
+        // read another way (its keys), not turned symbolic.
+        Some(GuardedNow::Unguarded) => (numeric(guard) || shape) && !guard.trim_start().starts_with("len("),
         _ => false,
     };
     // A bound the traced code put on a dynamic size (a branch on it) that

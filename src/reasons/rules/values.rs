@@ -94,8 +94,9 @@ pub(super) fn rows() -> Vec<Rule> {
             id: "dict.keys",
             category: DictKeys,
             when: When::Always,
-            // A key is a string or a number (a cache keyed by a length).
-            pattern: r"___dict_contains\((?P<key>'[^']*'|-?\d+), (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
+            // A key is a string, a number (a cache keyed by a length) or a
+            // tuple of them (a cache keyed by `(h, w)`).
+            pattern: r"___dict_contains\((?P<key>'[^']*'|-?\d+|\((?:'[^']*'|-?\d+)(?:, (?:'[^']*'|-?\d+))*,?\)), (?P<src>[^)]+)\)|(?P<v>___dict_version|dict_version|___key_to_id|list\(dict\.keys\()",
             culprit: Culprit::Source("src"),
             detail: Some("the dict's key set changed (key {key})"),
             advice: DICT_KEYS_ADVICE,
@@ -178,7 +179,7 @@ pub(super) fn rows() -> Vec<Rule> {
         Rule {
             id: "module.attribute",
             category: NnModuleAttr,
-            when: When::Always,
+            when: When::ModuleReceiver,
             pattern: leak(format!(
                 r"^(?:not )?(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*)\s*(?:==|!=|is|$)"
             )),

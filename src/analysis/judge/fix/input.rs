@@ -39,9 +39,10 @@ pub(super) fn expected(input: &FixInput<'_>) -> &'static str {
 /// evidence shows it did not repeat.
 pub(super) fn once(input: &FixInput<'_>) -> &'static str {
     match input.evidence.kind {
-        EvidenceKind::ChangedOnce | EvidenceKind::OnePerVariant => {
-            "Expected once here (it did not change again in this log), but avoidable: "
-        }
+        EvidenceKind::ChangedOnce => "Expected once here (it did not change again in this log), but avoidable: ",
+        // A set of values each compiled once: it may well have changed
+        // again (another key, the other mode), so not "once".
+        EvidenceKind::OnePerVariant => "Expected (each value compiles once, reused when it returns), but avoidable: ",
         _ => "",
     }
 }

@@ -145,6 +145,14 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
                 "split dim {dim} into fixed-size chunks of {n} (the size compiled before) and loop over them, padding the last chunk with a mask, so every call gets the same number of rows"
             )
         });
+    // A dict the compiled code fills, keyed by this size (`key = (h, w); if
+    // key not in CACHE: CACHE[key] = ...`): the lookup pins the size.
+    if let Some(dict) = pinned_now.then(|| size_in_filled_dict_key(g, input.failures)).flatten() {
+        return format!(
+            "Dim {dim}'s size is part of the key of {} (a dict the compiled code fills as it runs: `if key not in cache: cache[key] = ...`), so the lookup makes the size a constant of the graph and every new size compiles again, once before its key is stored and once after. Take the cache out of the compiled function: fill it outside (precompute an entry for every size you use, before compiling) and pass what it holds as an argument, or compute the value in the graph each call without caching it.",
+            python_name(&dict)
+        );
+    }
     // The guard itself names the pinner when it is a Parameter: torch keeps
     // parameter shapes static, and mark_dynamic alone does not free them.
     let static_shapes = input.evidence.kind == EvidenceKind::StaticShapes;
@@ -243,4 +251,18 @@ fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
 /// torch's own words on a size guard of an `nn.Parameter`.
 fn parameter_pinned(guard: &str) -> bool {
     guard.contains("Guard failed on a parameter")
+}
+
+/// The dict whose key holds the size the failed entry was compiled for
+/// (alone, or in a tuple: `(32, 32)`), when a failure of the compile shows
+/// the dict gained that kind of key while running (`not ___dict_contains(
+/// (32, 32), D)`: absent when compiled, present now).
+fn size_in_filled_dict_key(guard: &str, failures: &[crate::reasons::GuardFailure]) -> Option<String> {
+    let size = compiled_size(guard)?;
+    failures.iter().find_map(|f| {
+        let t = f.guard.trim_start().strip_prefix("not ")?;
+        let (key, dict) = crate::reasons::subject::dict_key_test(t)?;
+        let parts: Vec<&str> = key.trim_matches(['(', ')']).split(',').map(str::trim).collect();
+        parts.contains(&size).then(|| dict.to_string())
+    })
 }
