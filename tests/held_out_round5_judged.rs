@@ -17,10 +17,10 @@ use common::blind::{judge_set, HeldOut, Open};
 const OPEN14: &[Open] = &[
     (
         "diffusers_euler_sampling_step",
-        "*",
+        "torch2.12.1",
         "1/1",
         "category",
-        "ours 'object_id', the truth 'constant_value'",
+        "ours 'type_change', the truth 'constant_value'",
     ),
     (
         "selective_ckpt_policy_after_warmup",
@@ -97,10 +97,10 @@ const OPEN15: &[Open] = &[
     ),
     (
         "lightning_compiled_noise_epochs",
-        "*",
+        "torch2.13.0",
         "0/1",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
+        "fix",
+        "the fix names none of what the truth requires, or something it forbids",
     ),
     (
         "lightning_compiled_noise_epochs",
@@ -111,10 +111,10 @@ const OPEN15: &[Open] = &[
     ),
     (
         "lightning_compiled_noise_epochs",
-        "*",
+        "torch2.13.0",
         "0/2",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
+        "fix",
+        "the fix names none of what the truth requires, or something it forbids",
     ),
 ];
 

@@ -312,7 +312,6 @@ fn frame(rank: u32, frame_id: u32, compiles: u32) -> Frame {
         file: Some("model.py".into()),
         line: Some(frame_id + 1),
         module_class: None,
-        receiver_is_module: None,
         run: 0,
         compiles: (0..compiles)
             .map(|n| Compile {

@@ -185,7 +185,9 @@ pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {
         // A module without submodules, parameters or buffers (RoIAlign)
         // shows none in its guards: its compiled frame is still `forward`.
         receiver_is_module: frame
-            .receiver_is_module
+            .compiles
+            .iter()
+            .find_map(|c| c.self_is_module)
             .map(|m| m || frame.function.as_deref() == Some("forward")),
     }
 }

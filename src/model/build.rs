@@ -206,7 +206,6 @@ impl RunBuilder {
                     file: None,
                     line: None,
                     module_class: None,
-                    receiver_is_module: None,
                     run: 0,
                     compiles: Vec::new(),
                 },
@@ -241,7 +240,7 @@ impl RunBuilder {
                     .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
                     .map(|ty| self.shared.text(ty));
             }
-            if state.frame.receiver_is_module.is_none() && set.root_types.contains_key("self") {
+            if set.root_types.contains_key("self") {
                 const MODULE_STATE: [&str; 7] = [
                     "._modules",
                     "._parameters",
@@ -251,7 +250,7 @@ impl RunBuilder {
                     ".__dict__['_modules']",
                     ".__dict__['_parameters']",
                 ];
-                state.frame.receiver_is_module =
+                state.frame.compiles[i].self_is_module =
                     Some(MODULE_STATE.iter().any(|s| lines.contains(&format!("L['self']{s}"))));
             }
             let id = state.frame.compiles[i].compile_id.clone();

@@ -67,10 +67,6 @@ pub struct Frame {
     /// `L['fn']` in its guards), when it is one: names a frame that is only
     /// a library wrapper (`wrapper`, `inner`) by what was compiled.
     pub module_class: Option<Arc<str>>,
-    /// Whether the frame's `self` is an `nn.Module`, from its first guard
-    /// tree: a module's guards reach its `_modules`, `_parameters`,
-    /// `_buffers` or hooks. None when the frame has no `self`.
-    pub receiver_is_module: Option<bool>,
     /// Index into `Run::runs` of the run (launch) the frame's log belongs to.
     pub run: usize,
     pub compiles: Vec<Compile>,
@@ -140,6 +136,10 @@ pub struct Compile {
     pub guard_tree: Option<Box<GuardTree>>,
     /// `automatic_dynamic_shapes` in the compile's Dynamo config.
     pub automatic_dynamic: Option<bool>,
+    /// Whether the frame's `self` is an `nn.Module`, from this compile's
+    /// guard tree: a module's guards reach its `_modules`, `_parameters`,
+    /// `_buffers` or hooks. None when the tree has no `self`.
+    pub self_is_module: Option<bool>,
     /// `recompile_limit` in the compile's Dynamo config (the default is 8;
     /// `torch.compile(..., recompile_limit=)` shows here too); a byte, to keep
     /// a compile small: a limit above 255 is held as 255, one of 0 as None.

@@ -282,6 +282,16 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
                 set_by: lib,
             };
         }
+        // State behind a property the user's line reads (`self.current_epoch`
+        // guarded as `self._trainer.fit_loop...completed`): a private
+        // attribute the line never names holds another object, whose code
+        // keeps it.
+        if let Some(holder) = behind_a_property(&subject, g.code.as_deref()) {
+            return Ownership::set_by(
+                ValueOwner::LibraryAttribute,
+                &format!("the object in self.{holder} (behind a property your code reads)"),
+            );
+        }
         return Ownership::of(ValueOwner::UserAttribute);
     }
     // The compiled frame's arguments: the user's, unless a library called
@@ -302,3 +312,18 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
 
 #[cfg(test)]
 mod tests;
+
+/// The guarded path goes through a private attribute of the compiled object
+/// (`self._trainer`, not torch's `_modules`, `_parameters`, `_buffers`) and
+/// on into that object's own attributes, while the quoted line names neither
+/// the private attribute nor the path: the line read a property.
+fn behind_a_property<'s>(subject: &'s str, code: Option<&str>) -> Option<&'s str> {
+    let code = code?;
+    let rest = subject.strip_prefix("self.")?;
+    let mut parts = rest.split('.');
+    let first = parts.next().and_then(|p| p.split('[').next())?;
+    let private =
+        first.starts_with('_') && !first.starts_with("__") && !matches!(first, "_modules" | "_parameters" | "_buffers");
+    let deeper = parts.count() >= 2;
+    (private && deeper && !code.contains(first)).then_some(first)
+}

@@ -141,7 +141,6 @@ mod tests {
                 file: None,
                 line: None,
                 module_class: None,
-                receiver_is_module: None,
                 run: 0,
                 compiles: vec![Compile {
                     start: Some(base + 0.5),

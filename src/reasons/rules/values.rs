@@ -201,7 +201,10 @@ pub(super) fn rows() -> Vec<Rule> {
             // An optional argument: None on one call, a value on another.
             category: TypeChange,
             when: When::Always,
-            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_]*|kwargs\['[^']+'\]|args\[\d+\]) is (?:not )?None\s*$",
+            // Also an object's attribute (`self._step_index is None` of a
+            // scheduler's method): a module's own attributes are read by
+            // the module rows above, first.
+            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|kwargs\['[^']+'\]|args\[\d+\]) is (?:not )?None\s*$",
             culprit: Culprit::Source("src"),
             detail: Some("None on one call and a value on another"),
             advice: "{culprit} is None on some calls and a value on others: one compile for each. Always pass a value (e.g. a mask of ones) to have one compile.",

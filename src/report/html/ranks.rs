@@ -169,7 +169,6 @@ mod tests {
             file: None,
             line: None,
             module_class: None,
-            receiver_is_module: None,
             run: 0,
             compiles: vec![Compile::default(); compiles],
         }

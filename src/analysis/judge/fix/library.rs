@@ -52,7 +52,7 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
                 ""
             };
             format!(
-                "{who}'s own code changes {} at every call{at} and the compiled code reads it as a constant: each new value compiles again, until the recompile limit. Keep that library call outside the compiled function (call it on the outputs the compiled function returns), or wrap it with torch.compiler.disable.{unspec}",
+                "The code of {who} changes {} at every call{at} and the compiled code reads it as a constant: each new value compiles again, until the recompile limit. Keep that library call outside the compiled function (call it on the outputs the compiled function returns), or wrap it with torch.compiler.disable.{unspec}",
                 r.culprit
             )
         }

@@ -17,7 +17,6 @@ fn test_frame() -> Frame {
         file: Some("/home/me/train.py".into()),
         line: Some(1),
         module_class: None,
-        receiver_is_module: None,
         run: 0,
         compiles: Vec::new(),
     }
