@@ -199,7 +199,9 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
         Some(v) if v.contains("None") && subject.ends_with("size()") => GuardedNow::Dynamic,
         // `L['group'] == (128 // (128 // L['group']))`: a relation the
         // symbolic value must keep (it divides 128), not a number.
-        Some(v) if v.contains("L['") || v.contains("G['") => GuardedNow::Dynamic,
+        // Not torch 2.11's bookkeeping for a float it tensorified
+        // (`L['x'] == ___as_tensor(L['x']).item()`), which says nothing.
+        Some(v) if (v.contains("L['") || v.contains("G['")) && !v.contains("___as_tensor(") => GuardedNow::Dynamic,
         Some(v) => GuardedNow::Constant(Arc::from(v)),
         None => match new.expression_of(&subject) {
             Some((expr, v)) => GuardedNow::Specialised(Arc::from(format!("{expr} == {v}"))),
