@@ -294,6 +294,42 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_argument",
             "became_dynamic",
         ),
+        // `if i in skip:` over a list whose ints torch holds dynamic.
+        (
+            "tests/scenarios16/logs/torch2.15.0/layerdrop_random_sample",
+            "0/3",
+            "value.membership",
+            "constant_value",
+            "user_argument",
+            "repeats",
+        ),
+        // `self._step_index is None` in a scheduler's method (self is no
+        // nn.Module), on two torch versions.
+        (
+            "tests/scenarios14/logs/torch2.12.1/diffusers_euler_sampling_step",
+            "1/1",
+            "value.none",
+            "type_change",
+            "library_attribute",
+            "one_per_variant",
+        ),
+        (
+            "tests/scenarios14/logs/torch2.14.1/diffusers_euler_sampling_step",
+            "1/1",
+            "value.none",
+            "type_change",
+            "library_attribute",
+            "one_per_variant",
+        ),
+        // A dict keyed by a tuple (`___dict_contains((32, 32), G['_GRID_CACHE'])`).
+        (
+            "tests/scenarios15/logs/torch2.15.0/global_dict_grid_cache",
+            "0/1",
+            "dict.keys",
+            "dict_keys",
+            "global",
+            "one_per_variant",
+        ),
     ];
     for (log, id, form, category, owner, evidence) in cases {
         let doc = summary_json(&root().join(log));

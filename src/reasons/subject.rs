@@ -51,18 +51,23 @@ pub fn failed_subject(guard: &str) -> String {
 
 /// The tensor a tensor guard failure names: `x` of `tensor 'x' size
 /// mismatch ...` (as logged, locals maybe as `L['x']`).
-/// The list a size guard's tensor is an element of, when it is one of a
-/// list or tuple argument (`utterances[3]`, also in a comparison of two
-/// elements' sizes: `utterances[1].size()[0] > utterances[0].size()[0]`):
-/// `utterances`. Not `*args` (its elements are separate arguments) and not
-/// an attribute's element.
+/// The list a guard's tensor or number is an element of, when it is one
+/// of a list or tuple argument (`utterances[3]`, also in a comparison of
+/// two elements' sizes: `utterances[1].size()[0] > utterances[0].size()[0]`;
+/// `skip[0] == 3`): `utterances`. Not `*args` (its elements are separate
+/// arguments) and not an attribute's element.
 pub fn sequence_element(guard: &str) -> Option<String> {
     let subject = match guarded_tensor(guard) {
         Some(t) => crate::reasons::culprit::strip_locals(t),
         None if guard.contains(".size()[") => {
             crate::reasons::culprit::strip_locals(guard.split(".size()[").next()?.trim())
         }
-        None => return None,
+        // `skip[0] == 3`, `not (skip[1] == 2 or skip[0] == 2)`: an element
+        // of a list of numbers.
+        None => {
+            let text = guard.trim_start().trim_start_matches("not ").trim_start_matches('(');
+            crate::reasons::culprit::strip_locals(text.split(" == ").next()?.trim())
+        }
     };
     let (name, rest) = subject.split_once('[')?;
     let index = rest.strip_suffix(']')?;

@@ -264,6 +264,19 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "{culprit} is an entry of a list or dict attribute of the module, read as a constant: each new value compiles again. Keep the values in a tensor buffer (register_buffer) updated in place with copy_(), or set them once before compiling.",
         },
         Rule {
+            // `skip[1] == 0 or skip[0] == 0`, `not (skip[1] == 2 or skip[0]
+            // == 2)`: `i in skip` over a list whose elements torch holds as
+            // dynamic ints. Recorded: tests/scenarios16 layerdrop_random_sample
+            // (torch 2.15).
+            id: "value.membership",
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"^(?:not )?\(?(?P<src>[A-Za-z_][A-Za-z0-9_]*)\[\d+\] == (?P<v>-?\d+)(?: or [A-Za-z_][A-Za-z0-9_]*\[\d+\] == -?\d+)+\)?$",
+            culprit: Culprit::Source("src"),
+            detail: Some("whether {v} is in {culprit} (`in` over its elements, which torch holds as dynamic ints) decided a branch"),
+            advice: "The compiled code tests membership in {culprit} (`if i in {culprit}:`), whose elements torch holds as dynamic ints: each call whose elements answer the test differently compiles another graph, one per pattern, until the recompile limit. Pass the decision as a tensor (a keep mask: `torch.where(keep[i], block(h), h)`), or compile each block on its own (regional compilation) and keep the loop and the test outside the compiled code.",
+        },
+        Rule {
             id: "value.item",
             // `state['mode'] == 'm0'`, `cfg.opts['k'] == 3`, `xs[0] == 2`: an
             // entry of a dict or list the frame reads (an argument or a
