@@ -4,6 +4,7 @@
 //! caller passed from `caller`). The rule table (`reasons`) says what a
 //! guard is; this says what it means.
 
+mod across;
 pub mod caller;
 pub mod evidence;
 pub mod fix;
@@ -111,13 +112,13 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
         let follows = (e.kind == EvidenceKind::Pinned)
-            .then(|| size_follows_op_number(recompiles, &keys, i))
+            .then(|| across::size_follows_op_number(recompiles, &keys, i))
             .flatten();
         if let Some(why) = &follows {
             e = evidence::Evidence::new(EvidenceKind::OnePerVariant, why.clone());
         }
         if e.kind.severity() == Severity::Expected {
-            if let Some(note) = repeating_partner(recompiles, &unbounded, i) {
+            if let Some(note) = across::repeating_partner(recompiles, &unbounded, i) {
                 partners.push((i, note));
             }
         }
@@ -152,66 +153,6 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         let advice = format!("{} {note}", recompiles[i].cause.advice.trim_end());
         recompiles[i].cause.advice = advice;
     }
-}
-
-/// A size held static although automatic dynamic shapes are on, in a call
-/// that also changed a number this frame keeps constant because an op
-/// takes it as a Python number (`torch.linspace(-1, 1, res)`): the size
-/// follows that number (the graph's output is res x res, compared with the
-/// target), one graph per value of it, while its values are few.
-fn size_follows_op_number(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> Option<String> {
-    let guard = inner_guard(&recompiles[i])?;
-    let frame = recompiles[i].frame;
-    guard.changes.iter().flatten().find_map(|change| {
-        change.old.parse::<f64>().ok()?;
-        change.new.parse::<f64>().ok()?;
-        let number = crate::reasons::culprit::strip_locals(&change.subject);
-        let (j, op) = recompiles.iter().enumerate().find_map(|(j, r)| {
-            let g = inner_guard(r).filter(|_| std::ptr::eq(r.frame, frame))?;
-            (failed_subject(&g.guard) == number).then_some(())?;
-            Some((j, guard_text::op_number(g)?))
-        })?;
-        let values = keys.iter().filter(|k| **k == keys[j]).count();
-        (values < evidence::OPEN_STRINGS).then(|| {
-            format!(
-                "the size follows a number this call also changed ({}), which {op} takes as a Python number: one graph per value of it, each compiled once and reused when it returns",
-                change.describe()
-            )
-        })
-    })
-}
-
-/// A call that changed two values at once (an optimizer's first step and
-/// its lr, a meter's mean and its count) is judged by the value torch
-/// reported: fixing the other value would not remove this compile. When
-/// the other value is the cause of two or more later recompiles of the
-/// frame, the advice says so, so that the user finds where it began.
-fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], i: usize) -> Option<String> {
-    let guard = inner_guard(&recompiles[i])?;
-    let own = failed_subject(&guard.guard);
-    let generation = recompiles[i].frame.generation;
-    guard.changes.iter().flatten().find_map(|change| {
-        let subject = crate::reasons::culprit::strip_locals(&change.subject);
-        if subject == own || change.new_is_dynamic() {
-            return None;
-        }
-        let later: Vec<&str> = (i + 1..recompiles.len())
-            .filter(|&j| {
-                let r = &recompiles[j];
-                unbounded[j]
-                    && r.frame.generation == generation
-                    && inner_guard(r).is_some_and(|g| failed_subject(&g.guard) == subject)
-            })
-            .map(|j| recompiles[j].compile.compile_id.as_str())
-            .collect();
-        (later.len() >= 2).then(|| {
-            format!(
-                "This call also changed {}, which then compiled the frame again at {}: that repeat begins here; see its own fix.",
-                change.describe(),
-                later.join(", ")
-            )
-        })
-    })
 }
 
 fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> Facts<'a> {

@@ -1,0 +1,69 @@
+//! What the frame's other recompiles say of one of them: a size that
+//! follows a number an op takes (the number's own recompile shows it), and
+//! a value the same call changed that then recompiled the frame again. The
+//! frame's judge (the parent module) hands the recompiles in compile order.
+
+use super::evidence::OPEN_STRINGS;
+use super::guard_text;
+use crate::analysis::finding::Finding;
+use crate::reasons::failed_subject;
+
+/// A size held static although automatic dynamic shapes are on, in a call
+/// that also changed a number this frame keeps constant because an op
+/// takes it as a Python number (`torch.linspace(-1, 1, res)`): the size
+/// follows that number (the graph's output is res x res, compared with the
+/// target), one graph per value of it, while its values are few.
+pub(super) fn size_follows_op_number(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> Option<String> {
+    let guard = recompiles[i].guard()?;
+    let frame = recompiles[i].frame;
+    guard.changes.iter().flatten().find_map(|change| {
+        change.old.parse::<f64>().ok()?;
+        change.new.parse::<f64>().ok()?;
+        let number = crate::reasons::culprit::strip_locals(&change.subject);
+        let (j, op) = recompiles.iter().enumerate().find_map(|(j, r)| {
+            let g = r.guard().filter(|_| std::ptr::eq(r.frame, frame))?;
+            (failed_subject(&g.guard) == number).then_some(())?;
+            Some((j, guard_text::op_number(g)?))
+        })?;
+        let values = keys.iter().filter(|k| **k == keys[j]).count();
+        (values < OPEN_STRINGS).then(|| {
+            format!(
+                "the size follows a number this call also changed ({}), which {op} takes as a Python number: one graph per value of it, each compiled once and reused when it returns",
+                change.describe()
+            )
+        })
+    })
+}
+
+/// A call that changed two values at once (an optimizer's first step and
+/// its lr, a meter's mean and its count) is judged by the value torch
+/// reported: fixing the other value would not remove this compile. When
+/// the other value is the cause of two or more later recompiles of the
+/// frame, the advice says so, so that the user finds where it began.
+pub(super) fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], i: usize) -> Option<String> {
+    let guard = recompiles[i].guard()?;
+    let own = failed_subject(&guard.guard);
+    let generation = recompiles[i].frame.generation;
+    guard.changes.iter().flatten().find_map(|change| {
+        let subject = crate::reasons::culprit::strip_locals(&change.subject);
+        if subject == own || change.new_is_dynamic() {
+            return None;
+        }
+        let later: Vec<&str> = (i + 1..recompiles.len())
+            .filter(|&j| {
+                let r = &recompiles[j];
+                unbounded[j]
+                    && r.frame.generation == generation
+                    && r.guard().is_some_and(|g| failed_subject(&g.guard) == subject)
+            })
+            .map(|j| recompiles[j].compile.compile_id.as_str())
+            .collect();
+        (later.len() >= 2).then(|| {
+            format!(
+                "This call also changed {}, which then compiled the frame again at {}: that repeat begins here; see its own fix.",
+                change.describe(),
+                later.join(", ")
+            )
+        })
+    })
+}
