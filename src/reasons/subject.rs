@@ -49,8 +49,6 @@ pub fn failed_subject(guard: &str) -> String {
     subject_of(&guard).to_string()
 }
 
-/// The tensor a tensor guard failure names: `x` of `tensor 'x' size
-/// mismatch ...` (as logged, locals maybe as `L['x']`).
 /// The list a guard's tensor or number is an element of, when it is one
 /// of a list or tuple argument (`utterances[3]`, also in a comparison of
 /// two elements' sizes: `utterances[1].size()[0] > utterances[0].size()[0]`;
@@ -84,6 +82,8 @@ pub fn size_relation(guard: &str) -> bool {
     test.matches(".size()[").count() >= 2 && [" > ", " >= ", " < ", " <= "].iter().any(|op| test.contains(op))
 }
 
+/// The tensor a tensor guard failure names: `x` of `tensor 'x' size
+/// mismatch ...` (as logged, locals maybe as `L['x']`).
 pub fn guarded_tensor(guard: &str) -> Option<&str> {
     let rest = guard.strip_prefix("tensor '")?;
     rest.find("' ").map(|end| &rest[..end])
