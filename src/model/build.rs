@@ -250,8 +250,11 @@ impl RunBuilder {
                     ".__dict__['_modules']",
                     ".__dict__['_parameters']",
                 ];
-                state.frame.compiles[i].self_is_module =
-                    Some(MODULE_STATE.iter().any(|s| lines.contains(&format!("L['self']{s}"))));
+                // One pass over the tree's mentions of `self`, not one per kind.
+                let module = lines
+                    .match_indices("L['self']")
+                    .any(|(at, m)| MODULE_STATE.iter().any(|s| lines[at + m.len()..].starts_with(s)));
+                state.frame.compiles[i].self_is_module = Some(module);
             }
             let id = state.frame.compiles[i].compile_id.clone();
             let guards = state.extra.get_or_insert_default();
