@@ -193,6 +193,8 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         );
     }
     let member_of = input.guard.and_then(enum_member);
+    // The op that takes the value as a Python number, when one does.
+    let op = input.guard.and_then(super::guard_text::op_number);
     match r.category {
         Category::ObjectId if member_of.is_some() => format!(
             "Expected: {} is a member of {} and the compiled code branches on which one: one compile per member, reused when it returns (two variants for two members). Nothing to change; to have one graph for all members, pass the choice as data the graph computes with instead of branching on it.",
@@ -285,15 +287,19 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             input.evidence.text
         )
         }
-        Category::ConstantValue if input.guard.and_then(super::guard_text::op_number).is_some() && input.evidence.kind == EvidenceKind::OnePerVariant => {
-            let op = input.guard.and_then(super::guard_text::op_number).unwrap_or_default();
+        Category::ConstantValue if op.is_some() && input.evidence.kind == EvidenceKind::OnePerVariant => {
+            let op = op.unwrap_or_default();
             format!(
                 "{} is passed to {op} as a Python number, which a tensor cannot replace there, so each value is its own graph, compiled once and reused when it returns. Nothing to change while the values are a fixed few (pyramid levels, stages); each new value costs one compile, and the frame stops compiling after its recompile limit of entries. To have one graph, compute what needs the number outside the compiled function and pass the result in.",
                 r.culprit
             )
         }
-        Category::ConstantValue if input.guard.and_then(super::guard_text::op_number).is_some() && input.evidence.kind.severity() == super::verdict::Severity::Problem && number_param::number_param(input).is_none() => {
-            let op = input.guard.and_then(super::guard_text::op_number).unwrap_or_default();
+        Category::ConstantValue
+            if op.is_some()
+                && input.evidence.kind.severity() == super::verdict::Severity::Problem
+                && number_param::number_param(input).is_none() =>
+        {
+            let op = op.unwrap_or_default();
             format!(
                 "{} is passed to {op} as a Python number, which a tensor cannot replace there: each new value is a new graph. Compute what needs the number outside the compiled function and pass the result in, or keep the values to a few (each compiles once; torch.compile(..., recompile_limit=N) with N above their number keeps them all compiled).",
                 r.culprit

@@ -169,6 +169,20 @@ pub(super) fn size_keyed_dict<'a>(g: &GuardFailure, all: &'a [GuardFailure]) -> 
     })
 }
 
+/// The dict whose key holds the size the failed entry was compiled for
+/// (alone, or in a tuple: `(32, 32)`), when a failure of the compile shows
+/// the dict gained that kind of key while running (`not ___dict_contains(
+/// (32, 32), D)`: absent when compiled, present now).
+pub(super) fn size_in_filled_dict_key(guard: &str, failures: &[GuardFailure]) -> Option<String> {
+    let size = compiled_size(guard)?;
+    failures.iter().find_map(|f| {
+        let t = f.guard.trim_start().strip_prefix("not ")?;
+        let (key, dict) = dict_key_test(t)?;
+        let parts: Vec<&str> = key.trim_matches(['(', ')']).split(',').map(str::trim).collect();
+        parts.contains(&size).then(|| dict.to_string())
+    })
+}
+
 /// A list the module keeps and fills per size (a cache of lengths the
 /// forward compares the size with: `for length, idx in self.cache: if
 /// length == n`): another failure of the compile guards its length or

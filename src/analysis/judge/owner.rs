@@ -15,8 +15,8 @@ use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 use source::{
     argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
-    global_module, imported_package, installed_package, is_generate_internal, is_hook_dict, library_name,
-    library_switch, private_attribute_of_global, root_of, GlobalOf,
+    global_module, installed_package, is_generate_internal, is_hook_dict, library_name, library_switch,
+    private_attribute_of_global, root_of, GlobalOf,
 };
 
 mod source;
@@ -194,11 +194,10 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             }
             GlobalOf::Torch => Ownership::of(ValueOwner::TorchState),
             GlobalOf::Library(name) => Ownership::set_by(ValueOwner::LibraryAttribute, &name),
-            GlobalOf::User if imported_package(&guard).is_some_and(|m| installed_package(frame, m)) => {
-                let name = imported_package(&guard).unwrap_or_default();
-                Ownership::set_by(ValueOwner::LibraryAttribute, name)
+            GlobalOf::Package(name) if installed_package(frame, &name) => {
+                Ownership::set_by(ValueOwner::LibraryAttribute, &name)
             }
-            GlobalOf::User => Ownership::of(ValueOwner::Global),
+            GlobalOf::Package(_) | GlobalOf::User => Ownership::of(ValueOwner::Global),
         };
     }
     if is_inference_change(g) {

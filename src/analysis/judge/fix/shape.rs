@@ -5,8 +5,9 @@
 use super::input::FixInput;
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
-    actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned, size_keyed_dict,
-    size_list_cache, size_modulus, small_size, traced_bound, zero_one_bound, zero_one_change,
+    actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned,
+    size_in_filled_dict_key, size_keyed_dict, size_list_cache, size_modulus, small_size, traced_bound, zero_one_bound,
+    zero_one_change,
 };
 use crate::analysis::judge::verdict::Severity;
 use crate::reasons::culprit::python_name;
@@ -251,18 +252,4 @@ fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
 /// torch's own words on a size guard of an `nn.Parameter`.
 fn parameter_pinned(guard: &str) -> bool {
     guard.contains("Guard failed on a parameter")
-}
-
-/// The dict whose key holds the size the failed entry was compiled for
-/// (alone, or in a tuple: `(32, 32)`), when a failure of the compile shows
-/// the dict gained that kind of key while running (`not ___dict_contains(
-/// (32, 32), D)`: absent when compiled, present now).
-fn size_in_filled_dict_key(guard: &str, failures: &[crate::reasons::GuardFailure]) -> Option<String> {
-    let size = compiled_size(guard)?;
-    failures.iter().find_map(|f| {
-        let t = f.guard.trim_start().strip_prefix("not ")?;
-        let (key, dict) = crate::reasons::subject::dict_key_test(t)?;
-        let parts: Vec<&str> = key.trim_matches(['(', ')']).split(',').map(str::trim).collect();
-        parts.contains(&size).then(|| dict.to_string())
-    })
 }

@@ -155,6 +155,10 @@ pub(super) fn is_hook_dict(guard: &str) -> bool {
 pub(super) enum GlobalOf {
     Torch,
     Library(String),
+    /// A module of a package no list names (`G['__import_einops_dot__backends']`
+    /// -> `einops`): a library's when the log shows it installed beside
+    /// torch (`installed_package`), else the user's own module.
+    Package(String),
     User,
 }
 
@@ -165,8 +169,8 @@ pub(super) fn global_module(guard: &str) -> Option<GlobalOf> {
     if name == "torch" || name.starts_with("__import_torch") {
         return Some(GlobalOf::Torch);
     }
-    if let Some(module) = name.strip_prefix("__import_") {
-        let module = module.trim_start_matches('_');
+    if let Some(imported) = name.strip_prefix("__import_") {
+        let module = imported.trim_start_matches('_');
         if module == "main__" || module.is_empty() {
             return Some(GlobalOf::User);
         }
@@ -183,6 +187,9 @@ pub(super) fn global_module(guard: &str) -> Option<GlobalOf> {
         ];
         if LIBRARIES.contains(&top) {
             return Some(GlobalOf::Library(top.to_string()));
+        }
+        if !imported.starts_with('_') && !top.is_empty() {
+            return Some(GlobalOf::Package(top.to_string()));
         }
     }
     Some(GlobalOf::User)
@@ -261,26 +268,20 @@ pub(super) fn root_of(subject: &str) -> &str {
 }
 
 /// `transformers` of `.../site-packages/transformers/models/...`.
-/// The top package of a module global (`G['__import_einops_dot__backends']`
-/// -> `einops`), not the script's own `__main__`.
-pub(super) fn imported_package(guard: &str) -> Option<&str> {
-    let at = guard.find("G['__import_")?;
-    let module = guard[at + "G['__import_".len()..].split('\'').next()?;
-    let top = module.split("_dot_").next()?;
-    (!top.is_empty() && !module.starts_with('_')).then_some(top)
-}
-
 /// The package is installed beside torch, not the user's own code: a guard
 /// of the frame was placed in its files, which torch names relative to its
 /// own install directory (`einops/einops.py:180`), or a stack of the frame
 /// runs through `site-packages/<package>/`. What the log shows, for any
 /// library, where a list of known names covers only the ones seen before.
 pub(super) fn installed_package(frame: &crate::model::Frame, package: &str) -> bool {
+    let (top, site, dist) = (
+        format!("{package}/"),
+        format!("/site-packages/{package}/"),
+        format!("/dist-packages/{package}/"),
+    );
     let beside_torch = |file: &str| {
         let file = file.replace('\\', "/");
-        file.starts_with(&format!("{package}/"))
-            || file.contains(&format!("/site-packages/{package}/"))
-            || file.contains(&format!("/dist-packages/{package}/"))
+        file.starts_with(&top) || file.contains(&site) || file.contains(&dist)
     };
     frame.compiles.iter().any(|c| {
         c.recompile_reasons.iter().any(|g| {
