@@ -5,6 +5,7 @@ use crate::model::{Compile, Frame, StackFrame};
 use crate::reasons::classify::Context;
 use crate::reasons::failed_subject;
 use crate::reasons::paths::{owner, Owner};
+use crate::reasons::Location;
 use serde::Serialize;
 
 mod entry;
@@ -66,6 +67,8 @@ pub struct UserLine {
     /// `file:line`, the full path.
     pub site: String,
     /// `guard` (the failed guard's comment points into the user's code),
+    /// `graph` (the guard names no line; the compiled graph's first read of
+    /// the value, a module's parameter or submodules, is in the user's code),
     /// `caller` (the user's line that called the compiled code, from the
     /// compile's `dynamo_start` stack), `symbol_stack` (that line from the
     /// Python stack torch logged while creating a dynamic dim in this
@@ -77,7 +80,8 @@ pub struct UserLine {
     pub from: &'static str,
 }
 
-/// The user's line for a recompile: the guard's line, else the caller's,
+/// The user's line for a recompile: the guard's line, else the line where
+/// the compiled graph read the guarded state, else the caller's,
 /// else the caller on a stack logged during the compile, else the
 /// outermost user call on the compile's stack, else the compiled
 /// function's own line when it is the user's. A compile the limit refused
@@ -87,11 +91,15 @@ pub fn user_line(
     frame: &Frame,
     compile: &Compile,
     source: Option<&str>,
+    read_at: Option<&Location>,
     caller: Option<&CallSite>,
 ) -> Option<UserLine> {
     let line = |site: String, from| Some(UserLine { site, from });
     if let Some(site) = source {
         return line(site.to_string(), "guard");
+    }
+    if let Some(read) = read_at {
+        return line(read.short(), "graph");
     }
     if let Some(c) = caller {
         return line(c.short(), "caller");

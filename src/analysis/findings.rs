@@ -188,7 +188,8 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
             .into_iter()
             .any(|j| reasons[j].category != reasons[i].category)
     });
-    let user_line = user_line(frame, compile, cause.source.as_deref(), called_from.as_ref());
+    let read_at = cause_index.and_then(|i| compile.recompile_reasons[i].read_at.as_ref());
+    let user_line = user_line(frame, compile, cause.source.as_deref(), read_at, called_from.as_ref());
     Finding {
         frame,
         compile,

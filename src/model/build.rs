@@ -13,6 +13,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 mod growing;
+mod locate;
+
+use locate::{locate_reasons, FrameGuards};
 
 /// Builds the part of a `Run` that one log file contributes. Files are
 /// independent (each process writes its own), so builders can run in
@@ -66,6 +69,9 @@ struct FrameExtra {
     sets: HashMap<String, Arc<GuardSet>>,
     /// Per compile id: its guard tree's lines, for the report.
     trees: HashMap<String, String>,
+    /// Where the frame's graphs first read their inputs, in the user's code:
+    /// the first compile that read an input names it.
+    reads: Vec<reasons::GuardSite>,
     /// The compiles `take_finished` handed out (see there): most frames
     /// compile once.
     taken: smallvec::SmallVec<[growing::Taken; 1]>,
@@ -264,6 +270,20 @@ impl RunBuilder {
                 guards.trees.insert(id, std::mem::take(lines));
             }
         }
+        if let EventData::GraphReads(reads) = &ev.data {
+            // Reads in torch's or a library's code are no line of the user's.
+            let mut sites = reads
+                .iter()
+                .filter_map(|r| reasons::graph_read_site(&r.input, &r.site, r.code.as_deref()));
+            if let Some(first) = sites.next() {
+                let extra = state.extra.get_or_insert_default();
+                for site in std::iter::once(first).chain(sites) {
+                    if !extra.reads.iter().any(|known| known.subject == site.subject) {
+                        extra.reads.push(site);
+                    }
+                }
+            }
+        }
         let named = state.frame.function.is_some();
         let compile = &mut state.frame.compiles[i];
         apply(compile, r, &ev.data, ev.line, glog_unix, &mut self.shared);
@@ -315,7 +335,7 @@ impl RunBuilder {
         let no_paths = PathResolver::default();
         let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
         for c in f.compiles.iter_mut() {
-            locate_reasons(c, state.extra.as_deref(), paths);
+            locate_compile(c, state.extra.as_deref(), paths);
         }
         if let Some(guards) = &state.extra {
             super::guard_tree::attach(&mut f.compiles, &guards.trees);
@@ -358,61 +378,14 @@ impl RunBuilder {
     }
 }
 
-/// Points each failed entry's guard at its source line, gives torch's
-/// shortened paths back in full and diffs the entry's guards with the new
-/// compile's, from the frame's guard trees.
-fn locate_reasons(c: &mut Compile, guards: Option<&FrameExtra>, paths: &PathResolver) {
-    let set = |id: &str| guards.and_then(|g| g.sets.get(id));
-    let new = set(&c.compile_id);
-    for g in c.recompile_reasons.iter_mut() {
-        let old = g.entry.as_deref().and_then(set);
-        if let Some(old) = old {
-            reasons::locate(g, &old.sites);
-        }
-        // An entry compiled with an empty dict guards none of its keys; the
-        // new compile read them at the same line.
-        if let Some(new) = new {
-            reasons::locate(g, &new.sites);
-        }
-        g.resolve_paths(paths);
-        if let Some(old) = old {
-            g.dict_subject = old.holds_dict_of(&g.guard);
-        }
-        if let (Some(old), Some(new)) = (old, new) {
-            g.changes = Some(old.changes_to(new));
-        }
-        if let Some(new) = new {
-            g.now = Some(reasons::guarded_now(&g.guard, new));
-        }
-    }
-    // A failed `S == V` says the call's S is no longer V, though the new
-    // compile no longer guards S (made dynamic): every other entry that
-    // holds S == V differs in it too, not only the one that reported it.
-    let Some(new) = new else { return };
-    let failed: Vec<(String, String)> = c
-        .recompile_reasons
-        .iter()
-        .filter_map(|g| reasons::constant_comparison(&g.guard))
-        .filter(|(subject, _)| new.value(subject).is_none())
-        .collect();
-    for g in c.recompile_reasons.iter_mut() {
-        let Some(old) = g.entry.as_deref().and_then(set) else {
-            continue;
-        };
-        let Some(changes) = g.changes.as_mut() else {
-            continue;
-        };
-        for (subject, value) in &failed {
-            let held = old.value(subject).is_some_and(|v| v == value);
-            if held && !changes.iter().any(|ch| &*ch.subject == subject) {
-                changes.push(reasons::GuardChange {
-                    subject: subject.as_str().into(),
-                    old: value.as_str().into(),
-                    new: format!("another value (not {value})").into(),
-                });
-            }
-        }
-    }
+/// Locates a compile's reasons with what its frame's log holds.
+fn locate_compile(c: &mut Compile, extra: Option<&FrameExtra>, paths: &PathResolver) {
+    let sets = |id: &str| extra.and_then(|e| e.sets.get(id)).map(|s| &**s);
+    let guards = FrameGuards {
+        sets: &sets,
+        reads: extra.map_or(&[], |e| &e.reads),
+    };
+    locate_reasons(&c.compile_id, &mut c.recompile_reasons, &guards, paths);
 }
 
 /// A class that is a value, not what was compiled (a wrapper's `fn` can be

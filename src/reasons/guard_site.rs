@@ -11,7 +11,7 @@
 
 use super::culprit::strip_locals;
 use super::paths::{owner, Owner};
-use super::split::{split, GuardFailure, Location};
+use super::split::{parse_location, split, GuardFailure, Location};
 use super::subject::{container_tested, guarded_tensor};
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
@@ -94,6 +94,60 @@ pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
     }
 }
 
+/// A graph's first read of an input (`trace::graph_reads`) as a site of the
+/// user's code, its subject the input's name as Dynamo made it from its
+/// source (`L_self_modules_fc1_parameters_bias_`); None for a read inside
+/// torch or a library.
+pub fn graph_read_site(input: &str, site: &str, code: Option<&str>) -> Option<GuardSite> {
+    let location = parse_location(site).filter(|l| owner(&l.file) == Owner::User)?;
+    Some(GuardSite {
+        subject: input.to_string(),
+        code: code.map(String::from),
+        location,
+    })
+}
+
+/// The user's line where the compiled graph first read a tensor whose
+/// guard names no line: a module's parameter or buffer (its shape, dtype
+/// or requires_grad). Not for an argument: its line is the call (see
+/// `locate`). Not for a list of submodules either: the graph's comment
+/// names the innermost line that used an element (inside the block's own
+/// forward), not the loop over the list that made its length matter.
+pub fn locate_read(g: &mut GuardFailure, reads: &[GuardSite]) {
+    if g.source.is_some() || reads.is_empty() {
+        return;
+    }
+    let Some(tensor) = guarded_tensor(&g.guard).map(strip_locals) else {
+        return;
+    };
+    if passed_by_caller(&tensor) {
+        return;
+    }
+    let name = graph_input_name(&tensor);
+    // Only the line: the code it quotes is the call's as a whole, not the
+    // guard's own, and the judgement reads a guard's code.
+    g.read_at = reads.iter().find(|r| r.subject == name).map(|r| r.location.clone());
+}
+
+/// The name Dynamo gives the graph input of a source: `L['self']._modules['fc1']`
+/// -> `L_self_modules_fc1_`, every run of other characters one `_`.
+fn graph_input_name(subject: &str) -> String {
+    let source = if subject.starts_with("G[") {
+        subject.to_string()
+    } else {
+        format!("L_{subject}")
+    };
+    let mut out = String::with_capacity(source.len());
+    for c in source.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out
+}
+
 /// Whether a guarded tensor is (part of) an argument of the compiled frame:
 /// rooted in a local other than `self` (`x`, `proposals[0]`, numpy's
 /// `___from_numpy(signal)`), not in a global, a module attribute or a value
@@ -131,6 +185,53 @@ mod tests {
                 },
             }]
         );
+    }
+
+    #[test]
+    fn graph_input_names_follow_dynamo() {
+        assert_eq!(
+            graph_input_name("self._modules['fc1']._parameters['bias']"),
+            "L_self_modules_fc1_parameters_bias_"
+        );
+    }
+
+    #[test]
+    fn a_parameter_gets_the_line_its_graph_read_it_an_argument_does_not() {
+        let read = |input: &str| {
+            graph_read_site(
+                input,
+                "/home/user/proj/ensemble_width_search/train.py:22 in forward",
+                Some("return self.fc2(torch.tanh(self.fc1(x))).squeeze(-1)"),
+            )
+            .unwrap()
+        };
+        let reads = [
+            read("L_x_"),
+            read("L_self_modules_fc1_parameters_bias_"),
+            read("L_self_modules_blocks_modules_0_modules_ff_parameters_weight_"),
+        ];
+        let mut g = split(
+            "0/0: tensor 'self._modules['fc1']._parameters['bias']' size mismatch at index 0. expected 16, actual 32",
+        );
+        locate_read(&mut g, &reads);
+        assert_eq!(
+            g.read_at.as_ref().map(Location::short).as_deref(),
+            Some("/home/user/proj/ensemble_width_search/train.py:22")
+        );
+        // The length of a list of blocks: the read is inside a block.
+        let mut g = split("0/0: len(self._modules['blocks']._modules) != 1");
+        locate_read(&mut g, &reads);
+        assert_eq!(g.read_at, None);
+        let mut g = split("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 3");
+        locate_read(&mut g, &reads);
+        assert_eq!(g.read_at, None);
+        // A read in torch's own file is no line of the user's.
+        assert!(graph_read_site(
+            "L_a_",
+            "/v/lib/python3.11/site-packages/torch/optim/adam.py:3 in f",
+            None
+        )
+        .is_none());
     }
 
     #[test]

@@ -46,6 +46,10 @@ pub struct GuardFailure {
     pub source: Option<String>,
     pub hint: Option<String>,
     pub user_stack: Vec<Location>,
+    /// For a guard that names no line (a module's parameter, its list of
+    /// submodules): the user's line where the compiled graph first read the
+    /// value (`guard_site::locate_read`).
+    pub read_at: Option<Location>,
     /// Every guarded value that differs between the failed entry and the
     /// new compile (None when either guard tree is missing from the log).
     pub changes: Option<Vec<GuardChange>>,
@@ -140,6 +144,7 @@ pub fn split(raw: &str) -> GuardFailure {
         source,
         hint,
         user_stack,
+        read_at: None,
         changes: None,
         now: None,
         in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),
@@ -221,7 +226,7 @@ fn take_trailing_note(line: &str) -> Option<(&str, String)> {
     }
 }
 
-fn parse_location(text: &str) -> Option<Location> {
+pub(super) fn parse_location(text: &str) -> Option<Location> {
     // Torch-internal sites come wrapped: `(_dynamo/output_graph.py:3552 in f)`.
     let text = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(text);
     let c = location_re().captures(text)?;

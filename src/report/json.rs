@@ -182,7 +182,7 @@ pub struct RecompileView<'a> {
     /// loop's line, then the calls inside it).
     pub user_calls: Vec<String>,
     /// The line of the user's code the recompile is about, `{site, from}`
-    /// (`from`: `guard`, `caller`, `symbol_stack`, `outer_caller`,
+    /// (`from`: `guard`, `graph`, `caller`, `symbol_stack`, `outer_caller`,
     /// `compiled_function`);
     /// null when the log holds no line of the user's code.
     pub user_line: Option<&'a crate::analysis::UserLine>,

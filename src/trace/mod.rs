@@ -5,6 +5,7 @@ pub mod chunks;
 pub mod envelope;
 pub mod event;
 pub mod glog;
+pub mod graph_reads;
 mod json_scan;
 pub mod kinds;
 pub mod lines;

@@ -172,7 +172,9 @@ impl<'p> Parser<'p> {
                             h.update(rest);
                         }
                         let room = KEPT_PAYLOAD_CAP.saturating_sub(p.kept.len());
-                        if p.payload_use != PayloadUse::GuardTree {
+                        if let Some(graph) = p.graph.as_mut() {
+                            graph.feed(rest);
+                        } else if p.payload_use != PayloadUse::GuardTree {
                             p.kept.extend_from_slice(&rest[..rest.len().min(room)]);
                         } else if is_kept_guard_line(rest) && rest.len() < room {
                             // Of a guard tree only the guards that carry a value
@@ -321,6 +323,7 @@ impl<'p> Parser<'p> {
                 hasher: hash.then(Md5::new),
                 lines: 0,
                 blank_run: 0,
+                graph: (payload_use == PayloadUse::OutputGraph).then(Box::default),
             });
             return None;
         }

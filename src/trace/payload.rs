@@ -14,6 +14,9 @@ pub(super) enum PayloadUse {
     RecompileReasons,
     GraphBreak,
     GuardTree,
+    /// Read a line at a time for where each graph input is first used
+    /// (`graph_reads`); nothing of it is kept.
+    OutputGraph,
     /// Only the envelope matters (which cache, hit or miss): the payload
     /// streams past like an ignored one.
     CacheLookup(CacheLookup),
@@ -37,6 +40,8 @@ pub(super) struct Pending {
     pub(super) hasher: Option<Md5>,
     pub(super) lines: u64,
     pub(super) blank_run: u64,
+    /// For an output graph: its reads so far.
+    pub(super) graph: Option<Box<super::graph_reads::GraphScan>>,
 }
 
 impl Pending {
@@ -91,6 +96,7 @@ pub(super) fn payload_use(env: &Envelope<'_>) -> PayloadUse {
         }
         "dynamo_graph_break_reason" => PayloadUse::GraphBreak,
         "dynamo_cpp_guards_str" => PayloadUse::GuardTree,
+        "dynamo_output_graph" => PayloadUse::OutputGraph,
         _ => PayloadUse::Ignore,
     }
 }

@@ -40,10 +40,17 @@ def line_right(want, cause, ours):
     """The user's line guardscope shows: the guard's own line when it is in
     the user's file, else the line that called the compiled code (the
     `dynamo_start` caller, or when that stack holds none, the caller that
-    `user_line` takes from another stack of the compile). A truth of None
+    `user_line` takes from another stack of the compile; where the guard
+    names no line, the line the compiled graph read the value at, when
+    guardscope shows it). A truth of None
     (the value is read only inside torch or a library) wants no user line
     from the guard."""
     at = user_line(cause.get("source"))
+    shown = ours.get("user_line") or {}
+    if at is None and shown.get("from") == "graph":
+        # The guard names no line; guardscope shows where the compiled
+        # graph first read the value.
+        at = user_line(shown.get("site"))
     if want is None:
         return at is None
     if at is not None:

@@ -2,7 +2,7 @@
 //! watch`): each compile is handed out when it finishes, and only what a
 //! later event of its frame needs is kept of it.
 
-use super::{find_compile, locate_reasons, FrameExtra, RunBuilder};
+use super::{find_compile, locate_compile, FrameExtra, RunBuilder};
 use crate::model::{Attempt, Run};
 use crate::reasons::paths::PathResolver;
 use crate::trace::CompileRef;
@@ -64,7 +64,7 @@ impl RunBuilder {
             attempts: compile.attempts.clone(),
         });
         let no_paths = PathResolver::default();
-        locate_reasons(&mut compile, Some(extra), self.paths.get(&pid).unwrap_or(&no_paths));
+        locate_compile(&mut compile, Some(extra), self.paths.get(&pid).unwrap_or(&no_paths));
         if let Some(n) = compile.frame_compile_id {
             let number = |id: &str| id.rsplit('/').next().and_then(|n| n.parse::<u32>().ok());
             let kept = |id: &String| number(id).is_none_or(|m| m + KEPT_GUARD_TREES > n);

@@ -211,7 +211,16 @@ fn write_culprit(out: &mut Terminal, entry: &[&CulpritGroup], opts: &TerminalOpt
     if let Some(src) = &c.source {
         write_site(out, "      at ", src, c.code.as_deref(), w)?;
     }
-    if c.source.is_none() && c.called_from.is_none() {
+    if let Some(l) = g.user_line.as_ref().filter(|l| l.from == "graph") {
+        write_labelled(
+            out,
+            "      read at ",
+            &format!("{} (where the compiled graph first uses it)", display_site(&l.site)),
+            w,
+            "        ",
+        )?;
+    }
+    if c.source.is_none() && c.called_from.is_none() && g.user_line.as_ref().is_none_or(|l| l.from != "graph") {
         // Neither the guard nor a direct caller names the user's code:
         // what the stack still holds, said as such, or that it holds none.
         let line = match &g.user_line {
@@ -307,12 +316,18 @@ fn write_expected(
         if shared.is_some_and(|(i, _)| !shown.insert(i)) {
             continue;
         }
+        let read = g
+            .user_line
+            .as_ref()
+            .filter(|l| l.from == "graph")
+            .map(|l| format!(", read at {}", display_site(&l.site)))
+            .unwrap_or_default();
         let from = g
             .cause
             .called_from
             .as_deref()
-            .map(|s| format!(", called from {}", display_site(s)))
-            .unwrap_or_default();
+            .map(|s| format!("{read}, called from {}", display_site(s)))
+            .unwrap_or(read);
         let line = format!(
             "{} frame {} ({}){}: {} [{}]{from}; why: {}",
             compile_ids(g),

@@ -83,6 +83,10 @@ impl Parser<'_> {
             PayloadUse::GraphBreak => EventData::GraphBreak(text),
             // Only its guard lines were kept while streaming.
             PayloadUse::GuardTree => EventData::GuardTree(text),
+            PayloadUse::OutputGraph => match p.graph.map(|g| g.finish()) {
+                Some(reads) if !reads.is_empty() => EventData::GraphReads(reads),
+                _ => EventData::Seen,
+            },
         };
         Some(Event {
             line: p.line,
