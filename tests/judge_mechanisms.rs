@@ -247,3 +247,62 @@ fn a_number_an_op_takes_is_one_graph_per_value_and_never_a_tensor() {
         assert!(!advice.contains("torch.tensor("), "{torch} {name}: {advice}");
     }
 }
+
+/// A resume function's local that the code before its graph break assigned
+/// (torchvision detector: `keep = scores > score_thresh`, then boxes kept
+/// by it) is a value carried across the break: never "the tensor you
+/// pass", and its line is where the code after the break resumes.
+#[test]
+fn a_value_computed_before_a_graph_break_is_carried_not_passed() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios18", torch, "tv_fpn_nms_serving_sizes");
+        for id in ["1/2", "2/2", "8/1"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["owner"], "graph_break_value", "{torch} {id}: {r:#}");
+            let advice = r["cause"]["advice"].as_str().unwrap();
+            assert!(!advice.contains("you pass"), "{torch} {id}: {advice}");
+            assert!(!advice.contains("mark_dynamic"), "{torch} {id}: {advice}");
+        }
+        // Frames 1 and 2 resume at line 52, after the mask indexing broke.
+        for id in ["1/2", "2/2"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            let site = r["user_line"]["site"].as_str().unwrap();
+            assert!(site.ends_with("train.py:52"), "{torch} {id}: {site}");
+        }
+        // The function's own arguments, read after the break, stay the caller's.
+        let r = all.iter().find(|r| r["compile_id"] == "4/1").unwrap();
+        assert_eq!(r["owner"], "user_argument", "{torch}: {r:#}");
+    }
+}
+
+/// A tensor a library computes inside the user's call and hands its own
+/// layers (Wav2Vec2's hidden states, the encoder output it wraps) is the
+/// library's; what the user's call names (`labels=`) stays the user's.
+#[test]
+fn a_tensor_a_library_computes_inside_the_call_is_the_librarys() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios19", torch, "hf_wav2vec2_ctc_clips");
+        for id in ["9/1", "10/1", "13/1"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["owner"], "library_argument", "{torch} {id}: {r:#}");
+            let advice = r["cause"]["advice"].as_str().unwrap();
+            assert!(advice.contains("No action needed"), "{torch} {id}: {advice}");
+            assert!(!advice.contains("mark_dynamic"), "{torch} {id}: {advice}");
+        }
+        let r = all.iter().find(|r| r["compile_id"] == "16/1").unwrap();
+        assert_eq!(r["owner"], "user_argument", "{torch}: {r:#}");
+    }
+}
+
+/// A module's parameter whose guard names no line is placed where the
+/// compiled graph first used it (the model built per width in a grid).
+#[test]
+fn a_parameter_guard_gets_the_line_its_graph_read_it() {
+    for torch in ["torch2.12.1", "torch2.13.0"] {
+        let all = recorded("scenarios4", torch, "ensemble_width_search");
+        let r = all.iter().find(|r| r["compile_id"] == "0/1").unwrap();
+        assert_eq!(r["user_line"]["from"], "graph", "{torch}: {r:#}");
+        let site = r["user_line"]["site"].as_str().unwrap();
+        assert!(site.ends_with("train.py:22"), "{torch}: {site}");
+    }
+}

@@ -67,8 +67,10 @@ pub struct UserLine {
     /// `file:line`, the full path.
     pub site: String,
     /// `guard` (the failed guard's comment points into the user's code),
-    /// `graph` (the guard names no line; the compiled graph's first read of
-    /// the value, a module's parameter or submodules, is in the user's code),
+    /// `graph` (the guard names no line; where the compiled code reads the
+    /// value is in the user's code: the graph's first use of a module's
+    /// parameter, or the line a resume function starts at for a value
+    /// computed before its graph break),
     /// `caller` (the user's line that called the compiled code, from the
     /// compile's `dynamo_start` stack), `symbol_stack` (that line from the
     /// Python stack torch logged while creating a dynamic dim in this

@@ -12,6 +12,7 @@ use foldhash::fast::RandomState;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod graph;
 mod growing;
 mod locate;
 
@@ -72,6 +73,8 @@ struct FrameExtra {
     /// Where the frame's graphs first read their inputs, in the user's code:
     /// the first compile that read an input names it.
     reads: Vec<reasons::GuardSite>,
+    /// Names the frame's traced lines assign in its own file, by line.
+    assigned: Vec<(u32, Box<str>)>,
     /// The compiles `take_finished` handed out (see there): most frames
     /// compile once.
     taken: smallvec::SmallVec<[growing::Taken; 1]>,
@@ -270,19 +273,9 @@ impl RunBuilder {
                 guards.trees.insert(id, std::mem::take(lines));
             }
         }
-        if let EventData::GraphReads(reads) = &ev.data {
-            // Reads in torch's or a library's code are no line of the user's.
-            let mut sites = reads
-                .iter()
-                .filter_map(|r| reasons::graph_read_site(&r.input, &r.site, r.code.as_deref()));
-            if let Some(first) = sites.next() {
-                let extra = state.extra.get_or_insert_default();
-                for site in std::iter::once(first).chain(sites) {
-                    if !extra.reads.iter().any(|known| known.subject == site.subject) {
-                        extra.reads.push(site);
-                    }
-                }
-            }
+        if let EventData::OutputGraph(g) = &ev.data {
+            let extra = state.extra.get_or_insert_default();
+            graph::note(g, state.frame.file.as_deref(), &mut extra.reads, &mut extra.assigned);
         }
         let named = state.frame.function.is_some();
         let compile = &mut state.frame.compiles[i];
@@ -330,12 +323,18 @@ impl RunBuilder {
 
     /// A frame as the model keeps it: its reasons located, its guard trees
     /// attached, its compiles in order and without spare room.
-    fn finish_frame(&self, state: FrameState, rank: Option<u32>) -> Frame {
+    fn finish_frame(&self, state: FrameState, rank: Option<u32>, assigned: &[graph::FrameAssignments]) -> Frame {
         let mut f = state.frame;
         let no_paths = PathResolver::default();
         let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
+        let (file, function) = (
+            f.file.clone().unwrap_or_default(),
+            f.function.clone().unwrap_or_default(),
+        );
+        let carried = graph::carried_names(f.pid, f.generation, &file, &function, assigned);
         for c in f.compiles.iter_mut() {
             locate_compile(c, state.extra.as_deref(), paths);
+            graph::mark_carried(&mut c.recompile_reasons, &carried, &file, &function);
         }
         if let Some(guards) = &state.extra {
             super::guard_tree::attach(&mut f.compiles, &guards.trees);
@@ -352,9 +351,13 @@ impl RunBuilder {
         let rank = self.rank.or(self.envelope_rank);
         self.frame_index = HashMap::default();
         let states = std::mem::take(&mut self.frames);
+        let assigned: Vec<graph::FrameAssignments> = states.iter().filter_map(frame_assignments).collect();
         // Collected in place (a Frame is smaller than its state): the frames
         // reuse the states' memory rather than a second allocation beside it.
-        let mut frames: Vec<Frame> = states.into_iter().map(|state| self.finish_frame(state, rank)).collect();
+        let mut frames: Vec<Frame> = states
+            .into_iter()
+            .map(|state| self.finish_frame(state, rank, &assigned))
+            .collect();
         frames.shrink_to_fit();
         // Keys are unique, so an unstable sort gives the same order, in
         // place: a stable one would borrow half the frames' size again.
@@ -376,6 +379,23 @@ impl RunBuilder {
             runs: Vec::new(),
         }
     }
+}
+
+/// What a frame's graphs assigned, for its resume functions to look up.
+fn frame_assignments(state: &FrameState) -> Option<graph::FrameAssignments> {
+    let f = &state.frame;
+    let names = &state.extra.as_ref()?.assigned;
+    if names.is_empty() {
+        return None;
+    }
+    Some(graph::FrameAssignments {
+        pid: f.pid,
+        generation: f.generation,
+        file: f.file.clone()?,
+        function: f.function.clone()?,
+        first_line: f.line.unwrap_or(0),
+        names: names.clone(),
+    })
 }
 
 /// Locates a compile's reasons with what its frame's log holds.

@@ -167,7 +167,7 @@ pub(super) fn apply(
             }
         }
         EventData::CacheLookup(lookup) => count_lookup(c.cache_lookups.get_or_insert_default(), *lookup),
-        EventData::GuardTree(_) | EventData::GraphReads(_) | EventData::InternedPath { .. } | EventData::Seen => {}
+        EventData::GuardTree(_) | EventData::OutputGraph(_) | EventData::InternedPath { .. } | EventData::Seen => {}
     }
     // Every event proves at least the attempt it names happened, including
     // refused compiles that never log `dynamo_start`. Dynamo logs

@@ -50,6 +50,10 @@ pub struct GuardFailure {
     /// submodules): the user's line where the compiled graph first read the
     /// value (`guard_site::locate_read`).
     pub read_at: Option<Location>,
+    /// In a resume function (after a graph break): the guarded local was
+    /// assigned by the code before the break, so it is a value computed
+    /// there and carried across, not an argument a caller passed.
+    pub carried: bool,
     /// Every guarded value that differs between the failed entry and the
     /// new compile (None when either guard tree is missing from the log).
     pub changes: Option<Vec<GuardChange>>,
@@ -145,6 +149,7 @@ pub fn split(raw: &str) -> GuardFailure {
         hint,
         user_stack,
         read_at: None,
+        carried: false,
         changes: None,
         now: None,
         in_hook: stack_text.is_some_and(|s| s.contains("= hook(")),

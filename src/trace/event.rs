@@ -45,8 +45,9 @@ pub enum EventData {
     /// The guard lines of a compile's guard tree (`dynamo_cpp_guards_str`)
     /// that carry a value or a root object's type: what the compile assumed.
     GuardTree(String),
-    /// Where the compile's graph first read each input (`dynamo_output_graph`).
-    GraphReads(Vec<super::graph_reads::GraphRead>),
+    /// Where the compile's graph first read each input, and the names its
+    /// traced lines assign (`dynamo_output_graph`).
+    OutputGraph(Box<super::graph_reads::GraphSummary>),
     /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
     GuardAdded,
     /// A dynamic dim created (`create_symbol`). `declared`: its source and
@@ -111,10 +112,19 @@ impl Event {
                 }
                 EventData::RecompileReasons(list) => texts(list),
                 EventData::GraphBreak(t) | EventData::GuardTree(t) => t.len(),
-                EventData::GraphReads(reads) => reads
-                    .iter()
-                    .map(|r| size_of_val(r) + r.input.len() + r.site.len() + text(&r.code))
-                    .sum(),
+                EventData::OutputGraph(g) => {
+                    let reads: usize = g
+                        .reads
+                        .iter()
+                        .map(|r| size_of_val(r) + r.input.len() + r.site.len() + text(&r.code))
+                        .sum();
+                    let assigned: usize = g
+                        .assigned
+                        .iter()
+                        .map(|a| size_of_val(a) + a.file.len() + a.name.len())
+                        .sum();
+                    size_of_val(&**g) + reads + assigned
+                }
                 EventData::GuardAdded | EventData::CacheLookup(_) | EventData::Seen => 0,
             }
     }

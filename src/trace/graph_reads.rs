@@ -10,8 +10,13 @@
 //!         linear: "f32[64, 16]" = torch._C._nn.linear(l_x_, l_self_modules_fc1_parameters_weight_, l_self_modules_fc1_parameters_bias_);  l_x_ = ...
 //! ```
 //!
+//! The same comments quote the traced source lines, so they also tell which
+//! names the traced code assigned (`keep = scores > thresh`): a resume
+//! function's local of that name is a value computed before the graph
+//! break, not an argument the caller passed.
+//!
 //! Streamed a line at a time: the graph itself (a model's is megabytes) is
-//! never kept, only one site per input.
+//! never kept, only one site per input and the names assigned.
 
 use std::collections::HashMap;
 
@@ -27,6 +32,22 @@ pub struct GraphRead {
     pub code: Option<String>,
 }
 
+/// A name a traced source line assigns (`keep` of `keep = scores > t`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assignment {
+    pub file: String,
+    pub line: u32,
+    pub name: String,
+}
+
+/// What one output graph says: its inputs' first reads and the names its
+/// traced lines assign.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GraphSummary {
+    pub reads: Vec<GraphRead>,
+    pub assigned: Vec<Assignment>,
+}
+
 #[derive(Default)]
 pub(super) struct GraphScan {
     /// The graph's local copy of an input -> the input (`l_x_` -> `L_x_`).
@@ -34,6 +55,7 @@ pub(super) struct GraphScan {
     /// The latest `# File:` comment: site and code.
     at: Option<(String, Option<String>)>,
     reads: Vec<GraphRead>,
+    assigned: Vec<Assignment>,
 }
 
 const FILE: &[u8] = b"# File: ";
@@ -50,6 +72,10 @@ impl GraphScan {
                 Some((site, code)) => (site.to_string(), Some(code.trim_end().to_string())),
                 None => (rest.trim_end().to_string(), None),
             });
+            if let Some((site, Some(code))) = self.at.take() {
+                self.note_assignments(&site, &code);
+                self.at = Some((site, Some(code)));
+            }
             return;
         }
         let Some(eq) = memchr::memmem::find(t, b" = ") else {
@@ -86,9 +112,75 @@ impl GraphScan {
         }
     }
 
-    pub(super) fn finish(self) -> Vec<GraphRead> {
-        self.reads
+    fn note_assignments(&mut self, site: &str, code: &str) {
+        let Some((file, line)) = site
+            .rsplit_once(" in ")
+            .map_or(Some(site), |(at, _)| Some(at))
+            .and_then(|at| at.rsplit_once(':'))
+        else {
+            return;
+        };
+        let Ok(line) = line.parse() else {
+            return;
+        };
+        for name in assigned_names(code) {
+            let known = self
+                .assigned
+                .iter()
+                .rev()
+                .take(8)
+                .any(|a| a.line == line && a.name == name && a.file == file);
+            if !known {
+                self.assigned.push(Assignment {
+                    file: file.to_string(),
+                    line,
+                    name: name.to_string(),
+                });
+            }
+        }
     }
+
+    pub(super) fn finish(self) -> GraphSummary {
+        GraphSummary {
+            reads: self.reads,
+            assigned: self.assigned,
+        }
+    }
+}
+
+/// The plain names a source line assigns: `a, b = f(x)` -> a, b; `x += 1`
+/// -> x; `y: int = 3` -> y. Not an attribute or an item (`self.n = 1`,
+/// `d[k] = v`): those are no local of the frame.
+fn assigned_names(code: &str) -> Vec<&str> {
+    let bytes = code.as_bytes();
+    let Some(eq) = (0..bytes.len()).find(|&i| {
+        bytes[i] == b'='
+            && bytes.get(i + 1) != Some(&b'=')
+            && (i == 0 || !matches!(bytes[i - 1], b'=' | b'!' | b'<' | b'>'))
+    }) else {
+        return Vec::new();
+    };
+    let mut target = code[..eq].trim_end();
+    // `x += 1`: the operator's character sits before the `=`.
+    target = target
+        .trim_end_matches(['+', '-', '*', '/', '%', '&', '|', '^', '@'])
+        .trim_end();
+    // `y: int = 3`
+    if let Some((name, _)) = target.split_once(':') {
+        target = name;
+    }
+    if target.contains('(') && !target.trim_start().starts_with('(') {
+        return Vec::new();
+    }
+    target
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .trim_matches(|c| c == '(' || c == ')' || c == '[' || c == ']')
+                .trim()
+        })
+        .filter(|t| is_identifier(t.as_bytes()))
+        .collect()
 }
 
 fn trim_start(line: &[u8]) -> &[u8] {
@@ -123,7 +215,7 @@ class GraphModule(torch.nn.Module):
     fn each_input_gets_the_comment_of_the_first_node_that_uses_it() {
         let mut scan = GraphScan::default();
         GRAPH.lines().for_each(|l| scan.feed(l.as_bytes()));
-        let reads = scan.finish();
+        let reads = scan.finish().reads;
         let site = "/home/user/proj/ensemble_width_search/train.py:22 in forward";
         let code = Some("return self.fc2(torch.tanh(self.fc1(x))).squeeze(-1)".to_string());
         assert_eq!(
@@ -144,6 +236,29 @@ class GraphModule(torch.nn.Module):
     }
 
     #[test]
+    fn the_names_a_traced_line_assigns() {
+        assert_eq!(
+            assigned_names("boxes, scores, labels = boxes[0][keep], scores[keep], labels[keep]"),
+            ["boxes", "scores", "labels"]
+        );
+        assert_eq!(assigned_names("keep = scores > score_thresh"), ["keep"]);
+        assert_eq!(assigned_names("n += 1"), ["n"]);
+        assert!(assigned_names("self.calls = 2").is_empty());
+        assert!(assigned_names("return x == y").is_empty());
+        assert!(assigned_names("out = f(a=1)").len() == 1);
+        let mut scan = GraphScan::default();
+        scan.feed(b"        # File: /p/train.py:51 in detect, code: keep = scores > score_thresh");
+        assert_eq!(
+            scan.finish().assigned,
+            [Assignment {
+                file: "/p/train.py".into(),
+                line: 51,
+                name: "keep".into()
+            }]
+        );
+    }
+
+    #[test]
     fn an_input_only_the_cleanup_names_is_not_read() {
         let mut scan = GraphScan::default();
         for l in [
@@ -153,6 +268,6 @@ class GraphModule(torch.nn.Module):
         ] {
             scan.feed(l.as_bytes());
         }
-        assert!(scan.finish().is_empty());
+        assert!(scan.finish().reads.is_empty());
     }
 }

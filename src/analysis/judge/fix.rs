@@ -116,6 +116,13 @@ fn for_owner(input: &FixInput<'_>) -> String {
                 return r.advice.clone();
             }
             let lib = input.ownership.set_by.as_deref().unwrap_or("the library");
+            // A tensor the library computed inside the call: its size follows
+            // the user's inputs, and torch already made it dynamic.
+            if dynamic && g.starts_with("tensor '") && lib != "generate()" {
+                return format!(
+                    "Expected once: {culprit}, which {lib}'s own code computes inside your call and passes on, changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; nothing in your call names it."
+                );
+            }
             if lib != "generate()" {
                 return format!(
                     "Expected: {lib}'s own code called this compiled function (torch.compile entered it after a graph break inside {lib}, or through a wrapper {lib} shares between classes) and passed {culprit} itself: one compile per value it passes, reused when it returns. No action needed in your calls; removing the graph break before it (TORCH_LOGS=graph_breaks names it) lets one graph cover the call."
@@ -171,6 +178,15 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
         _ => "a Python value computed before a graph break".to_string(),
     };
     let scalar = g.is_some_and(|g| g.guard.contains(" == ") || g.guard.contains(" <= ") || g.guard.contains(" < "));
+    // A tensor the code before the break computed (a mask, the boxes it
+    // kept): its size follows the data, and torch made it dynamic.
+    if let Some(tensor) = g.filter(|g| g.guard.starts_with("tensor '")) {
+        let name = crate::reasons::subject::guarded_tensor(&tensor.guard).unwrap_or("the tensor");
+        if input.evidence.kind == EvidenceKind::BecameDynamic {
+            return format!("Expected once: {name}, computed before a graph break and handed to the code after it, changed size and torch made it dynamic at this recompile (automatic dynamic shapes); later sizes compile nothing. No action needed; removing the graph break (TORCH_LOGS=graph_breaks names it) lets one graph cover both parts.");
+        }
+        return format!("{name} is computed before a graph break and handed to the code after it, whose graph guards its size: each new size compiles that part again. Remove the graph break (TORCH_LOGS=graph_breaks names it) so one graph covers both parts, or keep its size fixed (pad it).");
+    }
     if input.evidence.kind == EvidenceKind::BecameDynamic {
         return format!("Expected once: {what} crossed a graph break as a Python number and torch made it dynamic at this recompile; later values compile nothing. To avoid the break and the recompile, keep it a tensor (no .item()/int()), or set torch._dynamo.config.capture_scalar_outputs = True.");
     }

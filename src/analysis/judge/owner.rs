@@ -293,13 +293,23 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         }
         return Ownership::of(ValueOwner::UserAttribute);
     }
+    // A resume function's local that the code before the break assigned:
+    // computed there and carried across, whoever called the function.
+    if g.carried {
+        return Ownership::of(ValueOwner::GraphBreakValue);
+    }
     // The compiled frame's arguments: the user's, unless a library called
     // the frame (every argument then comes through that library's code).
     // Only which object it passed (its type or identity): data a library
     // hands on (the Trainer's batch, generate()'s prompt) is still the user's.
     let object_check = guard.contains("___check_type_id(") || guard.contains("___check_obj_id(");
     let library_constant = constant_value(&guard) && computed_inside_call(compile, argument_name(&subject, root));
-    if let Some(lib) = called_by_library(frame, compile).filter(|_| (object_check || library_constant) && !ctx.generate)
+    // A tensor the library computed inside the call (the hidden states it
+    // hands its layers, the logits its loss reads): the user's call named
+    // no argument so; one it names (`labels=`) is the user's, passed on.
+    let library_tensor = guard.starts_with("tensor '") && computed_inside_call(compile, argument_name(&subject, root));
+    if let Some(lib) = called_by_library(frame, compile)
+        .filter(|_| (object_check || library_constant || library_tensor) && !ctx.generate)
     {
         return Ownership {
             owner: ValueOwner::LibraryArgument,

@@ -215,7 +215,7 @@ fn write_culprit(out: &mut Terminal, entry: &[&CulpritGroup], opts: &TerminalOpt
         write_labelled(
             out,
             "      read at ",
-            &format!("{} (where the compiled graph first uses it)", display_site(&l.site)),
+            &format!("{} (where the compiled code reads it)", display_site(&l.site)),
             w,
             "        ",
         )?;

@@ -84,7 +84,7 @@ impl Parser<'_> {
             // Only its guard lines were kept while streaming.
             PayloadUse::GuardTree => EventData::GuardTree(text),
             PayloadUse::OutputGraph => match p.graph.map(|g| g.finish()) {
-                Some(reads) if !reads.is_empty() => EventData::GraphReads(reads),
+                Some(g) if !(g.reads.is_empty() && g.assigned.is_empty()) => EventData::OutputGraph(Box::new(g)),
                 _ => EventData::Seen,
             },
         };
