@@ -18,6 +18,7 @@
 //! Streamed a line at a time: the graph itself (a model's is megabytes) is
 //! never kept, only one site per input and the names assigned.
 
+use foldhash::fast::RandomState;
 use std::collections::HashMap;
 
 /// The first read of one graph input.
@@ -48,14 +49,28 @@ pub struct GraphSummary {
     pub assigned: Vec<Assignment>,
 }
 
-#[derive(Default)]
 pub(super) struct GraphScan {
     /// The graph's local copy of an input -> the input (`l_x_` -> `L_x_`).
-    inputs: HashMap<String, String>,
+    inputs: HashMap<String, String, RandomState>,
+    /// The first bytes of the copies' names: a node line's other words
+    /// (`torch`, `linear`, `_C`) are passed over without a lookup.
+    first_bytes: [bool; 256],
     /// The latest `# File:` comment: site and code.
     at: Option<(String, Option<String>)>,
     reads: Vec<GraphRead>,
     assigned: Vec<Assignment>,
+}
+
+impl Default for GraphScan {
+    fn default() -> Self {
+        GraphScan {
+            inputs: HashMap::default(),
+            first_bytes: [false; 256],
+            at: None,
+            reads: Vec::new(),
+            assigned: Vec::new(),
+        }
+    }
 }
 
 const FILE: &[u8] = b"# File: ";
@@ -87,6 +102,7 @@ impl GraphScan {
         if is_identifier(lhs) && is_identifier(rhs.trim_ascii_end()) && rhs.first().is_some_and(u8::is_ascii_uppercase)
         {
             let name = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            self.first_bytes[usize::from(lhs[0])] = true;
             self.inputs.insert(name(lhs), name(rhs.trim_ascii_end()));
             return;
         }
@@ -97,6 +113,9 @@ impl GraphScan {
             return;
         }
         for word in rhs.split(|b| !(b.is_ascii_alphanumeric() || *b == b'_')) {
+            if word.first().is_none_or(|b| !self.first_bytes[usize::from(*b)]) {
+                continue;
+            }
             let Ok(word) = std::str::from_utf8(word) else {
                 continue;
             };
