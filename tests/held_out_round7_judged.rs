@@ -54,13 +54,6 @@ const OPEN18: &[Open] = &[
     ),
     (
         "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/4",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
         "torch2.12.1",
         "1/5",
         "category",
@@ -83,44 +76,16 @@ const OPEN18: &[Open] = &[
     (
         "diffusers_dpmsolver_request_steps",
         "*",
-        "1/6",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
         "1/7",
         "category",
         "ours 'shape_input', the truth 'constant_value'",
     ),
     (
         "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/7",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/7",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
+        "torch2.14.1",
         "1/8",
         "fix",
         "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/8",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
     ),
     (
         "diffusers_dpmsolver_request_steps",
@@ -132,13 +97,6 @@ const OPEN18: &[Open] = &[
     (
         "diffusers_dpmsolver_request_steps",
         "*",
-        "2/1",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
         "3/1",
         "category",
         "ours 'shape_lazy_buffer', the truth 'shape_input'",
@@ -146,23 +104,9 @@ const OPEN18: &[Open] = &[
     (
         "diffusers_dpmsolver_request_steps",
         "*",
-        "3/1",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
         "6/1",
         "category",
         "ours 'shape_lazy_buffer', the truth 'shape_input'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "6/1",
-        "owner",
-        "ours 'user_attribute', the truth 'library_attribute'",
     ),
     (
         "peft_ia3_base_vs_adapted_eval",
@@ -223,13 +167,6 @@ const OPEN18: &[Open] = &[
 ];
 
 const OPEN19: &[Open] = &[
-    (
-        "hf_gemma_score_and_suggest",
-        "*",
-        "0/1",
-        "owner",
-        "ours 'library_attribute', the truth 'user_argument'",
-    ),
     (
         "hf_vitmae_mask_ratio_curriculum",
         "*",

@@ -306,3 +306,28 @@ fn a_parameter_guard_gets_the_line_its_graph_read_it() {
         assert!(site.ends_with("train.py:22"), "{torch}: {site}");
     }
 }
+
+/// A library's object that is no module (a diffusers scheduler), compiled
+/// in its own `step`: what its attributes hold (the timesteps of a request,
+/// the steps asked for) its own methods set, so it is the library's.
+#[test]
+fn a_library_objects_state_in_its_own_method_is_the_librarys() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios18", torch, "diffusers_dpmsolver_request_steps");
+        for id in ["1/4", "2/1", "1/6"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["owner"], "library_attribute", "{torch} {id}: {r:#}");
+        }
+    }
+}
+
+/// An argument the user's own call passes by keyword (`use_cache=False`)
+/// is the user's, though a library method could also set it.
+#[test]
+fn an_argument_the_users_call_names_is_the_users() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios19", torch, "hf_gemma_score_and_suggest");
+        let r = all.iter().find(|r| r["compile_id"] == "0/1").unwrap();
+        assert_eq!(r["owner"], "user_argument", "{torch}: {r:#}");
+    }
+}

@@ -75,20 +75,27 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             unbounded[i] = true;
         }
     }
-    // A model's depth is a bounded variant only while each depth compiles
-    // once: a depth the frame compiled before, compiled again, repeats.
+    // A set of variants is bounded only while each variant compiles once:
+    // a value the frame compiled an entry for before, compiled again for
+    // the same cause (a model's depth, a flag's None and int, a mode), was
+    // not reused; both compiles repeat.
+    let now = |g: &crate::reasons::GuardFailure| match &g.now {
+        Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
+        _ => None,
+    };
     for i in 0..recompiles.len() {
-        let Some(depth) = inner_guard(&recompiles[i]).filter(|g| guard_text::module_children(&g.guard).is_some())
-        else {
+        let Some(new) = inner_guard(&recompiles[i]).and_then(now) else {
             continue;
         };
-        let now = |g: &crate::reasons::GuardFailure| match &g.now {
-            Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
-            _ => None,
-        };
-        let new = now(depth);
-        if new.is_some() && (0..i).any(|j| keys[j] == keys[i] && inner_guard(&recompiles[j]).and_then(now) == new) {
+        let again = (0..i).filter(|&j| {
+            keys[j] == keys[i]
+                && recompiles[j].frame.generation == recompiles[i].frame.generation
+                && inner_guard(&recompiles[j]).and_then(now).as_ref() == Some(&new)
+        });
+        let again: Vec<usize> = again.collect();
+        if !again.is_empty() {
             unbounded[i] = true;
+            again.into_iter().for_each(|j| unbounded[j] = true);
         }
     }
     let mut partners = Vec::new();

@@ -15,7 +15,7 @@ use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 use source::{
     argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
-    global_module, installed_package, is_generate_internal, is_hook_dict, library_name, library_switch,
+    global_module, installed_package, is_generate_internal, is_hook_dict, library_name, library_switch, named_by_user,
     private_attribute_of_global, root_of, GlobalOf,
 };
 
@@ -203,7 +203,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if is_inference_change(g) {
         return Ownership::set_by(ValueOwner::TorchState, "torch.inference_mode()");
     }
-    if let Some(who) = library_switch(&guard) {
+    // An argument the user's call names (`use_cache=False`) is the user's,
+    // even when a library method could also set it.
+    let passed = !matches!(root_of(&subject), "self" | "fn" | "G")
+        && named_by_user(&compile.stack, argument_name(&subject, root_of(&subject)));
+    if let Some(who) = library_switch(&guard).filter(|_| !passed) {
         return Ownership::set_by(ValueOwner::LibraryAttribute, who);
     }
     if guard.contains("_parametrizations") {
@@ -262,6 +266,19 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         // library's code reads it.
         if config_field && !guard.starts_with("tensor '") {
             return Ownership::set_by(ValueOwner::UserAttribute, "your code (the model's config)");
+        }
+        // A library's object that is no module (a diffusers scheduler),
+        // compiled in its own method: its methods set what it holds
+        // (set_timesteps(), step()), not an assignment of the user's.
+        let library_object = root == "self"
+            && ctx.receiver_is_module == Some(false)
+            && frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
+        if library_object {
+            let lib = frame.file.as_deref().and_then(library_name);
+            return Ownership {
+                owner: ValueOwner::LibraryAttribute,
+                set_by: Some(format!("{}'s own methods", lib.as_deref().unwrap_or("the library"))),
+            };
         }
         // A public attribute of a library's module (`drop_path.drop_prob`,
         // `dropout.p`) is a setting the user's code writes; the library's

@@ -79,12 +79,26 @@ pub(super) fn computed_inside_call(compile: &Compile, argument: &str) -> bool {
     else {
         return false;
     };
-    let named_by_user = callers[..entry_at]
-        .iter()
-        .filter(|f| f.file.as_deref().is_some_and(|p| code_owner(p) == Code::User))
-        .filter_map(|f| f.code.as_deref())
-        .any(|code| code.contains(&format!("{argument}=")));
-    entry_at < caller_at && !argument.is_empty() && !named_by_user
+    entry_at < caller_at && !argument.is_empty() && !named_by_user(&callers[..entry_at], argument)
+}
+
+/// A line of the user's code on the stack passes the argument by keyword
+/// (`compiled(input_ids=ids, use_cache=False)`): its value is the user's,
+/// however deep the library hands it on.
+pub(super) fn named_by_user(stack: &[StackFrame], argument: &str) -> bool {
+    let keyword = format!("{argument}=");
+    !argument.is_empty()
+        && stack
+            .iter()
+            .filter(|f| f.file.as_deref().is_some_and(|p| code_owner(p) == Code::User))
+            .filter_map(|f| f.code.as_deref())
+            .any(|code| {
+                code.match_indices(&keyword).any(|(at, _)| {
+                    let before = code[..at].chars().next_back();
+                    let after = code[at + keyword.len()..].chars().next();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after != Some('=')
+                })
+            })
 }
 
 /// `G['name'].attr` (or deeper) whose last attribute is private (`_x`).
