@@ -51,20 +51,6 @@ const OPEN16: &[Open] = &[
         "ours '0/3', the truth '0/2'",
     ),
     (
-        "lazy_mlp_second_source",
-        "*",
-        "0/1",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "lazy_mlp_second_source",
-        "*",
-        "0/1",
-        "severity",
-        "ours 'problem', the truth 'expected'",
-    ),
-    (
         "multimodal_missing_modalities",
         "torch2.15.0",
         "0/2",

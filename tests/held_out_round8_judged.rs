@@ -14,46 +14,9 @@ mod common;
 
 use common::blind::{judge_set, HeldOut, Open};
 
-const OPEN20: &[Open] = &[
-    (
-        "forward_hook_kwargs_shadow_log",
-        "*",
-        "1/1",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "forward_hook_kwargs_shadow_log",
-        "*",
-        "1/2",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "forward_hook_kwargs_shadow_log",
-        "*",
-        "1/3",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-];
+const OPEN20: &[Open] = &[];
 
-const OPEN21: &[Open] = &[
-    (
-        "tbptt_lstm_char_lm",
-        "*",
-        "0/2",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "tbptt_lstm_char_lm",
-        "*",
-        "0/2",
-        "severity",
-        "ours 'problem', the truth 'expected'",
-    ),
-];
+const OPEN21: &[Open] = &[];
 
 #[test]
 fn scenarios20_is_judged_as_its_blind_truth_says() {

@@ -331,3 +331,43 @@ fn an_argument_the_users_call_names_is_the_users() {
         assert_eq!(r["owner"], "user_argument", "{torch}: {r:#}");
     }
 }
+
+/// A size the new entry still holds static, that no later compile of the
+/// frame failed on: the few sizes seen (a short last chunk of truncated
+/// BPTT) each compiled once and were reused, so it is expected, and the fix
+/// never asks for mark_dynamic on a dim torch pins.
+#[test]
+fn a_pinned_size_the_log_shows_no_other_of_is_one_per_variant() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios21", torch, "tbptt_lstm_char_lm");
+        let r = all.iter().find(|r| r["compile_id"] == "0/2").unwrap();
+        assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch}: {r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.contains("No action needed"), "{torch}: {advice}");
+        assert!(!advice.contains("mark_dynamic"), "{torch}: {advice}");
+    }
+    // Pinned at two sizes in a row (one graph per resolution): repeats.
+    let all = recorded("scenarios18", "torch2.14.1", "timm_vit_dynamic_img_eval");
+    for id in ["0/2", "0/3"] {
+        let r = all.iter().find(|r| r["compile_id"] == id).unwrap();
+        assert_eq!(r["severity"], "problem", "{id}: {r:#}");
+    }
+}
+
+/// A hook compiled as a frame of its own (a forward hook registered on a
+/// compiled module) that appends to a list it reads: the fix is the hook's
+/// (@torch._dynamo.disable on it), not "pass it in as an argument".
+#[test]
+fn a_hook_compiled_as_its_own_frame_gets_the_hook_fix() {
+    for torch in ["torch2.12.1", "torch2.13.0"] {
+        let all = recorded("scenarios20", torch, "forward_hook_kwargs_shadow_log");
+        for id in ["1/1", "1/2", "1/3"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let advice = r["cause"]["advice"].as_str().unwrap();
+            assert!(advice.contains("@torch._dynamo.disable"), "{torch} {id}: {advice}");
+            assert!(!advice.contains("Pass it in as an argument"), "{torch} {id}: {advice}");
+        }
+    }
+}

@@ -9,6 +9,7 @@ use super::evidence::EvidenceKind;
 use super::guard_text::{dict_length, enum_member, is_flag as boolean, string_value};
 use super::owner::ValueOwner;
 use crate::reasons::culprit::python_name;
+use crate::reasons::paths::{owner as code_owner, Owner as Code};
 use crate::reasons::Category;
 
 mod attribute;
@@ -403,7 +404,26 @@ fn in_sequential(input: &FixInput<'_>) -> &'static str {
 }
 
 fn in_hook(input: &FixInput<'_>) -> bool {
-    input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook)
+    input.reason.category == Category::ClosureHookState || input.guard.is_some_and(|g| g.in_hook) || hook_frame(input)
+}
+
+/// The compiled frame is a hook itself: a function of the user's, not a
+/// forward, that torch's module call ran (`register_forward_hook(fn)` on a
+/// compiled module: Dynamo compiles the hook as a frame of its own).
+fn hook_frame(input: &FixInput<'_>) -> bool {
+    let [.., caller, own] = &input.compile.stack[..] else {
+        return false;
+    };
+    let module_call = caller
+        .file
+        .as_deref()
+        .is_some_and(|f| f.replace('\\', "/").ends_with("torch/nn/modules/module.py"));
+    let user_function = own.file.as_deref().is_some_and(|f| code_owner(f) == Code::User)
+        && own
+            .function
+            .as_deref()
+            .is_some_and(|f| f != "forward" && !f.starts_with("torch_dynamo_resume_in_"));
+    module_call && user_function
 }
 
 fn capitalise(s: &str) -> String {

@@ -118,7 +118,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         let mut fs = facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
-        let follows = (e.kind == EvidenceKind::Pinned)
+        let follows = (e.kind == EvidenceKind::Pinned || e.text == evidence::PINNED_ONCE)
             .then(|| across::size_follows_op_number(recompiles, &keys, i))
             .flatten();
         if let Some(why) = &follows {

@@ -102,6 +102,16 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             compiled_size(g).unwrap_or("1")
         );
     }
+    if input.evidence.text == super::super::evidence::PINNED_ONCE {
+        let what = if dim == "0" {
+            "the batch".to_string()
+        } else {
+            format!("dim {dim}")
+        };
+        return format!(
+            "Expected: dim {dim} changed size and the new entry holds it static (an op in the traced code, a parameter or a decorator pins it), so each size compiles once; the log shows no further size, so the few seen were each compiled once and reused. No action needed while they stay a fixed few; each new size would compile again. To save the extra compile, keep {what} at one size (pad the short one, or drop it)."
+        );
+    }
     let small = matches!(input.evidence.kind, EvidenceKind::OnePerVariant);
     if let Some((tensor, at, size)) = input
         .guard
