@@ -122,11 +122,12 @@ impl Evidence {
     }
 }
 
-/// The evidence for one recompile, strongest first: the limit, a declared
-/// range, a static-shapes config, a repeat, then what the new entry holds.
-/// The evidence of a pinned size the log shows no other size for.
+/// The evidence of a pinned size the log shows no other size for (the fix
+/// stage and the cross-recompile stage tell it from a pin that repeats).
 pub const PINNED_ONCE: &str = "the new entry still holds the dim static (something pins it), but no later compile of this frame failed on it: each size seen compiled once and was reused";
 
+/// The evidence for one recompile, strongest first: the limit, a declared
+/// range, a static-shapes config, a repeat, then what the new entry holds.
 pub fn evidence(f: &Facts<'_>) -> Evidence {
     let c = f.compile;
     if c.fail_type
@@ -202,8 +203,6 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             ),
         );
     }
-    // A size that is a key of a dict (one graph per key) is pinned by the
-    // lookup, and bounded: not this.
     // Pinned, and yet what the log shows next is no other size: no later
     // compile of the frame failed on it, so the few sizes seen (a short last
     // chunk, one width per data source) each compiled once and were reused.
@@ -213,6 +212,8 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     {
         return Evidence::new(EvidenceKind::OnePerVariant, PINNED_ONCE);
     }
+    // A size that is a key of a dict (one graph per key) is pinned by the
+    // lookup, and bounded: not this.
     if let Some(g) = f
         .guard
         .filter(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())

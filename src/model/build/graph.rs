@@ -25,9 +25,10 @@ pub(super) fn note(
         .reads
         .iter()
         .filter_map(|r| reasons::graph_read_site(&r.input, &r.site, r.code.as_deref()));
+    // Kept sorted by input: a model's graph has an input per parameter.
     for site in sites {
-        if !reads.iter().any(|known| known.subject == site.subject) {
-            reads.push(site);
+        if let Err(at) = reads.binary_search_by(|known| known.subject.cmp(&site.subject)) {
+            reads.insert(at, site);
         }
     }
     let own = g.assigned.iter().filter(|a| file.is_some_and(|f| f == a.file));
