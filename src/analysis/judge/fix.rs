@@ -227,7 +227,7 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             r.culprit
         ),
         Category::TypeChange if g.trim_end().ends_with(" is None") || g.trim_end().ends_with(" is not None") => format!(
-            "Expected: {} is None on some calls and a tensor on others: one compile for each, two at most, reused when they return. To have one compile, always pass a tensor (an all-ones attention mask, torch.ones_like(...), or an all-false padding mask).",
+            "Expected: {} is None on some calls and a tensor on others: one compile for each, two at most, reused when they return. To have one compile, always pass a tensor that means the same as None (an all-ones attention mask, an all-false padding mask, zeros for a recurrent state's first chunk).",
             r.culprit
         ),
         _ if input.guard.is_some_and(crate::reasons::classify::another_module) => {
