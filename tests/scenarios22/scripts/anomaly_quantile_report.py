@@ -26,6 +26,9 @@ tenants = {
     "mail": {"percentile": 0.9, "buckets": 10},
 }
 
+ALERT_SLOW_FRACTION = 0.2
+alerts = []
+
 for window in range(2):
     for name, cfg in tenants.items():
         # latencies in ms for this window, log-normal-ish
@@ -35,3 +38,8 @@ for window in range(2):
             f"window {window} {name}: p{int(cfg['percentile'] * 100)}={cut.item():.1f}ms "
             f"slow={frac.item():.3f} peak bucket={hist.argmax().item()}"
         )
+        # page someone if too much traffic sits above the tenant's cut
+        if frac.item() > ALERT_SLOW_FRACTION:
+            alerts.append((window, name))
+
+print(f"{len(alerts)} alerts")
