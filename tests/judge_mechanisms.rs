@@ -371,3 +371,17 @@ fn a_hook_compiled_as_its_own_frame_gets_the_hook_fix() {
         }
     }
 }
+
+/// A value the new entry still holds as a constant, that no later compile
+/// of the frame failed on (a tuple of 4, then 3, pyramid levels, each
+/// reused): one of a few values, each compiled once, not "the next value
+/// compiles again".
+#[test]
+fn a_constant_the_log_shows_no_other_value_of_is_one_per_variant() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios23", torch, "fpn_variable_levels");
+        let r = all.iter().find(|r| r["compile_id"] == "0/1").unwrap();
+        assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch}: {r:#}");
+    }
+}

@@ -347,6 +347,21 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         );
     }
     if let Some(GuardedNow::Constant(v)) = now {
+        // What the log shows next decides: no later compile of the frame
+        // failed on it, so the values seen (a list of 4 or of 3 feature
+        // maps) each compiled once and were reused.
+        // Only a plain value: an object's identity (a new object each call)
+        // and torch's own bookkeeping (`___as_tensor(...).item()`) are not
+        // a set of values that return.
+        let literal = v.trim().parse::<f64>().is_ok()
+            || matches!(v.trim(), "True" | "False" | "None")
+            || v.trim().starts_with('\'');
+        if f.same_cause.len() < 2 && literal && !guard.contains("___check_obj_id") && !guard.contains("id(") {
+            return Evidence::new(
+                EvidenceKind::OnePerVariant,
+                format!("the new entry holds it as a constant ({v}), but no later compile of this frame failed on it: each value seen compiled once and was reused (a new value would compile again)"),
+            );
+        }
         return Evidence::new(
             EvidenceKind::StaysSpecialised,
             format!("the new entry still holds it as a constant ({v}): the next value compiles again"),
