@@ -84,7 +84,7 @@ const PAIRS: &[Pair] = &[
     },
     Pair {
         kind: "none_arg",
-        applied: "always pass a tensor (an all-ones attention mask, torch.ones_like(...)",
+        applied: "always pass a tensor that means the same as None (an all-ones attention mask",
         code: "torch.ones_like(x)",
         cause: "mask",
         remains: None,
