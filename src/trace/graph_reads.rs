@@ -83,14 +83,14 @@ impl GraphScan {
         let t = trim_start(line);
         if let Some(rest) = t.strip_prefix(FILE) {
             let rest = String::from_utf8_lossy(rest);
-            self.at = Some(match rest.split_once(CODE) {
+            let (site, code) = match rest.split_once(CODE) {
                 Some((site, code)) => (site.to_string(), Some(code.trim_end().to_string())),
                 None => (rest.trim_end().to_string(), None),
-            });
-            if let Some((site, Some(code))) = self.at.take() {
-                self.note_assignments(&site, &code);
-                self.at = Some((site, Some(code)));
+            };
+            if let Some(code) = &code {
+                self.note_assignments(&site, code);
             }
+            self.at = Some((site, code));
             return;
         }
         let Some(eq) = memchr::memmem::find(t, b" = ") else {
@@ -132,11 +132,9 @@ impl GraphScan {
     }
 
     fn note_assignments(&mut self, site: &str, code: &str) {
-        let Some((file, line)) = site
-            .rsplit_once(" in ")
-            .map_or(Some(site), |(at, _)| Some(at))
-            .and_then(|at| at.rsplit_once(':'))
-        else {
+        // `path:line in function`
+        let at = site.rsplit_once(" in ").map_or(site, |(at, _)| at);
+        let Some((file, line)) = at.rsplit_once(':') else {
             return;
         };
         let Ok(line) = line.parse() else {
