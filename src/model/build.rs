@@ -323,18 +323,14 @@ impl RunBuilder {
 
     /// A frame as the model keeps it: its reasons located, its guard trees
     /// attached, its compiles in order and without spare room.
-    fn finish_frame(&self, state: FrameState, rank: Option<u32>, assigned: &[graph::FrameAssignments]) -> Frame {
+    fn finish_frame(&self, state: FrameState, rank: Option<u32>, carried: &[Box<str>]) -> Frame {
         let mut f = state.frame;
         let no_paths = PathResolver::default();
         let paths = self.paths.get(&f.pid).unwrap_or(&no_paths);
-        let (file, function) = (
-            f.file.clone().unwrap_or_default(),
-            f.function.clone().unwrap_or_default(),
-        );
-        let carried = graph::carried_names(f.pid, f.generation, &file, &function, assigned);
+        let (file, function) = (f.file.as_deref().unwrap_or(""), f.function.as_deref().unwrap_or(""));
         for c in f.compiles.iter_mut() {
             locate_compile(c, state.extra.as_deref(), paths);
-            graph::mark_carried(&mut c.recompile_reasons, &carried, &file, &function);
+            graph::mark_carried(&mut c.recompile_reasons, carried, file, function);
         }
         if let Some(guards) = &state.extra {
             super::guard_tree::attach(&mut f.compiles, &guards.trees);
@@ -351,12 +347,22 @@ impl RunBuilder {
         let rank = self.rank.or(self.envelope_rank);
         self.frame_index = HashMap::default();
         let states = std::mem::take(&mut self.frames);
+        // What each resume function received from the code before its
+        // break, looked up before the states are consumed.
         let assigned: Vec<graph::FrameAssignments> = states.iter().filter_map(frame_assignments).collect();
+        let carried: Vec<Vec<Box<str>>> = states
+            .iter()
+            .map(|s| {
+                let f = &s.frame;
+                graph::carried_names(f.pid, f.generation, f.file.as_deref(), f.function.as_deref(), &assigned)
+            })
+            .collect();
         // Collected in place (a Frame is smaller than its state): the frames
         // reuse the states' memory rather than a second allocation beside it.
         let mut frames: Vec<Frame> = states
             .into_iter()
-            .map(|state| self.finish_frame(state, rank, &assigned))
+            .zip(&carried)
+            .map(|(state, carried)| self.finish_frame(state, rank, carried))
             .collect();
         frames.shrink_to_fit();
         // Keys are unique, so an unstable sort gives the same order, in
@@ -382,7 +388,7 @@ impl RunBuilder {
 }
 
 /// What a frame's graphs assigned, for its resume functions to look up.
-fn frame_assignments(state: &FrameState) -> Option<graph::FrameAssignments> {
+fn frame_assignments(state: &FrameState) -> Option<graph::FrameAssignments<'_>> {
     let f = &state.frame;
     let names = &state.extra.as_ref()?.assigned;
     if names.is_empty() {
@@ -391,10 +397,10 @@ fn frame_assignments(state: &FrameState) -> Option<graph::FrameAssignments> {
     Some(graph::FrameAssignments {
         pid: f.pid,
         generation: f.generation,
-        file: f.file.clone()?,
-        function: f.function.clone()?,
+        file: f.file.as_deref()?,
+        function: f.function.as_deref()?,
         first_line: f.line.unwrap_or(0),
-        names: names.clone(),
+        names,
     })
 }
 

@@ -82,6 +82,23 @@ pub fn size_relation(guard: &str) -> bool {
     test.matches(".size()[").count() >= 2 && [" > ", " >= ", " < ", " <= "].iter().any(|op| test.contains(op))
 }
 
+/// The local or global a subject is rooted in: `self` of `self.a.b`, `x`
+/// of `x.size()`, `h` of `len(h)` (the owner stage and a resume function's
+/// carried locals read it alike).
+pub fn root_of(subject: &str) -> &str {
+    let s = subject.trim_start_matches("not ");
+    let s = s.strip_prefix("hasattr(").unwrap_or(s);
+    // What a length or a key test is about: `len(self.history)`,
+    // `___dict_contains(32, self.cache)`.
+    let s = s.strip_prefix("len(").unwrap_or(s);
+    let s = match s.strip_prefix("___dict_contains(") {
+        Some(args) => args.split_once(", ").map_or(args, |(_, of)| of),
+        None => s,
+    };
+    let end = s.find(['.', '[', ' ', '(', ',']).unwrap_or(s.len());
+    &s[..end]
+}
+
 /// The tensor a tensor guard failure names: `x` of `tensor 'x' size
 /// mismatch ...` (as logged, locals maybe as `L['x']`).
 pub fn guarded_tensor(guard: &str) -> Option<&str> {

@@ -203,21 +203,19 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             ),
         );
     }
-    // Pinned, and yet what the log shows next is no other size: no later
-    // compile of the frame failed on it, so the few sizes seen (a short last
-    // chunk, one width per data source) each compiled once and were reused.
-    if f.same_cause.len() < 2
-        && f.guard
-            .is_some_and(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())
-    {
-        return Evidence::new(EvidenceKind::OnePerVariant, PINNED_ONCE);
-    }
     // A size that is a key of a dict (one graph per key) is pinned by the
     // lookup, and bounded: not this.
     if let Some(g) = f
         .guard
         .filter(|g| shape && pinned(g, c.automatic_dynamic) && bounded(f).is_none())
     {
+        // Pinned, and yet what the log shows next is no other size: no later
+        // compile of the frame failed on it, so the few sizes seen (a short
+        // last chunk, one width per data source) each compiled once and were
+        // reused.
+        if f.same_cause.len() < 2 {
+            return Evidence::new(EvidenceKind::OnePerVariant, PINNED_ONCE);
+        }
         if g.guard.contains("Guard failed on a parameter") {
             return Evidence::new(
                 EvidenceKind::Pinned,

@@ -181,8 +181,7 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     let scalar = g.is_some_and(|g| g.guard.contains(" == ") || g.guard.contains(" <= ") || g.guard.contains(" < "));
     // A tensor the code before the break computed (a mask, the boxes it
     // kept): its size follows the data, and torch made it dynamic.
-    if let Some(tensor) = g.filter(|g| g.guard.starts_with("tensor '")) {
-        let name = crate::reasons::subject::guarded_tensor(&tensor.guard).unwrap_or("the tensor");
+    if let Some(name) = g.and_then(|g| crate::reasons::subject::guarded_tensor(&g.guard)) {
         if input.evidence.kind == EvidenceKind::BecameDynamic {
             return format!("Expected once: {name}, computed before a graph break and handed to the code after it, changed size and torch made it dynamic at this recompile (automatic dynamic shapes); later sizes compile nothing. No action needed; removing the graph break (TORCH_LOGS=graph_breaks names it) lets one graph cover both parts.");
         }

@@ -87,12 +87,13 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         let Some(new) = inner_guard(&recompiles[i]).and_then(now) else {
             continue;
         };
-        let again = (0..i).filter(|&j| {
-            keys[j] == keys[i]
-                && recompiles[j].frame.generation == recompiles[i].frame.generation
-                && inner_guard(&recompiles[j]).and_then(now).as_ref() == Some(&new)
-        });
-        let again: Vec<usize> = again.collect();
+        let again: Vec<usize> = (0..i)
+            .filter(|&j| {
+                keys[j] == keys[i]
+                    && recompiles[j].frame.generation == recompiles[i].frame.generation
+                    && inner_guard(&recompiles[j]).and_then(now).as_ref() == Some(&new)
+            })
+            .collect();
         if !again.is_empty() {
             unbounded[i] = true;
             again.into_iter().for_each(|j| unbounded[j] = true);

@@ -9,7 +9,6 @@
 use crate::reasons::paths::{owner, Owner};
 use crate::reasons::{self, GuardFailure, GuardSite, Location};
 use crate::trace::graph_reads::GraphSummary;
-use std::sync::Arc;
 
 /// Adds what one graph says to its frame's: the reads in the user's code,
 /// as guard sites (a read in torch's or a library's code is no line of the
@@ -39,16 +38,16 @@ pub(super) fn note(
     }
 }
 
-/// The assignments one frame's graphs made, kept until the frames of its
-/// file are finished.
-pub(super) struct FrameAssignments {
+/// The assignments one frame's graphs made, borrowed from the frame's
+/// state while the frames of its file are finished.
+pub(super) struct FrameAssignments<'a> {
     pub pid: u64,
     pub generation: u32,
-    pub file: Arc<str>,
-    pub function: Arc<str>,
+    pub file: &'a str,
+    pub function: &'a str,
     /// `co_firstlineno`: where the function starts.
     pub first_line: u32,
-    pub names: Vec<(u32, Box<str>)>,
+    pub names: &'a [(u32, Box<str>)],
 }
 
 /// `torch_dynamo_resume_in_detect_at_52` -> (`detect`, 52).
@@ -61,24 +60,24 @@ fn resumed(function: &str) -> Option<(&str, u32)> {
 /// The locals a resume function received from the code before its break:
 /// names the function it resumes (or an earlier resume of it) assigned in
 /// its traced lines, from its first line up to the break.
-pub(super) fn carried_names<'a>(
+pub(super) fn carried_names(
     pid: u64,
     generation: u32,
-    file: &str,
-    function: &str,
-    all: &'a [FrameAssignments],
-) -> Vec<&'a str> {
-    let Some((name, at)) = resumed(function) else {
+    file: Option<&str>,
+    function: Option<&str>,
+    all: &[FrameAssignments<'_>],
+) -> Vec<Box<str>> {
+    let (Some(file), Some((name, at))) = (file, function.and_then(resumed)) else {
         return Vec::new();
     };
     let same_function = |f: &str| f == name || resumed(f).is_some_and(|(n, line)| n == name && line < at);
-    let here = |a: &&FrameAssignments| a.pid == pid && a.generation == generation && &*a.file == file;
+    let here = |a: &&FrameAssignments| a.pid == pid && a.generation == generation && a.file == file;
     // The function itself: of several of that name in the file, the one
     // that starts last before the break.
     let Some(start) = all
         .iter()
         .filter(here)
-        .filter(|a| &*a.function == name && a.first_line <= at)
+        .filter(|a| a.function == name && a.first_line <= at)
         .map(|a| a.first_line)
         .max()
     else {
@@ -87,20 +86,20 @@ pub(super) fn carried_names<'a>(
     let mut names: Vec<&str> = all
         .iter()
         .filter(here)
-        .filter(|a| same_function(&a.function))
+        .filter(|a| same_function(a.function))
         .flat_map(|a| a.names.iter())
         .filter(|(line, _)| (start..at).contains(line))
         .map(|(_, n)| &**n)
         .collect();
     names.sort_unstable();
     names.dedup();
-    names
+    names.into_iter().map(Box::from).collect()
 }
 
 /// Marks each failed guard on one of `names` as carried across the break.
 /// Its line, when the guard names none, is where the code after the break
 /// resumes and reads it (in the user's file only).
-pub(super) fn mark_carried(failures: &mut [GuardFailure], names: &[&str], file: &str, function: &str) {
+pub(super) fn mark_carried(failures: &mut [GuardFailure], names: &[Box<str>], file: &str, function: &str) {
     if names.is_empty() {
         return;
     }
@@ -113,10 +112,8 @@ pub(super) fn mark_carried(failures: &mut [GuardFailure], names: &[&str], file: 
         });
     for g in failures {
         let subject = reasons::failed_subject(&g.guard);
-        let end = subject
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(subject.len());
-        g.carried = names.contains(&&subject[..end]);
+        let root = reasons::subject::root_of(&subject);
+        g.carried = names.iter().any(|n| **n == *root);
         if g.carried && g.source.is_none() && g.read_at.is_none() {
             g.read_at = resumes_at.clone();
         }
@@ -136,31 +133,50 @@ mod tests {
 
     #[test]
     fn only_what_the_resumed_function_assigned_before_the_break_is_carried() {
-        let frame = |function: &str, first_line: u32, names: &[(u32, &str)]| FrameAssignments {
+        let names =
+            |list: &[(u32, &str)]| -> Vec<(u32, Box<str>)> { list.iter().map(|(l, n)| (*l, (*n).into())).collect() };
+        let (detect, other) = (
+            names(&[(50, "scores"), (51, "keep"), (60, "late")]),
+            names(&[(12, "labels")]),
+        );
+        let frame = |function, first_line, names| FrameAssignments {
             pid: 1,
             generation: 0,
-            file: "/p/train.py".into(),
-            function: function.into(),
+            file: "/p/train.py",
+            function,
             first_line,
-            names: names.iter().map(|(l, n)| (*l, (*n).into())).collect(),
+            names,
         };
         let all = [
-            frame("detect", 48, &[(50, "scores"), (51, "keep"), (60, "late")]),
+            frame("detect", 48, &detect[..]),
             // Another function's assignment of the same name does not count.
-            frame("other", 10, &[(12, "labels")]),
+            frame("other", 10, &other[..]),
         ];
         assert_eq!(
-            carried_names(1, 0, "/p/train.py", "torch_dynamo_resume_in_detect_at_52", &all),
-            ["keep", "scores"]
+            carried_names(
+                1,
+                0,
+                Some("/p/train.py"),
+                Some("torch_dynamo_resume_in_detect_at_52"),
+                &all
+            ),
+            ["keep".into(), "scores".into()] as [Box<str>; 2]
         );
-        assert!(carried_names(2, 0, "/p/train.py", "torch_dynamo_resume_in_detect_at_52", &all).is_empty());
+        assert!(carried_names(
+            2,
+            0,
+            Some("/p/train.py"),
+            Some("torch_dynamo_resume_in_detect_at_52"),
+            &all
+        )
+        .is_empty());
         let mut g = [
             reasons::split("1/0: tensor 'keep' size mismatch at index 0. expected 5376, actual 5040"),
             reasons::split("1/0: tensor 'image' size mismatch at index 1. expected 256, actual 192"),
         ];
         mark_carried(
             &mut g,
-            &["keep", "scores"],
+            &["keep".into(), "scores".into()],
             "/p/train.py",
             "torch_dynamo_resume_in_detect_at_52",
         );

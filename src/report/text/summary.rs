@@ -211,7 +211,8 @@ fn write_culprit(out: &mut Terminal, entry: &[&CulpritGroup], opts: &TerminalOpt
     if let Some(src) = &c.source {
         write_site(out, "      at ", src, c.code.as_deref(), w)?;
     }
-    if let Some(l) = g.user_line.as_ref().filter(|l| l.from == "graph") {
+    let read_at = g.user_line.as_ref().filter(|l| l.from == "graph");
+    if let Some(l) = read_at {
         write_labelled(
             out,
             "      read at ",
@@ -220,7 +221,7 @@ fn write_culprit(out: &mut Terminal, entry: &[&CulpritGroup], opts: &TerminalOpt
             "        ",
         )?;
     }
-    if c.source.is_none() && c.called_from.is_none() && g.user_line.as_ref().is_none_or(|l| l.from != "graph") {
+    if c.source.is_none() && c.called_from.is_none() && read_at.is_none() {
         // Neither the guard nor a direct caller names the user's code:
         // what the stack still holds, said as such, or that it holds none.
         let line = match &g.user_line {

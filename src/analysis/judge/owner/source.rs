@@ -266,20 +266,7 @@ pub(super) fn is_generate_internal(subject: &str, guard: &str) -> bool {
         || INTERNAL.iter().any(|w| subject.contains(w)) && !subject.contains("input_ids")
 }
 
-/// `self` of `self.a.b`, `x` of `x.size()`.
-pub(super) fn root_of(subject: &str) -> &str {
-    let s = subject.trim_start_matches("not ");
-    let s = s.strip_prefix("hasattr(").unwrap_or(s);
-    // What a length or a key test is about: `len(self.history)`,
-    // `___dict_contains(32, self.cache)`.
-    let s = s.strip_prefix("len(").unwrap_or(s);
-    let s = match s.strip_prefix("___dict_contains(") {
-        Some(args) => args.split_once(", ").map_or(args, |(_, of)| of),
-        None => s,
-    };
-    let end = s.find(['.', '[', ' ', '(', ',']).unwrap_or(s.len());
-    &s[..end]
-}
+pub(super) use crate::reasons::subject::root_of;
 
 /// `transformers` of `.../site-packages/transformers/models/...`.
 /// The package is installed beside torch, not the user's own code: a guard
