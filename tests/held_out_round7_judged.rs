@@ -26,20 +26,6 @@ const OPEN18: &[Open] = &[
     ),
     (
         "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/1",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/1",
-        "severity",
-        "ours 'expected', the truth 'problem'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
         "torch2.14.1",
         "1/2",
         "category",
@@ -62,30 +48,9 @@ const OPEN18: &[Open] = &[
     (
         "diffusers_dpmsolver_request_steps",
         "*",
-        "1/5",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "1/5",
-        "severity",
-        "ours 'expected', the truth 'problem'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
         "1/7",
         "category",
         "ours 'shape_input', the truth 'constant_value'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "torch2.14.1",
-        "1/8",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
     ),
     (
         "diffusers_dpmsolver_request_steps",

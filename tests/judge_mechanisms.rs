@@ -385,3 +385,25 @@ fn a_constant_the_log_shows_no_other_value_of_is_one_per_variant() {
         assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch}: {r:#}");
     }
 }
+
+/// One value that recompiled a frame under more than one guard (a library's
+/// step index: `is None` after each request's reset, then `== 1`, `== 2`)
+/// at three recompiles or more keeps changing: each of its recompiles is a
+/// problem, not one compile per type, and the fix keeps the library's call
+/// out of the graph; the compile refused at the limit is no "mode" either.
+#[test]
+fn a_value_recompiling_under_several_guards_keeps_changing() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios18", torch, "diffusers_dpmsolver_request_steps");
+        for id in ["1/1", "1/2", "1/3", "1/5"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let advice = r["cause"]["advice"].as_str().unwrap();
+            assert!(advice.contains("torch.compiler.disable"), "{torch} {id}: {advice}");
+            assert!(!advice.contains("a mode of the library"), "{torch} {id}: {advice}");
+        }
+        let limit = all.iter().find(|r| r["compile_id"] == "1/8").unwrap();
+        let advice = limit["cause"]["advice"].as_str().unwrap();
+        assert!(!advice.contains("Expected"), "{torch}: {advice}");
+    }
+}

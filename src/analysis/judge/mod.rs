@@ -99,6 +99,38 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             again.into_iter().for_each(|j| unbounded[j] = true);
         }
     }
+    // One value that recompiled the frame under more than one guard (`is
+    // None`, then `== 1`, `== 2`: a library's step index reset per request)
+    // at OPEN_STRINGS recompiles or more keeps changing: no set of variants.
+    // Its recompiles are one cause, counted together.
+    let value_of = |f: &Finding<'_>| {
+        let category = f.cause_index.map_or(f.cause.category, |i| f.reasons[i].category);
+        matches!(category, Category::TypeChange | Category::ConstantValue).then(|| f.cause.culprit.clone())
+    };
+    let mut keys = keys;
+    let mut changing = vec![false; recompiles.len()];
+    for i in 0..recompiles.len() {
+        let Some(value) = value_of(&recompiles[i]) else {
+            continue;
+        };
+        let same: Vec<usize> = (0..recompiles.len())
+            .filter(|&j| {
+                recompiles[j].frame.generation == recompiles[i].frame.generation
+                    && value_of(&recompiles[j]).as_deref() == Some(value.as_str())
+            })
+            .collect();
+        let forms = same
+            .iter()
+            .map(|&j| keys[j].as_str())
+            .collect::<std::collections::BTreeSet<_>>();
+        if same.len() >= evidence::OPEN_STRINGS && forms.len() >= 2 {
+            for j in same {
+                unbounded[j] = true;
+                changing[j] = true;
+                keys[j] = format!("value:{value}");
+            }
+        }
+    }
     let mut partners = Vec::new();
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
@@ -119,6 +151,16 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         let mut fs = facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
+        if changing[i] && e.kind.severity() == Severity::Expected {
+            e = evidence::Evidence::new(
+                EvidenceKind::Repeats,
+                format!(
+                    "the value compiled this frame {} times ({}) under more than one guard: it keeps changing, no set of variants",
+                    fs.same_cause.len(),
+                    fs.same_cause.join(", ")
+                ),
+            );
+        }
         let follows = (e.kind == EvidenceKind::Pinned || e.text == evidence::PINNED_ONCE)
             .then(|| across::size_follows_op_number(recompiles, &keys, i))
             .flatten();

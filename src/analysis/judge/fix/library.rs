@@ -39,8 +39,13 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             r.culprit
         ),
         // Not a mode: the library's code changes it at every call (a count
-        // it keeps), so the fix is to keep that call out of the graph.
-        _ if input.evidence.kind == EvidenceKind::Repeats => {
+        // it keeps), so the fix is to keep that call out of the graph. A
+        // value that filled the frame's cache is no mode either.
+        _ if matches!(
+            input.evidence.kind,
+            EvidenceKind::Repeats | EvidenceKind::LimitHit | EvidenceKind::LimitRaised
+        ) =>
+        {
             let at = input
                 .guard
                 .and_then(|g| g.source.as_deref())
