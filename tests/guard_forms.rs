@@ -294,6 +294,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_argument",
             "became_dynamic",
         ),
+        // A DynamicCache's flag, empty at the prompt and filled after.
+        (
+            "tests/scenarios24/logs/torch2.14.1/hf_stablelm_score_then_chat",
+            "0/2",
+            "cache.state",
+            "kv_cache",
+            "user_argument",
+            "one_per_variant",
+        ),
+        // A DynamicCache's flag, empty at the prompt and filled after.
+        (
+            "tests/scenarios24/logs/torch2.15.0/hf_stablelm_score_then_chat",
+            "0/2",
+            "cache.state",
+            "kv_cache",
+            "user_argument",
+            "one_per_variant",
+        ),
         // `if i in skip:` over a list whose ints torch holds dynamic.
         (
             "tests/scenarios16/logs/torch2.15.0/layerdrop_random_sample",

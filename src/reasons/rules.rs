@@ -147,6 +147,18 @@ pub fn rules() -> Vec<Rule> {
             advice: "A KV cache your decoding loop feeds back grows by one position per step: the first growth makes that dim dynamic (automatic dynamic shapes), once, and later lengths compile nothing. To keep every step's shapes fixed, preallocate the cache at its maximum length (transformers' StaticCache passed as past_key_values, or your own buffer written in place) and pass the position.",
         },
         Rule {
+            // A flag or count of a KV cache object passed as past_key_values
+            // (transformers' DynamicCache: `layers[0].is_initialized`): empty
+            // at the prompt, filled at each decode step after it.
+            id: "cache.state",
+            category: KvCache,
+            when: When::Always,
+            pattern: r"^(?P<src>[A-Za-z_\[\]'.]*(?:past_key_values|kv_cache)'?\]?(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+) (?:==|!=|is not|is) (?P<val>[^ #]+)",
+            culprit: Culprit::Source("src"),
+            detail: Some("the KV cache's state changed (the compiled entry had {val})"),
+            advice: "The KV cache you pass went from empty (the prompt: prefill) to filled (a decode step): one compile for prefill and one for decode, each reused for every later request. No action needed; to compile one graph for both, pass a static cache (transformers' StaticCache) preallocated at its maximum length.",
+        },
+        Rule {
             id: "generate.kwargs",
             category: KvCache,
             when: When::Generate,

@@ -243,6 +243,14 @@ fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected once: {} (the KV cache your decoding loop feeds back) grew and torch made that dim dynamic at this recompile (automatic dynamic shapes), so later lengths compile nothing. No action needed; to keep every step's shapes fixed, use a static cache (transformers' StaticCache passed as past_key_values, or a buffer preallocated at the maximum length and written in place).",
             r.culprit
         ),
+        // A state of the cache object (empty at the prompt, filled after):
+        // prefill and decode, one graph each.
+        Category::KvCache
+            if !g.trim_start().starts_with("tensor '")
+                && input.evidence.kind.severity() == super::verdict::Severity::Expected =>
+        {
+            format!("Expected: {} is the state of the KV cache you pass. {}", r.culprit, r.advice)
+        }
         Category::Dtype if input.evidence.kind == EvidenceKind::OnePerVariant => format!(
             "Expected: {} arrives in more than one dtype (float32 and float16 requests, a half-precision copy of the model): one compile per dtype, reused when it returns. Cast it to one dtype before the compiled call if the second dtype is not intended; nothing to change if it is.",
             r.culprit
