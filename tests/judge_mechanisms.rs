@@ -407,3 +407,29 @@ fn a_value_recompiling_under_several_guards_keeps_changing() {
         assert!(!advice.contains("Expected"), "{torch}: {advice}");
     }
 }
+
+/// A library's code shared by two layers (PEFT DoRA's weight helper),
+/// handed the second layer's weight, then both again under `no_grad` for
+/// evaluation: each (layer, grad mode) pair compiles once. The weight's two
+/// recompiles are the same shape in the other mode, not a repeat, and a
+/// parameter the library passes is one compile per shape.
+#[test]
+fn a_layers_parameter_compiled_again_only_under_no_grad_is_no_repeat() {
+    let all = recorded("scenarios25", "torch2.13.0", "peft_dora_finetune_then_eval");
+    for id in ["18/1", "18/3"] {
+        let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+        assert_eq!(r["severity"], "expected", "{id}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{id}: {r:#}");
+        let advice = r["cause"]["advice"].as_str().unwrap();
+        assert!(advice.starts_with("Expected"), "{id}: {advice}");
+    }
+    // Two sizes a mark_static pins, one in training and one in evaluation,
+    // are still two sizes: each compiles again.
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios2", torch, "mark_static_batch_tail");
+        for id in ["0/2", "0/4"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+        }
+    }
+}

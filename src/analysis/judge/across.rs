@@ -67,3 +67,30 @@ pub(super) fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], 
         })
     })
 }
+
+/// Two recompiles of one cause where the entry the earlier one compiled
+/// was still there at the later one and failed on torch's global state
+/// (a layer's weight compiled again under `no_grad` for evaluation): the
+/// same value in the other mode, each pair compiled once: training times
+/// evaluation, not the value's repeat.
+pub(super) fn other_variant(a: &Finding<'_>, b: &Finding<'_>) -> bool {
+    let (early, late) = if a.compile.compile_id <= b.compile.compile_id {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if std::ptr::eq(early, late) {
+        return false;
+    }
+    let held = |f: &Finding<'_>| match f.guard().and_then(|g| g.now.as_ref()) {
+        Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
+        _ => None,
+    };
+    if held(early).is_none() || held(early) != held(late) {
+        return false;
+    }
+    late.compile.recompile_reasons.iter().zip(&late.reasons).any(|(g, r)| {
+        g.entry.as_deref() == Some(early.compile.compile_id.as_str())
+            && r.category == crate::reasons::Category::TorchGlobalState
+    })
+}

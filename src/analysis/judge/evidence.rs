@@ -329,6 +329,19 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     if let Some(why) = bounded(f) {
         return Evidence::new(EvidenceKind::OnePerVariant, why);
     }
+    // A library's code shared by its layers, handed another layer's
+    // parameter: parameter shapes compile static, one graph per shape, and
+    // no later compile of the frame failed on it.
+    if shape
+        && guard.contains("_parameters[")
+        && f.ownership.owner == ValueOwner::LibraryArgument
+        && f.same_cause.len() < 2
+    {
+        return Evidence::new(
+            EvidenceKind::OnePerVariant,
+            "the library's code was handed another layer's parameter (another shape; parameter shapes compile static): one compile per shape, and no later compile of this frame failed on it",
+        );
+    }
     if let Some(why) = few_objects(f) {
         return Evidence::new(EvidenceKind::OnePerVariant, why);
     }

@@ -138,6 +138,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 keys[j] == keys[i]
                     && recompiles[j].frame.generation == recompiles[i].frame.generation
                     && (unbounded[j] || recompiles[j].compile.cache_limit)
+                    && !across::other_variant(&recompiles[i], &recompiles[j])
             })
             .map(|j| recompiles[j].compile.compile_id.as_str())
             .collect();
