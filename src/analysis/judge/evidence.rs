@@ -111,6 +111,12 @@ impl EvidenceKind {
 pub struct Evidence {
     pub kind: EvidenceKind,
     pub text: String,
+    /// A size the new entry still holds static (pinned) that no later
+    /// compile of the frame failed on: one per variant, which the fix stage
+    /// and the cross-recompile stage tell from a pin that repeats. The JSON
+    /// contract keeps the kind `one_per_variant`.
+    #[serde(skip)]
+    pub pinned_once: bool,
 }
 
 impl Evidence {
@@ -118,13 +124,20 @@ impl Evidence {
         Evidence {
             kind,
             text: text.into(),
+            pinned_once: false,
+        }
+    }
+
+    fn pinned_once() -> Self {
+        Evidence {
+            pinned_once: true,
+            ..Evidence::new(
+                EvidenceKind::OnePerVariant,
+                "the new entry still holds the dim static (something pins it), but no later compile of this frame failed on it: each size seen compiled once and was reused",
+            )
         }
     }
 }
-
-/// The evidence of a pinned size the log shows no other size for (the fix
-/// stage and the cross-recompile stage tell it from a pin that repeats).
-pub const PINNED_ONCE: &str = "the new entry still holds the dim static (something pins it), but no later compile of this frame failed on it: each size seen compiled once and was reused";
 
 /// The evidence for one recompile, strongest first: the limit, a declared
 /// range, a static-shapes config, a repeat, then what the new entry holds.
@@ -214,7 +227,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
         // last chunk, one width per data source) each compiled once and were
         // reused.
         if f.same_cause.len() < 2 {
-            return Evidence::new(EvidenceKind::OnePerVariant, PINNED_ONCE);
+            return Evidence::pinned_once();
         }
         if g.guard.contains("Guard failed on a parameter") {
             return Evidence::new(

@@ -162,7 +162,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 ),
             );
         }
-        let follows = (e.kind == EvidenceKind::Pinned || e.text == evidence::PINNED_ONCE)
+        let follows = (e.kind == EvidenceKind::Pinned || e.pinned_once)
             .then(|| across::size_follows_op_number(recompiles, &keys, i))
             .flatten();
         if let Some(why) = &follows {

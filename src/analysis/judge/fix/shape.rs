@@ -102,7 +102,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             compiled_size(g).unwrap_or("1")
         );
     }
-    if input.evidence.text == super::super::evidence::PINNED_ONCE {
+    if input.evidence.pinned_once {
         let what = if dim == "0" {
             "the batch".to_string()
         } else {
