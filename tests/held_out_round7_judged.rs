@@ -53,27 +53,6 @@ const OPEN18: &[Open] = &[
         "ours 'shape_input', the truth 'constant_value'",
     ),
     (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "2/1",
-        "category",
-        "ours 'shape_lazy_buffer', the truth 'shape_input'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "3/1",
-        "category",
-        "ours 'shape_lazy_buffer', the truth 'shape_input'",
-    ),
-    (
-        "diffusers_dpmsolver_request_steps",
-        "*",
-        "6/1",
-        "category",
-        "ours 'shape_lazy_buffer', the truth 'shape_input'",
-    ),
-    (
         "peft_ia3_base_vs_adapted_eval",
         "torch2.14.1",
         "0/3",

@@ -99,7 +99,9 @@ pub fn rules() -> Vec<Rule> {
         Rule {
             id: "tensor.lazy_buffer_size",
             category: ShapeLazyBuffer,
-            when: When::Always,
+            // A plain object's tensor (a scheduler's timesteps, set by its
+            // own methods) is no module's buffer: the size row reads it.
+            when: When::ModuleReceiver,
             pattern: leak(format!(
                 r"^tensor '(?P<src>{MODULE_ROOT}[.\[].*)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)"
             )),
