@@ -294,6 +294,26 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_argument",
             "became_dynamic",
         ),
+        // A relation of a value torch holds symbolically (a length that
+        // divides evenly by a hop computed from it), crossed by a new value.
+        (
+            "tests/scenarios26/logs/torch2.12.1/pytree_sensor_batches",
+            "0/2",
+            "value.symbolic_relation",
+            "constant_value",
+            "user_argument",
+            "did_not_recur",
+        ),
+        // A relation of a value torch holds symbolically (a length that
+        // divides evenly by a hop computed from it), crossed by a new value.
+        (
+            "tests/scenarios26/logs/torch2.14.1/pytree_sensor_batches",
+            "0/2",
+            "value.symbolic_relation",
+            "constant_value",
+            "user_argument",
+            "did_not_recur",
+        ),
         // A DynamicCache's flag, empty at the prompt and filled after.
         (
             "tests/scenarios24/logs/torch2.14.1/hf_stablelm_score_then_chat",

@@ -258,10 +258,11 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     };
     // A bound the traced code put on a dynamic size (a branch on it) that
     // this call crossed: one graph per side, not a dim made dynamic here.
-    let crossed = f.guard.is_some_and(|g| {
-        (traced_bound(g) || size_modulus(&g.guard).is_some() || size_relation(&g.guard))
-            && !g.guard.trim_start().starts_with("tensor '")
-    });
+    let crossed = f.form == "value.symbolic_relation"
+        || f.guard.is_some_and(|g| {
+            (traced_bound(g) || size_modulus(&g.guard).is_some() || size_relation(&g.guard))
+                && !g.guard.trim_start().starts_with("tensor '")
+        });
     if dynamic
         && !f.guard.is_some_and(int_or_none_test)
         && !small_size(guard)

@@ -211,6 +211,7 @@ fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> 
     Facts {
         category: inner.map_or(f.cause.category, |r| r.category),
         recognised: inner.map_or(f.cause.recognised(), |r| r.recognised()),
+        form: inner.map_or(f.cause.form, |r| r.form),
         culprit: &f.cause.culprit,
         ownership: o,
         compile: f.compile,

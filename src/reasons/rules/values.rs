@@ -289,5 +289,19 @@ pub(super) fn rows() -> Vec<Rule> {
             detail: Some("an entry of a dict or list the compiled code reads is a constant of the graph"),
             advice: "The compiled code reads {culprit} as a Python value, and it changed: each new value compiles again. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
         },
+        Rule {
+            // `16000 == ((16000 // (batch.sample_rate // 50))*(batch.sample_rate
+            // // 50))`: an arithmetic relation of a value torch held
+            // symbolically that an op of the traced code relied on (a length
+            // that divides evenly); this value is on the other side of it.
+            // Recorded: tests/scenarios26 pytree_sensor_batches.
+            id: "value.symbolic_relation",
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"^(?:not )?(?P<lhs>[^#]*?(?://|%|\*|\+| - )[^#]*?|-?[0-9][0-9.]*) (?:==|!=|<|>|<=|>=) [^#]*?(?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)[^#]*?(?://|%|\*|\+| - )",
+            culprit: Culprit::Source("src"),
+            detail: Some("a relation of {culprit} that the traced code relied on (a division that comes out even, a length it computes) does not hold for this value"),
+            advice: "Torch holds {culprit} symbolically, but an op of the traced code relied on a relation of it (here a division that comes out even): a value on the other side of the relation compiles a graph of its own, one per side, reused when it returns. No action needed for a few values; to have one graph, make the relation hold for every value (trim or pad to a multiple), or compute that part outside the compiled function.",
+        },
     ]
 }

@@ -10,6 +10,8 @@ pub struct Facts<'a> {
     pub category: Category,
     /// A row of the table read the cause's guard text.
     pub recognised: bool,
+    /// The id of the row that read it (`value.symbolic_relation`).
+    pub form: &'static str,
     pub culprit: &'a str,
     pub ownership: &'a Ownership,
     pub compile: &'a Compile,

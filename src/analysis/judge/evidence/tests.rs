@@ -9,6 +9,7 @@ fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, comp
     Facts {
         category,
         recognised: true,
+        form: "",
         culprit: "x",
         ownership: owner,
         compile,
