@@ -433,3 +433,19 @@ fn a_layers_parameter_compiled_again_only_under_no_grad_is_no_repeat() {
         }
     }
 }
+
+/// A compile the log gives no guard failure for, after the frame's previous
+/// compile failed (autograd.grad under trace_autograd_ops=False): no entry
+/// was cached, so the call compiled the frame again. A problem that comes
+/// from the error, and the fix is the error's, never "compiled once".
+#[test]
+fn a_compile_after_a_failed_compile_is_judged_by_the_failure() {
+    let all = recorded("scenarios27", "torch2.15.0", "gan_lazy_r1_penalty");
+    let r = all.iter().find(|r| r["compile_id"] == "0/1").unwrap();
+    assert_eq!(r["cause"], Value::Null, "{r:#}");
+    assert_eq!(r["severity"], "problem", "{r:#}");
+    assert_eq!(r["evidence"]["kind"], "compile_failed", "{r:#}");
+    let text = r["evidence"]["text"].as_str().unwrap();
+    assert!(text.contains("previous compile, 0/0, failed"), "{text}");
+    assert!(text.contains("trace_autograd_ops"), "{text}");
+}

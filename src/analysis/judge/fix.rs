@@ -49,6 +49,12 @@ pub fn fix(input: &FixInput<'_>) -> String {
         ),
         // The error comes first: until the compile succeeds, no fix of the
         // cause can take effect.
+        // No value changed: the frame compiled again only because the
+        // previous compile cached nothing.
+        EvidenceKind::CompileFailed if input.guard.is_none() => format!(
+            "{}. Fix that error (guardscope lists the frame under eager frames, with it): then the frame compiles once and this compile goes away.",
+            capitalise(&input.evidence.text)
+        ),
         EvidenceKind::CompileFailed => format!(
             "{}. Fix the error first (guardscope lists the frame under eager frames, with the error); then, for the value that changed: {}",
             capitalise(&input.evidence.text),

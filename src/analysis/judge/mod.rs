@@ -218,6 +218,17 @@ fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> 
         guard: inner_guard(f),
         same_cause,
         declared: entry_compile(f).map_or(&[][..], |c| c.declared_ranges.as_slice()),
+        retry_of: f
+            .guard()
+            .is_none()
+            .then(|| {
+                f.frame
+                    .compiles
+                    .iter()
+                    .rfind(|c| c.frame_compile_id < f.compile.frame_compile_id)
+            })
+            .flatten()
+            .filter(|c| c.failed && c.finished),
         filled_limit: None,
     }
 }

@@ -22,6 +22,10 @@ pub struct Facts<'a> {
     pub same_cause: Vec<&'a str>,
     /// The dims the cause entry's compile was given a declared range for.
     pub declared: &'a [(String, String)],
+    /// For a compile the log gives no guard failure for: the frame's
+    /// previous compile, when it failed (no entry was cached, so this call
+    /// compiled the frame again).
+    pub retry_of: Option<&'a Compile>,
     /// A later compile of the frame with the same cause was refused at the
     /// recompile limit: this one helped fill the cache (its compile id).
     pub filled_limit: Option<&'a str>,

@@ -16,6 +16,7 @@ fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, comp
         guard: Some(g),
         same_cause: vec!["0/1"],
         declared: &[],
+        retry_of: None,
         filled_limit: None,
     }
 }
