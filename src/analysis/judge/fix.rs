@@ -163,7 +163,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
             if boolean(g) {
                 format!("{}The compiled code reads the global flag {name}, which your code changed: one compile per value. Don't change it after the first compile, or branch on it outside the compiled function: one compiled function per setting, each compiled once (passed in as an argument, a flag still compiles once per value).", once(input))
             } else {
-                format!("{}The compiled code reads the global {name}, which your code changed after the first compile. Pass it in as an argument (a tensor if it varies), or branch on it outside the compiled function.", once(input))
+                format!("{}The compiled code reads the global {name}, which your code changed after the first compile. Keep a value that changes every call in a tensor passed in as an argument (a count as torch.tensor(0), bumped in place with += 1), or branch on it outside the compiled function.", once(input))
             }
         }
         ValueOwner::UserAttribute => user_attribute_fix(input),
