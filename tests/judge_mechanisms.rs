@@ -449,3 +449,23 @@ fn a_compile_after_a_failed_compile_is_judged_by_the_failure() {
     assert!(text.contains("previous compile, 0/0, failed"), "{text}");
     assert!(text.contains("trace_autograd_ops"), "{text}");
 }
+
+/// A helper compiled once and called with three einsum equations: each call
+/// fails the previous entry on a tensor's layout or size, but the call also
+/// passed another equation string, which the entry holds as a constant. One
+/// graph per equation: expected, and never ".contiguous()" for a layout
+/// that follows the equation.
+#[test]
+fn a_tensor_that_differs_with_a_string_argument_is_one_graph_per_string() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios26", torch, "einsum_contract_helper");
+        for id in ["0/1", "0/2"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
+            let advice = r["cause"]["advice"].as_str().unwrap();
+            assert!(advice.contains("one graph per string"), "{torch} {id}: {advice}");
+            assert!(advice.contains("eq:"), "{torch} {id}: {advice}");
+            assert!(!advice.contains(".contiguous()"), "{torch} {id}: {advice}");
+        }
+    }
+}

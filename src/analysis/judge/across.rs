@@ -94,3 +94,26 @@ pub(super) fn other_variant(a: &Finding<'_>, b: &Finding<'_>) -> bool {
             && r.category == crate::reasons::Category::TorchGlobalState
     })
 }
+
+/// A tensor guard failed (a layout, a size) in a call that also passed
+/// another string the entry holds as a constant (einsum's equation, a mode):
+/// the tensor differs because the call is another use of the function, one
+/// graph per string. The string's change, described.
+pub(super) fn follows_string(f: &Finding<'_>) -> Option<String> {
+    let guard = f.guard()?;
+    if !guard.guard.trim_start().starts_with("tensor '") {
+        return None;
+    }
+    let quoted = |v: &str| v.len() >= 2 && v.starts_with('\'') && v.ends_with('\'');
+    guard
+        .changes
+        .iter()
+        .flatten()
+        .find(|c| {
+            // A string the call passes itself (`eq`), not a name torch reads
+            // off an object (a class's name, an adapter's).
+            let name = crate::reasons::culprit::strip_locals(&c.subject);
+            quoted(&c.old) && quoted(&c.new) && name.chars().all(|ch| ch.is_alphanumeric() || ch == '_')
+        })
+        .map(|c| c.describe())
+}

@@ -189,11 +189,17 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 compile: f.compile,
             })
         };
-        f.cause.advice = match &follows {
-            Some(why) => format!(
+        let string = matches!(e.kind, EvidenceKind::OnePerVariant | EvidenceKind::DidNotRecur)
+            .then(|| across::follows_string(f))
+            .flatten();
+        f.cause.advice = match (&follows, string) {
+            (Some(why), _) => format!(
                 "Expected: {why}. No action needed while its values are a fixed few (stages, levels); a tensor cannot replace a number an op takes. To have one graph, compute what needs the number outside the compiled function and pass the result in."
             ),
-            None => advice,
+            (None, Some(string)) => format!(
+                "Expected: this call also passed another string ({string}), which the compiled code holds as a constant: one graph per string, each compiled once and reused when it returns, and the tensors differ with it. No action needed while the strings are a fixed few; to share one graph, compile the code that calls this function (the whole model) rather than the function called with each string."
+            ),
+            (None, None) => advice,
         };
         f.judgement = Judgement {
             ownership: owners[i].clone(),
