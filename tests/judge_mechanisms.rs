@@ -469,3 +469,18 @@ fn a_tensor_that_differs_with_a_string_argument_is_one_graph_per_string() {
         }
     }
 }
+
+/// A group added to a compiled optimizer mid-training (add_param_group):
+/// the optimizer the user made holds one more group, the user's doing, one
+/// compile per change, never "set once, on the first call".
+#[test]
+fn a_param_group_added_mid_training_is_the_users_change() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios27", torch, "optimizer_add_param_group_unfreeze");
+        let r = all.iter().find(|r| r["compile_id"] == "2/1").unwrap();
+        assert_eq!(r["owner"], "user_attribute", "{torch}: {r:#}");
+        assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+        let text = r["evidence"]["text"].as_str().unwrap();
+        assert!(!text.contains("on the first call"), "{torch}: {text}");
+    }
+}

@@ -288,7 +288,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             "the new entry guards it symbolically (torch made it dynamic): later values compile nothing",
         );
     }
-    if f.category == Category::OptimizerState && guard.contains("['params']") {
+    if f.category == Category::OptimizerState
+        && (guard.contains("['params']") || guard.contains("len(self.param_groups)"))
+    {
         return Evidence::new(
             EvidenceKind::FirstCall,
             "the parameters the optimizer updates changed (a .grad appeared: a layer was unfrozen, or a group was added): one compile per change, and no later compile failed on it",

@@ -156,6 +156,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             "the optimizer (which parameters it holds and which have gradients)",
         );
     }
+    // How many groups the optimizer holds: the training loop's
+    // add_param_group on the optimizer it made.
+    if ctx.optimizer && guard.contains("len(self.param_groups)") {
+        return Ownership::set_by(ValueOwner::UserAttribute, "your code (optimizer.add_param_group)");
+    }
     if guard.contains("param_groups[") {
         return Ownership::set_by(
             ValueOwner::LibraryAttribute,
