@@ -484,3 +484,26 @@ fn a_param_group_added_mid_training_is_the_users_change() {
         assert!(!text.contains("on the first call"), "{torch}: {text}");
     }
 }
+
+/// A super-resolution curriculum: the input size is pinned at each scale
+/// (2x, 3x, 4x) in calls that also passed the new scale, a number the entry
+/// holds as a constant. The size follows the number: one graph per scale,
+/// expected, not a pin that repeats; two sizes pinned in a row with no such
+/// number (timm's ViT at two resolutions) still repeat.
+#[test]
+fn a_pinned_size_that_follows_a_number_the_call_passed_is_one_per_value() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios28", torch, "sr_pixel_shuffle_curriculum");
+        for id in ["0/1", "0/2"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
+            let text = r["evidence"]["text"].as_str().unwrap();
+            assert!(text.contains("scale:"), "{torch} {id}: {text}");
+            let advice = r["cause"]["advice"].as_str().unwrap();
+            assert!(!advice.contains("mark_dynamic"), "{torch} {id}: {advice}");
+        }
+    }
+    let all = recorded("scenarios18", "torch2.14.1", "timm_vit_dynamic_img_eval");
+    let r = all.iter().find(|r| r["compile_id"] == "0/3").unwrap();
+    assert_eq!(r["severity"], "problem", "{r:#}");
+}

@@ -20,15 +20,29 @@ pub(super) fn size_follows_op_number(recompiles: &[Finding<'_>], keys: &[String]
         change.old.parse::<f64>().ok()?;
         change.new.parse::<f64>().ok()?;
         let number = crate::reasons::culprit::strip_locals(&change.subject);
-        let (j, op) = recompiles.iter().enumerate().find_map(|(j, r)| {
+        let own = recompiles.iter().enumerate().find_map(|(j, r)| {
             let g = r.guard().filter(|_| std::ptr::eq(r.frame, frame))?;
             (failed_subject(&g.guard) == number).then_some(())?;
             Some((j, guard_text::op_number(g)?))
-        })?;
-        let values = keys.iter().filter(|k| **k == keys[j]).count();
-        (values < OPEN_STRINGS).then(|| {
+        });
+        if let Some((j, op)) = own {
+            let values = keys.iter().filter(|k| **k == keys[j]).count();
+            return (values < OPEN_STRINGS).then(|| {
+                format!(
+                    "the size follows a number this call also changed ({}), which {op} takes as a Python number: one graph per value of it, each compiled once and reused when it returns",
+                    change.describe()
+                )
+            });
+        }
+        // No compile failed on the number itself (the size's guard is
+        // checked first), but the call passed it (`scale`, an upscale
+        // factor) and the entry holds it as a constant: the size follows it
+        // while its values are few.
+        let argument = number.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let values = keys.iter().filter(|k| **k == keys[i]).count();
+        (argument && values < OPEN_STRINGS).then(|| {
             format!(
-                "the size follows a number this call also changed ({}), which {op} takes as a Python number: one graph per value of it, each compiled once and reused when it returns",
+                "the size follows a number this call also passed, changed ({}), which the compiled code holds as a constant: one graph per value of it, each compiled once and reused when it returns",
                 change.describe()
             )
         })

@@ -162,7 +162,13 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
                 ),
             );
         }
-        let follows = (e.kind == EvidenceKind::Pinned || e.pinned_once)
+        // A size pinned at each new value of a number the call also changed
+        // repeats only as often as the number does.
+        let pinned_again = e.kind == EvidenceKind::Repeats
+            && fs
+                .guard
+                .is_some_and(|g| guard_text::pinned(g, recompiles[i].compile.automatic_dynamic));
+        let follows = (e.kind == EvidenceKind::Pinned || e.pinned_once || pinned_again)
             .then(|| across::size_follows_op_number(recompiles, &keys, i))
             .flatten();
         if let Some(why) = &follows {
