@@ -507,3 +507,26 @@ fn a_pinned_size_that_follows_a_number_the_call_passed_is_one_per_value() {
     let r = all.iter().find(|r| r["compile_id"] == "0/3").unwrap();
     assert_eq!(r["severity"], "problem", "{r:#}");
 }
+
+/// A list you pass whose length is one of a few (clients per federated
+/// round: 6, 5, 4, then 5 again; tasks so far: 2, 3, 4) compiles once per
+/// length: two recompiles of it are expected. A list whose length keeps
+/// changing (a third new length: variable-length crops) repeats.
+#[test]
+fn a_list_argument_of_a_few_lengths_is_one_per_length() {
+    for torch in ["torch2.12.1", "torch2.13.0"] {
+        for name in ["fedavg_clients_per_round", "gradnorm_growing_tasks"] {
+            let all = recorded("scenarios29", torch, name);
+            for id in ["0/1", "0/2"] {
+                let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+                assert_eq!(r["severity"], "expected", "{torch} {name} {id}: {r:#}");
+                assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch} {name} {id}: {r:#}");
+            }
+        }
+    }
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios", torch, "list_tensors_varlen");
+        let r = all.iter().find(|r| r["compile_id"] == "0/1").unwrap();
+        assert_eq!(r["severity"], "problem", "{torch}: {r:#}");
+    }
+}

@@ -61,8 +61,11 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
     // value that never returns, `f"m{n}"`) is no option set. So is a number
     // an op needs as a number (a scale per pyramid level, a step count).
     for i in 0..recompiles.len() {
-        let string = inner_guard(&recompiles[i])
-            .is_some_and(|g| evidence::open_string(&g.guard) || guard_text::specialised_number(g));
+        let string = inner_guard(&recompiles[i]).is_some_and(|g| {
+            evidence::open_string(&g.guard)
+                || guard_text::specialised_number(g)
+                || (g.guard.trim_start().starts_with("len(") && owners[i].owner == ValueOwner::UserArgument)
+        });
         if string && keys.iter().filter(|k| **k == keys[i]).count() >= evidence::OPEN_STRINGS {
             unbounded[i] = true;
         }
