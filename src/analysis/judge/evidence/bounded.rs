@@ -173,7 +173,13 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     // A list you pass whose length is one of a few (clients per round,
     // tasks so far): one graph per length while few show up; a third new
     // length is a list that keeps changing (the frame's judge counts them).
-    if argument && guard.trim_start().starts_with("len(") && f.same_cause.len() < OPEN_STRINGS {
+    // Not under dynamic=False, where every new length, like every new size,
+    // compiles again (PyTorch's own test_multiple_guard_fails_report_all).
+    if argument
+        && guard.trim_start().starts_with("len(")
+        && f.same_cause.len() < OPEN_STRINGS
+        && f.compile.automatic_dynamic != Some(false)
+    {
         return Some("a list you pass whose length is one of a few: one compile per length, reused when it returns; a few lengths so far".into());
     }
     if let Some(class) = f.guard.and_then(enum_member) {
