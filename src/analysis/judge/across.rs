@@ -1,12 +1,14 @@
 //! What the frame's other recompiles say of one of them: a size that
-//! follows a number an op takes (the number's own recompile shows it), and
-//! a value the same call changed that then recompiled the frame again. The
-//! frame's judge (the parent module) hands the recompiles in compile order.
+//! follows a number the call changed, a value the same call changed that
+//! then recompiled the frame again, a value that recurs under several
+//! guards, the same value in another grad mode, a tensor that differs with
+//! a string argument. The frame's judge (the parent module) hands the
+//! recompiles in compile order.
 
 use super::evidence::OPEN_STRINGS;
 use super::guard_text;
 use crate::analysis::finding::Finding;
-use crate::reasons::failed_subject;
+use crate::reasons::{failed_subject, Category};
 
 /// A size held static although automatic dynamic shapes are on, in a call
 /// that also changed a number this frame keeps constant because an op
@@ -88,14 +90,15 @@ pub(super) fn repeating_partner(recompiles: &[Finding<'_>], unbounded: &[bool], 
 /// same value in the other mode, each pair compiled once: training times
 /// evaluation, not the value's repeat.
 pub(super) fn other_variant(a: &Finding<'_>, b: &Finding<'_>) -> bool {
-    let (early, late) = if a.compile.compile_id <= b.compile.compile_id {
+    if std::ptr::eq(a, b) {
+        return false;
+    }
+    // Compile order, not the ids' text ("18/10" sorts before "18/9").
+    let (early, late) = if a.compile.frame_compile_id <= b.compile.frame_compile_id {
         (a, b)
     } else {
         (b, a)
     };
-    if std::ptr::eq(early, late) {
-        return false;
-    }
     let held = |f: &Finding<'_>| match f.guard().and_then(|g| g.now.as_ref()) {
         Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
         _ => None,
@@ -130,4 +133,37 @@ pub(super) fn follows_string(f: &Finding<'_>) -> Option<String> {
             quoted(&c.old) && quoted(&c.new) && name.chars().all(|ch| ch.is_alphanumeric() || ch == '_')
         })
         .map(|c| c.describe())
+}
+
+/// One value that recompiled the frame under more than one guard (`is
+/// None`, then `== 1`, `== 2`: a library's step index reset per request) at
+/// OPEN_STRINGS recompiles or more keeps changing: no set of variants. Its
+/// recompiles become one cause (their keys merged) and unbounded; the
+/// returned flags mark them.
+pub(super) fn value_recurs(recompiles: &[Finding<'_>], keys: &mut [String], unbounded: &mut [bool]) -> Vec<bool> {
+    let values: Vec<Option<&str>> = recompiles
+        .iter()
+        .map(|f| {
+            let category = f.cause_index.map_or(f.cause.category, |i| f.reasons[i].category);
+            matches!(category, Category::TypeChange | Category::ConstantValue).then_some(f.cause.culprit.as_str())
+        })
+        .collect();
+    let mut changing = vec![false; recompiles.len()];
+    for i in 0..recompiles.len() {
+        let Some(value) = values[i].filter(|_| !changing[i]) else {
+            continue;
+        };
+        let same: Vec<usize> = (0..recompiles.len())
+            .filter(|&j| recompiles[j].frame.generation == recompiles[i].frame.generation && values[j] == Some(value))
+            .collect();
+        let forms: std::collections::BTreeSet<&str> = same.iter().map(|&j| keys[j].as_str()).collect();
+        if same.len() >= OPEN_STRINGS && forms.len() >= 2 {
+            for j in same {
+                unbounded[j] = true;
+                changing[j] = true;
+                keys[j] = format!("value:{value}");
+            }
+        }
+    }
+    changing
 }

@@ -102,38 +102,8 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             again.into_iter().for_each(|j| unbounded[j] = true);
         }
     }
-    // One value that recompiled the frame under more than one guard (`is
-    // None`, then `== 1`, `== 2`: a library's step index reset per request)
-    // at OPEN_STRINGS recompiles or more keeps changing: no set of variants.
-    // Its recompiles are one cause, counted together.
-    let value_of = |f: &Finding<'_>| {
-        let category = f.cause_index.map_or(f.cause.category, |i| f.reasons[i].category);
-        matches!(category, Category::TypeChange | Category::ConstantValue).then(|| f.cause.culprit.clone())
-    };
     let mut keys = keys;
-    let mut changing = vec![false; recompiles.len()];
-    for i in 0..recompiles.len() {
-        let Some(value) = value_of(&recompiles[i]) else {
-            continue;
-        };
-        let same: Vec<usize> = (0..recompiles.len())
-            .filter(|&j| {
-                recompiles[j].frame.generation == recompiles[i].frame.generation
-                    && value_of(&recompiles[j]).as_deref() == Some(value.as_str())
-            })
-            .collect();
-        let forms = same
-            .iter()
-            .map(|&j| keys[j].as_str())
-            .collect::<std::collections::BTreeSet<_>>();
-        if same.len() >= evidence::OPEN_STRINGS && forms.len() >= 2 {
-            for j in same {
-                unbounded[j] = true;
-                changing[j] = true;
-                keys[j] = format!("value:{value}");
-            }
-        }
-    }
+    let changing = across::value_recurs(recompiles, &mut keys, &mut unbounded);
     let mut partners = Vec::new();
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
