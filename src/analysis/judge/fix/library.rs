@@ -62,7 +62,7 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             )
         }
         _ => format!(
-            "Expected: {who} switched {} (a mode of the library, not a value you pass): one compile per mode, reused when the mode returns. Nothing to change in your calls; to avoid compiling at the switch, compile after switching, or keep one compiled model per mode.",
+            "Expected: {who} switched {} (a mode of the library, not a value you pass): one compile per mode, reused when the mode returns. No action needed in your calls; to avoid compiling at the switch, compile after switching, or keep one compiled model per mode.",
             r.culprit
         ),
     }
