@@ -39,6 +39,13 @@ impl<'r> Finding<'r> {
         self.cause_index.map(|i| &self.compile.recompile_reasons[i])
     }
 
+    /// The category of the cause entry's own reason (for a compile refused
+    /// at the limit, what filled the cache, not `cache_limit`).
+    pub fn cause_category(&self) -> crate::reasons::Category {
+        self.cause_index
+            .map_or(self.cause.category, |i| self.reasons[i].category)
+    }
+
     /// The cause as the log states it: None when the log holds no reason
     /// (the `--json` contract's `cause: null`), where `cause` says "unknown".
     pub fn logged_cause(&self) -> Option<&RecompileReason> {

@@ -93,6 +93,12 @@ pub fn subject_of(guard: &str) -> &str {
     }
 }
 
+/// A bare Python name (`scale`, `eq`, `hidden_states`): no attribute,
+/// index or call in it.
+pub fn is_plain_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// The name a user would type for a guard source, for advice:
 /// `kwargs['input_ids']` -> `input_ids`, `L['x']` -> `x`,
 /// `self._modules['enc']._buffers['cache']` -> `self.enc.cache`.

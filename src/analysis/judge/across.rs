@@ -40,7 +40,7 @@ pub(super) fn size_follows_op_number(recompiles: &[Finding<'_>], keys: &[String]
         // checked first), but the call passed it (`scale`, an upscale
         // factor) and the entry holds it as a constant: the size follows it
         // while its values are few.
-        let argument = number.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let argument = crate::reasons::culprit::is_plain_name(&number);
         let values = keys.iter().filter(|k| **k == keys[i]).count();
         (argument && values < OPEN_STRINGS).then(|| {
             format!(
@@ -99,11 +99,8 @@ pub(super) fn other_variant(a: &Finding<'_>, b: &Finding<'_>) -> bool {
     } else {
         (b, a)
     };
-    let held = |f: &Finding<'_>| match f.guard().and_then(|g| g.now.as_ref()) {
-        Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
-        _ => None,
-    };
-    if held(early).is_none() || held(early) != held(late) {
+    let held = early.guard().and_then(guard_text::held_constant);
+    if held.is_none() || held != late.guard().and_then(guard_text::held_constant) {
         return false;
     }
     late.compile.recompile_reasons.iter().zip(&late.reasons).any(|(g, r)| {
@@ -130,7 +127,7 @@ pub(super) fn follows_string(f: &Finding<'_>) -> Option<String> {
             // A string the call passes itself (`eq`), not a name torch reads
             // off an object (a class's name, an adapter's).
             let name = crate::reasons::culprit::strip_locals(&c.subject);
-            quoted(&c.old) && quoted(&c.new) && name.chars().all(|ch| ch.is_alphanumeric() || ch == '_')
+            quoted(&c.old) && quoted(&c.new) && crate::reasons::culprit::is_plain_name(&name)
         })
         .map(|c| c.describe())
 }
@@ -144,8 +141,8 @@ pub(super) fn value_recurs(recompiles: &[Finding<'_>], keys: &mut [String], unbo
     let values: Vec<Option<&str>> = recompiles
         .iter()
         .map(|f| {
-            let category = f.cause_index.map_or(f.cause.category, |i| f.reasons[i].category);
-            matches!(category, Category::TypeChange | Category::ConstantValue).then_some(f.cause.culprit.as_str())
+            matches!(f.cause_category(), Category::TypeChange | Category::ConstantValue)
+                .then_some(f.cause.culprit.as_str())
         })
         .collect();
     let mut changing = vec![false; recompiles.len()];

@@ -6,6 +6,15 @@
 use crate::reasons::subject::{container_tested, dict_key_test, size_mismatch_dim};
 use crate::reasons::GuardFailure;
 
+/// The constant the new entry holds the guarded value at (None when it
+/// holds it symbolically, or the log does not say).
+pub(super) fn held_constant(g: &GuardFailure) -> Option<&str> {
+    match &g.now {
+        Some(crate::reasons::GuardedNow::Constant(v)) => Some(&**v),
+        _ => None,
+    }
+}
+
 /// A length guard on a dict (the guard trees name its keys): another set
 /// of entries, not a list growing.
 pub(super) fn dict_length(g: &GuardFailure) -> bool {

@@ -82,10 +82,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
     // a value the frame compiled an entry for before, compiled again for
     // the same cause (a model's depth, a flag's None and int, a mode), was
     // not reused; both compiles repeat.
-    let now = |g: &crate::reasons::GuardFailure| match &g.now {
-        Some(crate::reasons::GuardedNow::Constant(v)) => Some(v.clone()),
-        _ => None,
-    };
+    let now = guard_text::held_constant;
     for i in 0..recompiles.len() {
         let Some(new) = inner_guard(&recompiles[i]).and_then(now) else {
             continue;
@@ -94,7 +91,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             .filter(|&j| {
                 keys[j] == keys[i]
                     && recompiles[j].frame.generation == recompiles[i].frame.generation
-                    && inner_guard(&recompiles[j]).and_then(now).as_ref() == Some(&new)
+                    && inner_guard(&recompiles[j]).and_then(now) == Some(new)
             })
             .collect();
         if !again.is_empty() {
@@ -194,7 +191,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
 fn facts<'a>(f: &'a Finding<'_>, o: &'a Ownership, same_cause: Vec<&'a str>) -> Facts<'a> {
     let inner = f.cause_index.map(|i| &f.reasons[i]);
     Facts {
-        category: inner.map_or(f.cause.category, |r| r.category),
+        category: f.cause_category(),
         recognised: inner.map_or(f.cause.recognised(), |r| r.recognised()),
         form: inner.map_or(f.cause.form, |r| r.form),
         culprit: &f.cause.culprit,
@@ -246,7 +243,7 @@ fn inner_reason(f: &Finding<'_>) -> crate::reasons::RecompileReason {
 /// that everything a hook's closure holds (a flag, then the list it
 /// appends to) is the hook's state, one cause.
 pub fn cause_key(f: &Finding<'_>, o: &Ownership) -> String {
-    let category = f.cause_index.map_or(f.cause.category, |i| f.reasons[i].category);
+    let category = f.cause_category();
     let hook = category == Category::ClosureHookState
         || (matches!(o.owner, ValueOwner::Closure) && f.guard().is_some_and(|g| g.in_hook));
     if hook {

@@ -50,7 +50,7 @@ pub(super) fn number_param(input: &FixInput<'_>) -> Option<NumberParam> {
     let subject = crate::reasons::failed_subject(&canonical(&g.guard));
     let name = python_name(&subject);
     let name = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
-    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    if !crate::reasons::culprit::is_plain_name(&name) {
         return None;
     }
     keywords_naming(code, &name).into_iter().find_map(|(callee, key)| {

@@ -232,7 +232,7 @@ fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
     let Ok(d) = dim.parse::<usize>() else {
         return String::new();
     };
-    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    if !crate::reasons::culprit::is_plain_name(&name) {
         return String::new();
     }
     let rank = g
