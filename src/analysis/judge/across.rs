@@ -1,12 +1,14 @@
-//! What the frame's other recompiles say of one of them: a size that
-//! follows a number the call changed, a value the same call changed that
-//! then recompiled the frame again, a value that recurs under several
-//! guards, the same value in another grad mode, a tensor that differs with
-//! a string argument. The frame's judge (the parent module) hands the
-//! recompiles in compile order.
+//! What the frame's other recompiles say of one of them: which recompiles
+//! repeat their cause (a new string each time, a counter, a value compiled
+//! twice), a size that follows a number the call changed, a value the same
+//! call changed that then recompiled the frame again, a value that recurs
+//! under several guards, the same value in another grad mode, a tensor that
+//! differs with a string argument. The frame's judge (the parent module)
+//! hands the recompiles in compile order.
 
-use super::evidence::OPEN_STRINGS;
+use super::evidence::{EvidenceKind, OPEN_STRINGS};
 use super::guard_text;
+use super::owner::{Ownership, ValueOwner};
 use crate::analysis::finding::Finding;
 use crate::reasons::{failed_subject, Category};
 
@@ -163,4 +165,67 @@ pub(super) fn value_recurs(recompiles: &[Finding<'_>], keys: &mut [String], unbo
         }
     }
     changing
+}
+
+/// Which recompiles of the frame repeat their cause rather than compile one
+/// of a few variants: the value's own evidence, then what the frame's other
+/// recompiles of one cause show (a new string at every recompile, a counter
+/// stepped by one, a value compiled twice).
+pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[String]) -> Vec<bool> {
+    let mut unbounded: Vec<bool> = recompiles
+        .iter()
+        .zip(owners)
+        .map(|(f, o)| {
+            // A recompile that made the value dynamic for the entry it
+            // failed (one per class sharing a wrapper frame, say) is no
+            // repeat: nothing was specialised again.
+            let alone = super::recompile_facts::facts(f, o, Vec::new());
+            super::evidence::bounded(&alone).is_none()
+                && super::evidence::evidence(&alone).kind != EvidenceKind::BecameDynamic
+        })
+        .collect();
+    // A string compared as a constant is an option with a few values only
+    // while few show up: a new string at three recompiles of one cause (a
+    // value that never returns, `f"m{n}"`) is no option set. So is a number
+    // an op needs as a number (a scale per pyramid level, a step count).
+    for i in 0..recompiles.len() {
+        let string = recompiles[i].guard().is_some_and(|g| {
+            super::evidence::open_string(&g.guard)
+                || guard_text::specialised_number(g)
+                || (g.guard.trim_start().starts_with("len(") && owners[i].owner == ValueOwner::UserArgument)
+        });
+        if string && keys.iter().filter(|k| **k == keys[i]).count() >= OPEN_STRINGS {
+            unbounded[i] = true;
+        }
+    }
+    // An int stepped by one at two recompiles of one cause is a counter
+    // (a library's update count, a step number): its values do not return.
+    for i in 0..recompiles.len() {
+        let counter = recompiles[i].guard().is_some_and(guard_text::counter_step);
+        if counter && keys.iter().filter(|k| **k == keys[i]).count() >= 2 {
+            unbounded[i] = true;
+        }
+    }
+    // A set of variants is bounded only while each variant compiles once:
+    // a value the frame compiled an entry for before, compiled again for
+    // the same cause (a model's depth, a flag's None and int, a mode), was
+    // not reused; both compiles repeat.
+    let now = guard_text::held_constant;
+    for i in 0..recompiles.len() {
+        let Some(new) = recompiles[i].guard().and_then(now) else {
+            continue;
+        };
+        let again: Vec<usize> = (0..i)
+            .filter(|&j| {
+                keys[j] == keys[i]
+                    && recompiles[j].frame.generation == recompiles[i].frame.generation
+                    && recompiles[j].guard().and_then(now) == Some(new)
+            })
+            .collect();
+        if !again.is_empty() {
+            unbounded[i] = true;
+            again.into_iter().for_each(|j| unbounded[j] = true);
+        }
+    }
+    unbounded
 }

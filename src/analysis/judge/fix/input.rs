@@ -2,6 +2,7 @@
 //! ("Expected: ", "Expected once"): a file of its own, so that `fix` and its
 //! parts (`shape`, `attribute`) both read it and none reaches back.
 
+use super::follows::Follows;
 use crate::analysis::judge::caller::CallerArg;
 use crate::analysis::judge::evidence::{Evidence, EvidenceKind};
 use crate::analysis::judge::owner::Ownership;
@@ -24,6 +25,12 @@ pub struct FixInput<'a> {
     /// The recompile's compile: its Dynamo config (automatic dynamic
     /// shapes, the recompile limit).
     pub compile: &'a crate::model::Compile,
+    /// Another value of the call this one follows, when the frame's other
+    /// recompiles show one: the fix is then about that value.
+    pub follows: Option<Follows>,
+    /// A note on another value the same call changed that then recompiled
+    /// the frame again (where that repeat began).
+    pub partner: Option<String>,
 }
 
 /// "Expected: " when the evidence shows the value took a few values, each
