@@ -98,11 +98,10 @@ pub(super) fn carried_names(
 
 /// Marks each failed guard on one of `names` as carried across the break.
 /// Its line, when the guard names none, is where the code after the break
-/// resumes and reads it (in the user's file only).
+/// resumes and reads it (in the user's file only); so is the line of a
+/// value the break left on the stack (`___stack0`: what the call that broke
+/// the graph returned, on that line).
 pub(super) fn mark_carried(failures: &mut [GuardFailure], names: &[Box<str>], file: &str, function: &str) {
-    if names.is_empty() {
-        return;
-    }
     let resumes_at = resumed(function)
         .filter(|_| owner(file) == Owner::User)
         .map(|(name, line)| Location {
@@ -110,11 +109,15 @@ pub(super) fn mark_carried(failures: &mut [GuardFailure], names: &[Box<str>], fi
             line,
             function: Some(name.to_string()),
         });
+    if names.is_empty() && resumes_at.is_none() {
+        return;
+    }
     for g in failures {
         let subject = reasons::failed_subject(&g.guard);
         let root = reasons::subject::root_of(&subject);
         g.carried = names.iter().any(|n| **n == *root);
-        if g.carried && g.source.is_none() && g.read_at.is_none() {
+        let on_stack = root.starts_with("___stack");
+        if (g.carried || on_stack) && g.source.is_none() && g.read_at.is_none() {
             g.read_at = resumes_at.clone();
         }
     }
@@ -187,5 +190,33 @@ mod tests {
             Some("/p/train.py:52")
         );
         assert_eq!(g[1].read_at, None);
+    }
+
+    #[test]
+    fn a_value_the_break_left_on_the_stack_is_read_at_the_break_line() {
+        // moe_router: `top = ....tolist()` broke the graph at line 17; the
+        // resumed graph indexes a ModuleList with it, inside torch.
+        let mut g = [
+            reasons::split("1/1: ___stack0[1] == 1  # idx = operator.index(idx)  # nn/modules/container.py:374 in _get_abs_string_index"),
+            reasons::split("1/1: tensor 'x' size mismatch at index 0. expected 8, actual 4"),
+        ];
+        mark_carried(&mut g, &[], "/p/train.py", "torch_dynamo_resume_in_forward_at_17");
+        assert_eq!(
+            g[0].read_at.as_ref().map(Location::short).as_deref(),
+            Some("/p/train.py:17")
+        );
+        assert!(!g[0].carried);
+        assert_eq!(g[1].read_at, None);
+        // In a library's file the break line is not the user's.
+        let mut lib = [reasons::split(
+            "3/0: tensor '___stack0' size mismatch at index 0. expected 3, actual 4",
+        )];
+        mark_carried(
+            &mut lib,
+            &[],
+            "/usr/lib/python3.11/site-packages/transformers/models/modernbert/modeling_modernbert.py",
+            "torch_dynamo_resume_in_forward_at_534",
+        );
+        assert_eq!(lib[0].read_at, None);
     }
 }
