@@ -448,6 +448,12 @@ fn a_compile_after_a_failed_compile_is_judged_by_the_failure() {
     let text = r["evidence"]["text"].as_str().unwrap();
     assert!(text.contains("previous compile, 0/0, failed"), "{text}");
     assert!(text.contains("trace_autograd_ops"), "{text}");
+    // The fix reaches --json although the log gives no cause to hold it.
+    let fix = r["fix"].as_str().unwrap();
+    assert!(
+        fix.contains("Fix that error") && fix.contains("trace_autograd_ops"),
+        "{fix}"
+    );
 }
 
 /// A helper compiled once and called with three einsum equations: each call

@@ -204,6 +204,9 @@ pub struct RecompileView<'a> {
     pub owner_set_by: Option<&'a str>,
     /// What in the log decided the severity: `{kind, text}`.
     pub evidence: &'a Evidence,
+    /// The fix, as `cause.advice` holds it; here also when the log gives no
+    /// reason (`cause` null: a compile again after a failed one).
+    pub fix: &'a str,
     /// On a rehearsal's logs: the level that predicted this recompile
     /// (`meta rehearsal`, `eager run`); absent for a real run.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -334,6 +337,7 @@ pub fn summary<'a>(findings: &'a Findings<'a>) -> SummaryDocument<'a> {
                     owner: r.judgement.ownership.owner,
                     owner_set_by: r.judgement.ownership.set_by.as_deref(),
                     evidence: &r.judgement.evidence,
+                    fix: &r.cause.advice,
                     predicted: predicted.as_ref().map(|p| p.level.clone()),
                     cause_group,
                 }

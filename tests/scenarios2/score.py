@@ -63,7 +63,9 @@ def line_right(want, cause, ours):
 
 def score_one(truth, ours):
     cause = ours.get("cause") or {}
-    advice = (cause.get("advice") or "").lower()
+    # The recompile's fix (`fix`; as `cause.advice` where the log gives a
+    # cause, and also where it gives none).
+    advice = (ours.get("fix") or cause.get("advice") or "").lower()
     must = [m.lower() for m in truth.get("fix_must_contain") or []]
     never = [m.lower() for m in truth.get("fix_must_not_contain") or []]
     got = {
@@ -84,7 +86,7 @@ def score_one(truth, ours):
             user_line(cause.get("called_from")),
             (ours.get("user_line") or {}).get("from"),
         ),
-        "fix": cause.get("advice"),
+        "fix": ours.get("fix") or cause.get("advice"),
     }
     return got, detail
 
