@@ -536,3 +536,26 @@ fn a_list_argument_of_a_few_lengths_is_one_per_length() {
         assert_eq!(r["severity"], "problem", "{torch}: {r:#}");
     }
 }
+
+/// A number that cuts a Python list (`for dims in FLIPS[:n_views]:`): torch
+/// tried to keep it symbolic and the slice needed it as a number, so each
+/// value is a graph of its own. A few values, each compiled once: expected,
+/// and the fix is about the loop the slice unrolls, never mark_dynamic.
+#[test]
+fn a_number_that_slices_a_list_is_one_graph_per_value() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios30", torch, "tta_views_per_request");
+        assert_eq!(all.len(), 2, "{torch}");
+        for r in &all {
+            assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+            assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("the slice FLIPS[:n_views]"), "{torch}: {fix}");
+            assert!(fix.contains("`for dims in FLIPS[:n_views]:`"), "{torch}: {fix}");
+            assert!(
+                !fix.contains("mark_dynamic") && !fix.contains("torch.tensor(n_views)"),
+                "{torch}: {fix}"
+            );
+        }
+    }
+}

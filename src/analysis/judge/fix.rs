@@ -229,6 +229,14 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
     let subject = crate::reasons::failed_subject(&crate::reasons::culprit::canonical(&g.guard));
     let name = python_name(&subject);
     let last = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
+    if last.is_empty() {
+        return None;
+    }
+    // A loop over a slice of a Python list cut by the value (`for dims in
+    // FLIPS[:n_views]:`) runs as many times as the value says.
+    if code.starts_with("for ") && super::guard_text::slice_bound(code, &last).is_some() {
+        return Some(code);
+    }
     // `range(` as a call of its own: `torch.arange(n)` builds a tensor,
     // it unrolls nothing.
     let at = code.match_indices("range(").find(|(i, _)| {
@@ -238,7 +246,7 @@ fn loop_count<'a>(input: &FixInput<'a>) -> Option<&'a str> {
             .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
     })?;
     let inside = &code[at.0 + "range(".len()..];
-    (!last.is_empty() && inside.contains(last.as_str())).then_some(code)
+    inside.contains(last.as_str()).then_some(code)
 }
 
 /// The hooked module is called by nn.Sequential's forward, a loop over its

@@ -419,7 +419,7 @@ pub(super) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
 
 mod numbers;
 use numbers::compared_value;
-pub(super) use numbers::{counter_step, int_zero_one, length_as_number, op_number, specialised_number};
+pub(super) use numbers::{counter_step, int_zero_one, length_as_number, op_number, slice_bound, specialised_number};
 
 #[cfg(test)]
 mod tests;

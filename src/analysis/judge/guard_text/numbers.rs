@@ -127,13 +127,48 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
             || callee.starts_with("nn.functional.")
             || callee == "range"
     };
-    calls
-        .iter()
-        .find(|c| {
-            (in_library && c.callee.starts_with("torch.ops.") && c.args.is_some())
-                || (!in_library && op(c.callee) && !makes_tensor(c.callee) && mentions(c, &name))
-        })
-        .map(|c| c.callee.to_string())
+    let called = calls.iter().find(|c| {
+        (in_library && c.callee.starts_with("torch.ops.") && c.args.is_some())
+            || (!in_library && op(c.callee) && !makes_tensor(c.callee) && mentions(c, &name))
+    });
+    match called {
+        Some(c) => Some(c.callee.to_string()),
+        // A slice bound in your code that the new entry still holds as a
+        // constant: a tensor's slice takes a symbolic bound, so this one
+        // slices a Python sequence (a list of views, of layers), whose
+        // length needs the number.
+        None if !in_library => slice_bound(code, &name).map(|s| format!("the slice {s}")),
+        None => None,
+    }
+}
+
+/// The subscript of `code` that slices by `name` (`FLIPS[:n_views]`), when
+/// one does: `name` is a bound of a `start:stop` of the brackets.
+pub(in crate::analysis::judge) fn slice_bound<'c>(code: &'c str, name: &str) -> Option<&'c str> {
+    let bytes = code.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'[' => open.push(i),
+            b']' => {
+                let start = open.pop()?;
+                let inner = &code[start + 1..i];
+                // Only the subscript's own colons: no brackets inside.
+                if inner.contains(['[', '(']) || !inner.contains(':') {
+                    continue;
+                }
+                if inner.split(':').any(|bound| bound.trim() == name) {
+                    // The sliced name: the word before the bracket.
+                    let head = code[..start]
+                        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                        .map_or(0, |k| k + 1);
+                    return (head < start).then_some(&code[head..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The call passes `name` (as a whole word) in one of its arguments.

@@ -34,3 +34,20 @@ fn a_declared_range_and_a_traced_bound_are_told_apart() {
     assert!(!traced_bound(&specialised));
     assert!(small_size(&specialised.guard));
 }
+
+#[test]
+fn a_slice_bound_is_read_off_the_line() {
+    // tta_views_per_request (tests/scenarios30): a list of flips cut by the
+    // number of views the request asks for.
+    assert_eq!(
+        slice_bound("for dims in FLIPS[:n_views]:", "n_views"),
+        Some("FLIPS[:n_views]")
+    );
+    assert_eq!(
+        slice_bound("h = self.blocks[start:n]", "n"),
+        Some("self.blocks[start:n]")
+    );
+    // An index is no slice; another name is not this one.
+    assert_eq!(slice_bound("x = FLIPS[n_views]", "n_views"), None);
+    assert_eq!(slice_bound("y = x[:, :n_keep]", "n_views"), None);
+}
