@@ -559,3 +559,28 @@ fn a_number_that_slices_a_list_is_one_graph_per_value() {
         }
     }
 }
+
+/// A tensor a library passes on (LED's _pad_to_window_size gets the ids
+/// its forward hands it) whose size the library's code pins at each new
+/// length: a problem, and the fix is the one the user can apply, the
+/// lengths they pass; never "expected", never mark_dynamic on their input.
+#[test]
+fn a_size_a_library_pins_at_each_new_length_is_fixed_by_the_lengths_you_pass() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios30", torch, "hf_led_long_documents");
+        for id in ["4/1", "4/2"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(
+                !fix.starts_with("Expected") && !fix.contains("No action"),
+                "{torch} {id}: {fix}"
+            );
+            assert!(
+                fix.contains("Pad your inputs to a fixed length") && fix.contains("pad_to_multiple_of"),
+                "{torch} {id}: {fix}"
+            );
+            assert!(!fix.contains("mark_dynamic("), "{torch} {id}: {fix}");
+        }
+    }
+}

@@ -147,6 +147,15 @@ fn for_owner(input: &FixInput<'_>) -> String {
                     "Expected once: {culprit}, which {lib}'s own code computes inside your call and passes on, changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; nothing in your call names it."
                 );
             }
+            // A size the library's code pins at each new value (the entry
+            // holds it static again): it follows what your call passes, and
+            // only the sizes you pass can be made few.
+            let problem = input.evidence.kind.severity() == super::verdict::Severity::Problem;
+            if problem && crate::reasons::subject::size_mismatch_dim(g).is_some() && lib != "generate()" {
+                return format!(
+                    "{culprit} is a tensor {lib}'s own code passes on, and its size follows what your call passes (an input's length); the compiled entry holds it static at each new size, so every new size compiles this frame again, and marking your input dynamic does not reach it. Pad your inputs to a fixed length, or round the length up to a few sizes (a tokenizer's pad_to_multiple_of=N, padding=\"max_length\"), so only those compile."
+                );
+            }
             if lib != "generate()" {
                 return format!(
                     "Expected: {lib}'s own code called this compiled function (torch.compile entered it after a graph break inside {lib}, or through a wrapper {lib} shares between classes) and passed {culprit} itself: one compile per value it passes, reused when it returns. No action needed in your calls; removing the graph break before it (TORCH_LOGS=graph_breaks names it) lets one graph cover the call."
