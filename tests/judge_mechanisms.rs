@@ -584,3 +584,31 @@ fn a_size_a_library_pins_at_each_new_length_is_fixed_by_the_lengths_you_pass() {
         }
     }
 }
+
+/// The length of the ids you pass became dynamic in the frames you call,
+/// while a library frame of the same run (LED's _pad_to_window_size) held
+/// the same size change static: marking your input dynamic would make torch
+/// raise there, so the fix never offers mark_dynamic and names that frame.
+#[test]
+fn a_size_another_frame_pins_is_never_marked_dynamic() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios30", torch, "hf_led_long_documents");
+        for id in ["0/2", "1/1"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["evidence"]["kind"], "became_dynamic", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(!fix.contains("mark_dynamic("), "{torch} {id}: {fix}");
+            assert!(
+                fix.contains("frame 4 (_pad_to_window_size) held the same size change static"),
+                "{torch} {id}: {fix}"
+            );
+        }
+    }
+    // Without such a frame, the mark is still offered (gnn_gcn_molecule_batches).
+    let gnn = recorded("scenarios30", "torch2.14.1", "gnn_gcn_molecule_batches");
+    assert!(
+        gnn[0]["fix"].as_str().unwrap().contains("mark_dynamic("),
+        "{:#}",
+        gnn[0]
+    );
+}

@@ -70,6 +70,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
     let groups = group_frames(run);
     let lone = lone_ranks(run, &groups);
     let mut recompiles = Vec::new();
+    let pins = super::judge::run_pins::pinned_sizes(run);
     for frame in &run.frames {
         let start = recompiles.len();
         for compile in frame
@@ -79,7 +80,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
         {
             recompiles.push(finding(frame, compile));
         }
-        judge_frame(&mut recompiles[start..]);
+        judge_frame(&mut recompiles[start..], &pins);
     }
     let mut counts: BTreeMap<Category, usize> = BTreeMap::new();
     for f in &recompiles {

@@ -12,6 +12,7 @@ mod guard_text;
 pub mod judgement;
 pub mod owner;
 mod recompile_facts;
+pub mod run_pins;
 pub mod verdict;
 
 use super::cause::context;
@@ -28,7 +29,7 @@ pub use verdict::Severity;
 
 /// Judges the recompiles of one frame (in compile order): each one's
 /// owner, evidence, severity and fix. Repeats are counted over the frame.
-pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
+pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &[run_pins::PinnedSize]) {
     let owners: Vec<Ownership> = recompiles
         .iter()
         .map(|f| match inner_guard(f) {
@@ -103,6 +104,9 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
         let inner = inner_reason(f);
         let guard = inner_guard(f);
         let caller = guard.and_then(|g| caller_of(f, g));
+        let pinned_elsewhere = guard
+            .and_then(|g| run_pins::pinned_elsewhere(pins, f.frame, g))
+            .map(|p| p.frame.as_str());
         f.cause.advice = fix::fix(&fix::FixInput {
             reason: &inner,
             guard,
@@ -113,6 +117,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>]) {
             compile: f.compile,
             follows,
             partner,
+            pinned_elsewhere,
         });
         f.judgement = Judgement {
             ownership: owners[i].clone(),

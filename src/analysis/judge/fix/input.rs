@@ -31,6 +31,10 @@ pub struct FixInput<'a> {
     /// A note on another value the same call changed that then recompiled
     /// the frame again (where that repeat began).
     pub partner: Option<String>,
+    /// Another frame of the run whose new entry held this same size change
+    /// static (`frame 4 (_pad_to_window_size)`): marking the dim dynamic
+    /// would make torch raise there.
+    pub pinned_elsewhere: Option<&'a str>,
 }
 
 /// "Expected: " when the evidence shows the value took a few values, each

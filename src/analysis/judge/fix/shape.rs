@@ -186,6 +186,11 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Dim {dim} changed size, but the new entry still holds it static although automatic dynamic shapes are on: something pins it, so every new size compiles again and marking the dim dynamic does not help while that stays. If you called torch._dynamo.mark_static on this dim, drop the mark_static (automatic dynamic shapes then make it dynamic after one recompile); if the tensor is an nn.Parameter, torch keeps parameter shapes static (torch._dynamo.config.force_parameter_static_shapes = False lets them vary); if an op in the traced code specialises the size (under vmap, a loss whose target shape must match), keep the size fixed: {keep}."
         );
     }
+    if let Some(other) = input.pinned_elsewhere.filter(|_| dynamic) {
+        return format!(
+            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed. Do not mark the dim dynamic to avoid even this one: {other} held the same size change static (its traced code needs the size as a number), and torch raises an error when traced code specialises a dim you marked dynamic; pad inputs to a fixed length instead."
+        );
+    }
     if dynamic {
         return format!(
             "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
