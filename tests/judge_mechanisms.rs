@@ -612,3 +612,32 @@ fn a_size_another_frame_pins_is_never_marked_dynamic() {
         gnn[0]
     );
 }
+
+/// One function compiled by two torch.compile calls with
+/// isolate_recompiles=True: the second region's first call compiles the
+/// frame again, no guard failed and torch logs no reason. One compile per
+/// region, expected; no owner is guessed, and the fix is never "rerun with
+/// TORCH_TRACE" (this is a TORCH_TRACE log).
+#[test]
+fn a_second_isolated_region_compiles_once_of_its_own() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("recorded", torch, "isolated_regions");
+        assert_eq!(all.len(), 1, "{torch}");
+        let r = &all[0];
+        assert_eq!(r["cause"], Value::Null, "{torch}: {r:#}");
+        assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+        assert_eq!(r["owner"], "unknown", "{torch}: {r:#}");
+        assert!(
+            r["evidence"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("isolate_recompiles=True"),
+            "{torch}: {r:#}"
+        );
+        let fix = r["fix"].as_str().unwrap();
+        assert!(
+            fix.contains("compile the function once") && !fix.contains("rerun with TORCH_TRACE"),
+            "{torch}: {fix}"
+        );
+    }
+}

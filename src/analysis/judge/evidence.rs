@@ -186,18 +186,10 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     if c.failed && c.finished {
         return Evidence::new(EvidenceKind::CompileFailed, failed_compile(c));
     }
-    // No guard failed: the frame had no entry, because its previous compile
-    // failed; this call compiled it again, and so will the next call that
-    // reaches the failing code.
-    if let Some(prev) = f.retry_of {
-        return Evidence::new(
-            EvidenceKind::CompileFailed,
-            format!(
-                "no guard failed: the frame's previous compile, {}, failed{}, so no entry was cached and this call compiled the frame again; calls that reach the failing code fail again",
-                prev.compile_id,
-                error_of(prev)
-            ),
-        );
+    match no_reason::no_reason(f) {
+        Some(NoReason::Retry(why)) => return Evidence::new(EvidenceKind::CompileFailed, why),
+        Some(NoReason::OtherRegion(why)) => return Evidence::new(EvidenceKind::OnePerVariant, why),
+        None => {}
     }
     // Made symbolic, then pinned again by an expression the traced code
     // needed as a number: the next value compiles again.
@@ -413,32 +405,11 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     )
 }
 
-/// "the compile failed (ValueError: ...)": the error's type and first line.
-fn failed_compile(c: &crate::model::Compile) -> String {
-    format!(
-        "this recompile's compile failed{}: no entry was cached, so nothing became dynamic and nothing is reused: that call ran eagerly or raised, and so does the next one like it",
-        error_of(c)
-    )
-}
-
-/// " (ValueError: ...)": a failed compile's error type and first line.
-fn error_of(c: &crate::model::Compile) -> String {
-    let first = c
-        .fail_reason
-        .as_deref()
-        .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
-        .map(|l| l.chars().take(200).collect::<String>());
-    match (c.fail_type.as_deref(), first) {
-        (Some(t), Some(l)) if !l.starts_with(t) => format!(" ({t}: {l})"),
-        (_, Some(l)) => format!(" ({l})"),
-        (Some(t), None) => format!(" ({t})"),
-        (None, None) => String::new(),
-    }
-}
-
 mod bounded;
 mod facts;
+mod no_reason;
 pub use bounded::{bounded, open_string, OPEN_STRINGS};
+use no_reason::{failed_compile, NoReason};
 mod variants;
 pub use facts::Facts;
 use variants::{few_objects, first_call_setting, mode_switch};

@@ -40,6 +40,12 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &[run_pins::Pinn
                 set_by: None,
             },
             Some(g) => ownership(g, &context(f.frame, f.compile), f.frame, f.compile),
+            // No value changed that the log names: another region's first
+            // compile has no owner to name.
+            None if recompile_facts::other_region(f) => Ownership {
+                owner: ValueOwner::Unknown,
+                set_by: None,
+            },
             None => Ownership {
                 owner: ValueOwner::UserArgument,
                 set_by: None,

@@ -36,6 +36,21 @@ pub(super) fn facts<'a>(f: &'a Finding<'_>, ownership: &'a Ownership, same_cause
             })
             .flatten()
             .filter(|c| c.failed && c.finished),
+        other_region: other_region(f),
         filled_limit: None,
     }
+}
+
+/// No guard failed, in a structured log (it logs every failure), although
+/// the frame's previous compile succeeded: this call did not check the
+/// frame's entries (another compiled region of the same function).
+pub(super) fn other_region(f: &Finding<'_>) -> bool {
+    f.guard().is_none()
+        && !f.compile.cache_limit
+        && f.compile.torch_minor.is_some()
+        && f.frame
+            .compiles
+            .iter()
+            .rfind(|c| c.frame_compile_id < f.compile.frame_compile_id)
+            .is_some_and(|c| c.finished && !c.failed)
 }

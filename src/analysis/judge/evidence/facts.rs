@@ -26,6 +26,10 @@ pub struct Facts<'a> {
     /// previous compile, when it failed (no entry was cached, so this call
     /// compiled the frame again).
     pub retry_of: Option<&'a Compile>,
+    /// For a compile the log gives no guard failure for although the
+    /// frame's earlier compiles succeeded (a structured log, which logs
+    /// every failure): the call did not check those entries.
+    pub other_region: bool,
     /// A later compile of the frame with the same cause was refused at the
     /// recompile limit: this one helped fill the cache (its compile id).
     pub filled_limit: Option<&'a str>,

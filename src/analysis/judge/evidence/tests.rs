@@ -17,6 +17,7 @@ fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, comp
         same_cause: vec!["0/1"],
         declared: &[],
         retry_of: None,
+        other_region: false,
         filled_limit: None,
     }
 }
