@@ -641,3 +641,35 @@ fn a_second_isolated_region_compiles_once_of_its_own() {
         );
     }
 }
+
+/// A branch on a size has two sides: a third compile of one branch cause
+/// compiled a side again (transformers' MinNewTokensLengthLogitsProcessor,
+/// rebuilt per request inside the compiled step). A problem, and since the
+/// branch is in a library's code the fix moves the call out of the compiled
+/// function; it never tells the user to rewrite the library's branch.
+#[test]
+fn a_branch_compiled_a_third_time_repeats_and_a_library_branch_is_called_outside() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios32", torch, "logits_processors_per_request");
+        for id in ["0/2", "0/4", "0/6"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            assert_eq!(r["evidence"]["kind"], "repeats", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("A branch in transformers's code"), "{torch} {id}: {fix}");
+            assert!(
+                fix.contains("outside the compiled function") && !fix.contains("torch.where"),
+                "{torch} {id}: {fix}"
+            );
+        }
+    }
+    // A branch in a library's code that compiled each side once is still
+    // expected, and said to be the library's.
+    let iou = recorded("scenarios9", "torch2.14.1", "tv_box_iou_anchor_matching");
+    let r = iou.iter().find(|r| r["compile_id"] == "0/2").unwrap();
+    assert_eq!(r["severity"], "expected", "{r:#}");
+    assert!(
+        r["fix"].as_str().unwrap().contains("a branch in torchvision's code"),
+        "{r:#}"
+    );
+}

@@ -152,6 +152,17 @@ fn leading_dirs_shared(a: &str, b: &str) -> usize {
     da.split('/').zip(db.split('/')).take_while(|(x, y)| x == y).count()
 }
 
+/// The installed package a path is in (`transformers` of
+/// `.../site-packages/transformers/generation/logits_process.py`).
+pub fn library_name(path: &str) -> Option<String> {
+    let p = path.replace('\\', "/");
+    let rest = p
+        .split("/site-packages/")
+        .nth(1)
+        .or_else(|| p.split("/dist-packages/").nth(1))?;
+    Some(rest.split('/').next()?.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -187,11 +187,14 @@ pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[
     // A string compared as a constant is an option with a few values only
     // while few show up: a new string at three recompiles of one cause (a
     // value that never returns, `f"m{n}"`) is no option set. So is a number
-    // an op needs as a number (a scale per pyramid level, a step count).
+    // an op needs as a number (a scale per pyramid level, a step count), and
+    // a branch on a size: it has two sides, and a third compile of it
+    // compiled a side again.
     for i in 0..recompiles.len() {
         let string = recompiles[i].guard().is_some_and(|g| {
             super::evidence::open_string(&g.guard)
                 || guard_text::specialised_number(g)
+                || guard_text::branch_bound(g).is_some()
                 || (g.guard.trim_start().starts_with("len(") && owners[i].owner == ValueOwner::UserArgument)
         });
         if string && keys.iter().filter(|k| **k == keys[i]).count() >= OPEN_STRINGS {

@@ -102,6 +102,15 @@ pub(super) fn branch_bound(g: &GuardFailure) -> Option<&str> {
         .then_some(code)
 }
 
+/// Whose code the guard's line is in: "your code", or "transformers's
+/// code" for a line in an installed package.
+pub(in crate::analysis::judge) fn code_of(g: &GuardFailure) -> String {
+    g.location
+        .as_ref()
+        .and_then(|l| crate::reasons::paths::library_name(&l.file))
+        .map_or_else(|| "your code".to_string(), |lib| format!("{lib}'s code"))
+}
+
 /// `L['t'] == 0.5`: a constant comparison with a float literal.
 pub(super) fn compared_with_float_literal(guard: &str) -> bool {
     compared_value(guard).is_some_and(|v| v.contains('.') && v.parse::<f64>().is_ok())

@@ -9,13 +9,13 @@ use super::guard_text;
 use crate::model::{Compile, Frame};
 use crate::reasons::classify::Context;
 use crate::reasons::culprit::canonical;
-use crate::reasons::paths::{owner as code_owner, Owner as Code};
+use crate::reasons::paths::{library_name, owner as code_owner, Owner as Code};
 use crate::reasons::subject::{function_mode_state, receiver_identity};
 use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 use source::{
     argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
-    global_module, installed_package, is_generate_internal, is_hook_dict, library_name, library_switch, named_by_user,
+    global_module, installed_package, is_generate_internal, is_hook_dict, library_switch, named_by_user,
     private_attribute_of_global, root_of, GlobalOf,
 };
 

@@ -89,10 +89,14 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
             g.guard.trim()
         ));
     }
-    if let Some(g) = f.guard.filter(|g| branch_bound(g).is_some()) {
+    if let Some(g) = f
+        .guard
+        .filter(|g| branch_bound(g).is_some() && f.same_cause.len() < OPEN_STRINGS)
+    {
         let line = g.source.clone().unwrap_or_default();
         return Some(format!(
-            "a branch in your code ({}{}) splits the sizes: one compile for each side",
+            "a branch in {} ({}{}) splits the sizes: one compile for each side",
+            crate::analysis::judge::guard_text::code_of(g),
             g.code.as_deref().unwrap_or("a shape test"),
             if line.is_empty() {
                 String::new()

@@ -5,7 +5,7 @@
 use super::input::FixInput;
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
-    actual_size, branch_bound, bucket_sizes, compiled_size, from_small_size, largest_compiled, pinned,
+    actual_size, branch_bound, bucket_sizes, code_of, compiled_size, from_small_size, largest_compiled, pinned,
     size_in_filled_dict_key, size_keyed_dict, size_list_cache, size_modulus, small_size, traced_bound, zero_one_bound,
     zero_one_change,
 };
@@ -63,9 +63,29 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             python_name(list)
         );
     }
-    if let Some(test) = input.guard.and_then(branch_bound) {
+    if let Some((g, test)) = input.guard.and_then(|g| Some((g, branch_bound(g)?))) {
+        let code = code_of(g);
+        let yours = code == "your code";
+        if input.evidence.kind.severity() == Severity::Problem {
+            return if yours {
+                format!(
+                    "A branch in your code tests the size (`{}`), and the frame compiled it again with other values around it, a side compiled more than once: compute both sides and pick with torch.where instead of branching on the size, or move the branch outside the compiled function.",
+                    test.trim()
+                )
+            } else {
+                format!(
+                    "A branch in {code} tests the size (`{}`), and the frame compiled it again with other values around it, a side compiled more than once; you cannot change that branch: run that call outside the compiled function (compile only the model, torch.compile(model), and call it eagerly after; or wrap the call in a function decorated with @torch._dynamo.disable).",
+                    test.trim()
+                )
+            };
+        }
+        let instead = if yours {
+            "to have one graph for both, compute both sides and pick with torch.where instead of branching on the size"
+        } else {
+            "to have one graph, run that call outside the compiled function"
+        };
         return format!(
-            "Expected: a branch in your code tests the size (`{}`), so each side of it compiles once, reused when it returns (two variants, one per branch); dim {dim} stays dynamic within each. Nothing to fix; to have one graph for both, compute both sides and pick with torch.where instead of branching on the size.",
+            "Expected: a branch in {code} tests the size (`{}`), so each side of it compiles once, reused when it returns (two variants, one per branch); dim {dim} stays dynamic within each. Nothing to fix; {instead}.",
             test.trim()
         );
     }

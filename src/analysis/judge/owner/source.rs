@@ -4,7 +4,7 @@
 
 use crate::analysis::judge::guard_text;
 use crate::model::{Compile, Frame, StackFrame};
-use crate::reasons::paths::{owner as code_owner, Owner as Code};
+use crate::reasons::paths::{library_name, owner as code_owner, Owner as Code};
 use crate::reasons::GuardFailure;
 
 /// Attributes that library methods flip, by the name the guard reads.
@@ -290,13 +290,4 @@ pub(super) fn installed_package(frame: &crate::model::Frame, package: &str) -> b
                 || g.user_stack.iter().any(|l| beside_torch(&l.file))
         }) || c.stack.iter().any(|s| s.file.as_deref().is_some_and(beside_torch))
     })
-}
-
-pub(super) fn library_name(path: &str) -> Option<String> {
-    let p = path.replace('\\', "/");
-    let rest = p
-        .split("/site-packages/")
-        .nth(1)
-        .or_else(|| p.split("/dist-packages/").nth(1))?;
-    Some(rest.split('/').next()?.to_string())
 }
