@@ -314,6 +314,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_argument",
             "did_not_recur",
         ),
+        // Compiled for a slice of a wider tensor, called with one laid
+        // out whole (a curriculum's crop reaching the full length).
+        (
+            "tests/scenarios32/logs/torch2.14.1/lightning_length_curriculum_callback",
+            "0/2",
+            "shape.stride_relation",
+            "stride",
+            "user_argument",
+            "one_per_variant",
+        ),
+        (
+            "tests/scenarios32/logs/torch2.15.0/lightning_length_curriculum_callback",
+            "0/2",
+            "shape.stride_relation",
+            "stride",
+            "user_argument",
+            "one_per_variant",
+        ),
         // A DynamicCache's flag, empty at the prompt and filled after.
         (
             "tests/scenarios24/logs/torch2.14.1/hf_stablelm_score_then_chat",

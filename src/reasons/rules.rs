@@ -190,6 +190,21 @@ pub fn rules() -> Vec<Rule> {
             advice: "Mark the varying dimension dynamic before the first call (torch._dynamo.mark_dynamic({$src}, {idx})) or compile with dynamic=True, or pad inputs to a fixed set of sizes.",
         },
         Rule {
+            id: "shape.stride_relation",
+            // `x.stride()[0] != x.size()[1]`: the entry was compiled for a
+            // slice of a wider tensor (its stride is not its width), and
+            // this call passed a tensor laid out whole: two layouts
+            // (recorded: tests/scenarios32
+            // lightning_length_curriculum_callback). Not `==`, which a size
+            // of 0 breaks as well (tests/scenarios3 gnn_scatter_graphs).
+            category: Stride,
+            when: When::Always,
+            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)\.stride\(\)\[(?P<idx>\d+)\] != [A-Za-z_][A-Za-z0-9_.\[\]']*\.size\(\)\[\d+\]",
+            culprit: Culprit::Source("src"),
+            detail: Some("its layout: compiled for a slice of a wider tensor (stride of dim {idx} not its width), called with a tensor laid out whole"),
+            advice: "{culprit} arrived with another memory layout than the compiled call had (contiguous, or a slice of a larger tensor): one compile per layout, reused when it returns. If the change is accidental, call .contiguous() before the compiled call so the layout is always the same.",
+        },
+        Rule {
             id: "shape.symbolic_size",
             category: ShapeInput,
             when: When::Always,
