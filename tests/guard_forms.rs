@@ -314,6 +314,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_argument",
             "did_not_recur",
         ),
+        // A Python float on the first calls, a 0-d tensor after: the new
+        // entry guards its sizes, so it is a type, never "made dynamic".
+        (
+            "tests/scenarios32/logs/torch2.14.1/aux_weight_from_loss_ratio",
+            "0/1",
+            "value.now_tensor",
+            "type_change",
+            "user_argument",
+            "one_per_variant",
+        ),
+        (
+            "tests/scenarios32/logs/torch2.15.0/aux_weight_from_loss_ratio",
+            "0/1",
+            "value.now_tensor",
+            "type_change",
+            "user_argument",
+            "one_per_variant",
+        ),
         // Compiled for a slice of a wider tensor, called with one laid
         // out whole (a curriculum's crop reaching the full length).
         (

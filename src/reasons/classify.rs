@@ -126,6 +126,7 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
                 .as_deref()
                 .is_some_and(|h| h.contains("attributes of the nn.Module")),
             When::ModuleReceiver => ctx.receiver_is_module != Some(false),
+            When::NowTensor => matches!(g.now, Some(super::change::GuardedNow::Tensor)),
         };
         if !applies {
             continue;

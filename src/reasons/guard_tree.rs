@@ -205,6 +205,13 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
         Some(v) => GuardedNow::Constant(Arc::from(v)),
         None => match new.expression_of(&subject) {
             Some((expr, v)) => GuardedNow::Specialised(Arc::from(format!("{expr} == {v}"))),
+            // `x == 0.5` failed and the new entry guards x's sizes: the
+            // number became a tensor (not a size guard of a tensor `x`).
+            None if constant_comparison(guard).is_some_and(|(s, v)| s == subject && v.parse::<f64>().is_ok())
+                && new.value(&format!("{subject}.size()")).is_some() =>
+            {
+                GuardedNow::Tensor
+            }
             None => GuardedNow::Unguarded,
         },
     }

@@ -39,6 +39,9 @@ pub enum When {
     /// say (its guards reach no `self._modules`, parameters, buffers or
     /// hooks of a module: a scheduler's `step`, a config object's method).
     ModuleReceiver,
+    /// The new entry guards the value as a tensor where the failed one held
+    /// a Python number (the guard tree says so).
+    NowTensor,
 }
 
 pub struct Rule {

@@ -221,6 +221,18 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Dynamo compiled for {culprit}; now they differ (or the reverse): one compile each. Pass the same object in both places every call, or distinct objects every call.",
         },
         Rule {
+            id: "value.now_tensor",
+            // `aux_weight == 0.5` failed, and the new entry guards
+            // aux_weight's sizes: a float on the first calls, a 0-d tensor
+            // after (recorded: tests/scenarios32 aux_weight_from_loss_ratio).
+            category: TypeChange,
+            when: When::NowTensor,
+            pattern: r"^(?P<src>[A-Za-z_][A-Za-z0-9_.\[\]']*)\s*==\s*-?[\d.]",
+            culprit: Culprit::Source("src"),
+            detail: Some("a Python number in the compiled entry, a tensor in this call"),
+            advice: "{culprit} was a Python number where the compiled call had it, and a tensor now: one compile for each type, and the tensor's entry takes every later tensor value. To have one compile, pass a tensor from the start (torch.tensor(value)).",
+        },
+        Rule {
             id: "value.constant",
             category: ConstantValue,
             when: When::Always,
