@@ -29,7 +29,7 @@ pub use verdict::Severity;
 
 /// Judges the recompiles of one frame (in compile order): each one's
 /// owner, evidence, severity and fix. Repeats are counted over the frame.
-pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &[run_pins::PinnedSize]) {
+pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins) {
     let owners: Vec<Ownership> = recompiles
         .iter()
         .map(|f| match inner_guard(f) {

@@ -8,11 +8,13 @@
 use super::guard_text::{compiled_size, pinned};
 use crate::model::Run;
 use crate::reasons::subject::size_mismatch_dim;
+use std::collections::HashMap;
+
+/// The pinned size changes of each process (pid, generation).
+pub type Pins = HashMap<(u64, u32), Vec<PinnedSize>>;
 
 /// One size change a frame's new entry held static.
 pub struct PinnedSize {
-    pub pid: u64,
-    pub generation: u32,
     pub frame_id: u32,
     /// `frame 4 (_pad_to_window_size)`.
     pub frame: String,
@@ -21,9 +23,10 @@ pub struct PinnedSize {
 }
 
 /// Every size change that some frame of the run held static in its new
-/// entry.
-pub fn pinned_sizes(run: &Run) -> Vec<PinnedSize> {
-    let mut out = Vec::new();
+/// entry, by process (and `torch._dynamo.reset()` generation): a fleet of
+/// ranks is looked up one process at a time.
+pub fn pinned_sizes(run: &Run) -> Pins {
+    let mut out = Pins::default();
     for frame in &run.frames {
         for c in frame
             .compiles
@@ -35,9 +38,7 @@ pub fn pinned_sizes(run: &Run) -> Vec<PinnedSize> {
                     continue;
                 };
                 let function = frame.function.as_deref().unwrap_or("?");
-                out.push(PinnedSize {
-                    pid: frame.pid,
-                    generation: frame.generation,
+                out.entry((frame.pid, frame.generation)).or_default().push(PinnedSize {
                     frame_id: frame.frame_id,
                     frame: format!("frame {} ({function})", frame.frame_id),
                     sizes: (old.to_string(), new),
@@ -51,7 +52,7 @@ pub fn pinned_sizes(run: &Run) -> Vec<PinnedSize> {
 /// Another frame of the same process that held this guard's size change
 /// static, when one did.
 pub(super) fn pinned_elsewhere<'p>(
-    pins: &'p [PinnedSize],
+    pins: &'p Pins,
     frame: &crate::model::Frame,
     guard: &crate::reasons::GuardFailure,
 ) -> Option<&'p PinnedSize> {
@@ -60,7 +61,7 @@ pub(super) fn pinned_elsewhere<'p>(
         compiled_size(&guard.guard)?.to_string(),
         super::guard_text::actual_size(&guard.guard)?,
     );
-    pins.iter().find(|p| {
-        p.pid == frame.pid && p.generation == frame.generation && p.frame_id != frame.frame_id && p.sizes == sizes
-    })
+    pins.get(&(frame.pid, frame.generation))?
+        .iter()
+        .find(|p| p.frame_id != frame.frame_id && p.sizes == sizes)
 }
