@@ -117,7 +117,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
     let r = input.reason;
     // Another compiled region's first compile: no value to change.
     if r.form == crate::reasons::classify::NO_REASON && input.evidence.kind == EvidenceKind::OnePerVariant {
-        return "each torch.compile call of this function made with isolate_recompiles=True compiles it once for its own calls. To share one set of entries, compile the function once and call that compiled function from every place (or drop isolate_recompiles=True); if you passed neither, the log does not say why this call compiled again.".to_string();
+        return "compile the function once and call that compiled function from every place, or drop isolate_recompiles=True: each torch.compile call made with it compiles the function once for its own calls, and one set of entries serves every caller without it (if you passed neither, the log does not say why this call compiled again).".to_string();
     }
     // A text no row reads: only what it says itself (torch's HINT), never
     // a fix written for a guess at what it is.
