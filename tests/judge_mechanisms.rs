@@ -673,3 +673,58 @@ fn a_branch_compiled_a_third_time_repeats_and_a_library_branch_is_called_outside
         "{r:#}"
     );
 }
+
+/// An int argument the caller passes stepping 0, 1, 2 (an order per
+/// experiment, a task id in turn) that an op or a ModuleList index needs as
+/// a number: one graph per value while few, not a counter after two steps.
+/// The op named is the innermost call that takes it (polygamma, not the
+/// torch.cat around it).
+#[test]
+fn an_argument_stepping_by_one_that_an_op_or_index_needs_is_one_graph_per_value() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let poly = recorded("scenarios35", torch, "polygamma_order_features");
+        let heads = recorded("scenarios35", torch, "multitask_head_by_task_index");
+        for r in poly.iter().chain(&heads) {
+            assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+            assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch}: {r:#}");
+        }
+        for r in &poly {
+            let text = r["evidence"]["text"].as_str().unwrap();
+            assert!(text.starts_with("torch.special.polygamma takes it"), "{torch}: {text}");
+        }
+        let first = heads[0]["evidence"]["text"].as_str().unwrap();
+        assert!(
+            first.starts_with("the index self.heads[task] takes it"),
+            "{torch}: {first}"
+        );
+    }
+}
+
+/// A value timm's Mixup computes between two graphs (a numpy draw at a
+/// graph break inside timm's code) recompiles the resumed graph every
+/// step: the fix calls that library step outside the compiled function; it
+/// never tells the user to keep timm's value a tensor, nor names timm's
+/// file as something to edit.
+#[test]
+fn a_value_a_library_computes_at_its_own_graph_break_is_fixed_where_the_user_calls_it() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios34", torch, "timm_mixup_train_step");
+        let repeats: Vec<&Value> = all
+            .iter()
+            .filter(|r| r["function"].as_str().unwrap().ends_with("_at_154"))
+            .collect();
+        assert!(repeats.len() >= 6, "{torch}: {}", repeats.len());
+        for r in repeats {
+            assert_eq!(r["severity"], "problem", "{torch}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(
+                fix.contains("computed in timm's code") && fix.contains("outside the compiled function"),
+                "{torch}: {fix}"
+            );
+            assert!(
+                !fix.contains("mixup.py") && !fix.contains("capture_scalar_outputs"),
+                "{torch}: {fix}"
+            );
+        }
+    }
+}

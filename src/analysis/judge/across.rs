@@ -205,7 +205,15 @@ pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[
     // (a library's update count, a step number): its values do not return.
     for i in 0..recompiles.len() {
         let counter = recompiles[i].guard().is_some_and(guard_text::counter_step);
-        if counter && keys.iter().filter(|k| **k == keys[i]).count() >= 2 {
+        // An argument the caller passes stepping 0, 1, 2 is as likely a
+        // choice made in turn (a task id, an order per experiment): a
+        // counter only at a third step, like any open set of values.
+        let needed = if owners[i].owner == ValueOwner::UserArgument {
+            OPEN_STRINGS
+        } else {
+            2
+        };
+        if counter && keys.iter().filter(|k| **k == keys[i]).count() >= needed {
             unbounded[i] = true;
         }
     }

@@ -226,6 +226,31 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     if input.evidence.kind == EvidenceKind::BecameDynamic {
         return format!("Expected once: {what} crossed a graph break as a Python number and torch made it dynamic at this recompile; later values compile nothing. To avoid the break and the recompile, keep it a tensor (no .item()/int()), or set torch._dynamo.config.capture_scalar_outputs = True.");
     }
+    // The break is in a library's code (its resume function is in the
+    // library's file): the value comes from code the user cannot change,
+    // and repeating, it is fixed by where the user calls that code.
+    let library = input
+        .compile
+        .stack
+        .last()
+        .filter(|_| input.evidence.kind.severity() == super::verdict::Severity::Problem)
+        .and_then(|f| {
+            Some((
+                crate::reasons::paths::library_name(f.file.as_deref()?)?,
+                f.function.as_deref()?,
+            ))
+        });
+    if let Some((lib, function)) = library {
+        let function = function
+            .strip_prefix("torch_dynamo_resume_in_")
+            .and_then(|f| f.rsplit_once("_at_"))
+            .map_or(function, |(name, _)| name);
+        let what = code.map_or("a Python value".to_string(), |code| format!("the value of `{code}`"));
+        return format!(
+            "{} is computed in {lib}'s code between two graphs (a graph break inside {lib}'s {function}) and crosses the break as a Python value the resumed graph guards on: each new value compiles again, and {lib}'s code is not yours to change. Call that {lib} step outside the compiled function (on the inputs before the compiled call, or on its outputs after), or wrap your call to it in a function decorated with @torch._dynamo.disable; or compile only the model.",
+            capitalise(&what)
+        );
+    }
     let picks = " If the value picks modules or list items (expert ids from .tolist(), an index into a ModuleList), no config keeps it symbolic: compute every choice with tensor ops instead (run all experts and mask or torch.gather by the routing weights).";
     if scalar {
         format!("{} crosses a graph break as a Python number (an .item(), int() or a list from the eager code between graphs) and the resumed graph guards on it. Keep it a tensor, or set torch._dynamo.config.capture_scalar_outputs = True so the number stays in the graph.{picks}", capitalise(&what))

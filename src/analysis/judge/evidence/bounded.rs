@@ -20,7 +20,9 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
     // Stepped by one at each of several recompiles: a counter, not modes.
-    if f.same_cause.len() >= 2 && f.guard.is_some_and(counter_step) {
+    let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
+    let steps = if argument { OPEN_STRINGS } else { 2 };
+    if f.same_cause.len() >= steps && f.guard.is_some_and(counter_step) {
         return None;
     }
     use Category::*;
@@ -170,7 +172,6 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     // A dict's keys are few (optional entries); a list's length is not, so
     // a list that keeps changing length shows up as a repeat.
-    let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
     if argument && (guard.contains("___dict_contains") || f.guard.is_some_and(dict_length)) {
         return Some("one compile per set of keys of the dict you pass".into());
     }

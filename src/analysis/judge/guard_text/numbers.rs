@@ -127,19 +127,44 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
             || callee.starts_with("nn.functional.")
             || callee == "range"
     };
-    let called = calls.iter().find(|c| {
-        (in_library && c.callee.starts_with("torch.ops.") && c.args.is_some())
-            || (!in_library && op(c.callee) && !makes_tensor(c.callee) && mentions(c, &name))
-    });
+    // The innermost call that passes it (`polygamma` of
+    // `torch.cat([x, torch.special.polygamma(order, z)])`): the one with the
+    // shortest arguments.
+    let called = calls
+        .iter()
+        .filter(|c| {
+            (in_library && c.callee.starts_with("torch.ops.") && c.args.is_some())
+                || (!in_library && op(c.callee) && !makes_tensor(c.callee) && mentions(c, &name))
+        })
+        .min_by_key(|c| c.args.as_ref().map_or(usize::MAX, |a| a.iter().map(|x| x.len()).sum()));
+    let module_index = g
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.replace('\\', "/").ends_with("torch/nn/modules/container.py"));
     match called {
         Some(c) => Some(c.callee.to_string()),
-        // A slice bound in your code that the new entry still holds as a
-        // constant: a tensor's slice takes a symbolic bound, so this one
-        // slices a Python sequence (a list of views, of layers), whose
-        // length needs the number.
-        None if !in_library => slice_bound(code, &name).map(|s| format!("the slice {s}")),
+        // A ModuleList or Sequential indexed by the number: torch's index
+        // check (`operator.index`) needs it concrete.
+        None if module_index => Some("indexing an nn.ModuleList or nn.Sequential".to_string()),
+        // A slice bound or an index in your code that the new entry still
+        // holds as a constant: a tensor's slice or index takes a symbolic
+        // number, so this one cuts or indexes a Python sequence (a list of
+        // views, a ModuleList of heads), which needs the number.
+        None if !in_library => slice_bound(code, &name)
+            .map(|s| format!("the slice {s}"))
+            .or_else(|| subscript_index(code, &name).map(|s| format!("the index {s}"))),
         None => None,
     }
+}
+
+/// The subscript of `code` indexed by `name` alone (`self.heads[task]`).
+fn subscript_index<'c>(code: &'c str, name: &str) -> Option<&'c str> {
+    let needle = format!("[{name}]");
+    let at = code.find(&needle)?;
+    let head = code[..at]
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .map_or(0, |k| k + 1);
+    (head < at).then(|| &code[head..at + needle.len()])
 }
 
 /// The subscript of `code` that slices by `name` (`FLIPS[:n_views]`), when
