@@ -728,3 +728,31 @@ fn a_value_a_library_computes_at_its_own_graph_break_is_fixed_where_the_user_cal
         }
     }
 }
+
+/// A Heun scheduler's step index, kept by diffusers on a global scheduler
+/// object: each call fails the entry of its own stage (two back), so no
+/// single failure steps by one, yet the values the recompiles hold climb
+/// by one (2, 3, 4, 5, 6): a counter, a problem, with the fix that keeps
+/// the library's step out of the compiled function.
+#[test]
+fn values_that_climb_by_one_across_recompiles_are_a_counter() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios34", torch, "diffusers_heun_class_sampler");
+        for id in ["7/2", "7/3", "7/4", "7/5", "7/6"] {
+            let r = all.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            assert!(
+                r["evidence"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("the value climbs by one"),
+                "{torch} {id}: {r:#}"
+            );
+            let fix = r["fix"].as_str().unwrap();
+            assert!(
+                fix.contains("outside the compiled function") && !fix.starts_with("Expected"),
+                "{torch} {id}: {fix}"
+            );
+        }
+    }
+}

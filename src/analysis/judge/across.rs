@@ -240,3 +240,38 @@ pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[
     }
     unbounded
 }
+
+/// A cause whose recompiles hold ints that climb by one, one recompile
+/// after another (2, 3, 4, 5: a scheduler's step index, whichever of its
+/// stages' entries each call failed), at OPEN_STRINGS recompiles or more:
+/// a counter, whose values do not return while it counts. The values, for
+/// each recompile of such a cause.
+pub(super) fn climbs(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<String>> {
+    let held: Vec<Option<i64>> = recompiles
+        .iter()
+        .map(|f| {
+            f.guard()
+                .filter(|g| !g.guard.trim_start().starts_with("len("))
+                .and_then(guard_text::held_constant)
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .collect();
+    let mut out = vec![None; recompiles.len()];
+    for i in 0..recompiles.len() {
+        if out[i].is_some() || held[i].is_none() {
+            continue;
+        }
+        let group: Vec<usize> = (i..recompiles.len())
+            .filter(|&j| keys[j] == keys[i] && recompiles[j].frame.generation == recompiles[i].frame.generation)
+            .collect();
+        let values: Option<Vec<i64>> = group.iter().map(|&j| held[j]).collect();
+        let Some(values) = values else { continue };
+        if values.len() >= OPEN_STRINGS && values.windows(2).all(|w| w[1] == w[0] + 1) {
+            let text = values.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+            for j in group {
+                out[j] = Some(text.clone());
+            }
+        }
+    }
+    out
+}

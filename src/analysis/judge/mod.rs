@@ -56,6 +56,10 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
     let mut unbounded = across::repeats(recompiles, &owners, &keys);
     let mut keys = keys;
     let changing = across::value_recurs(recompiles, &mut keys, &mut unbounded);
+    let climbing = across::climbs(recompiles, &keys);
+    for (i, c) in climbing.iter().enumerate() {
+        unbounded[i] |= c.is_some();
+    }
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
             .filter(|&j| {
@@ -76,7 +80,15 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
         let mut fs = recompile_facts::facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
-        if changing[i] && e.kind.severity() == Severity::Expected {
+        if let Some(values) = climbing[i].as_ref().filter(|_| e.kind.severity() == Severity::Expected) {
+            e = evidence::Evidence::new(
+                EvidenceKind::Repeats,
+                format!(
+                    "the value climbs by one from one recompile to the next ({values}; {}): a counter, whose values do not return while it counts",
+                    fs.same_cause.join(", ")
+                ),
+            );
+        } else if changing[i] && e.kind.severity() == Severity::Expected {
             e = evidence::Evidence::new(
                 EvidenceKind::Repeats,
                 format!(
