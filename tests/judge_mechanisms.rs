@@ -756,3 +756,38 @@ fn values_that_climb_by_one_across_recompiles_are_a_counter() {
         }
     }
 }
+
+/// An attribute of an object a global holds, read in a library's code
+/// (a diffusers scheduler's dt and sigmas; transformers' Adafactor's state)
+/// is that library's state, not a global of the user's. A truth test of it
+/// (`not opt.state`) has two sides, so five recompiles of it are no set of
+/// variants: a problem, whose fix keeps the library's call out of the
+/// compiled function.
+#[test]
+fn a_library_objects_attribute_in_a_global_is_the_librarys_and_a_two_sided_value_at_five_repeats() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let heun = recorded("scenarios34", torch, "diffusers_heun_class_sampler");
+        for id in ["7/1", "7/7"] {
+            let r = heun.iter().find(|r| r["compile_id"] == id).expect(id);
+            assert_eq!(r["owner"], "library_attribute", "{torch} {id}: {r:#}");
+        }
+        let ada = recorded("scenarios34", torch, "hf_adafactor_compiled_step");
+        let repeats: Vec<&Value> = ada.iter().filter(|r| r["frame_id"] == 1).collect();
+        assert_eq!(repeats.len(), 5, "{torch}");
+        for r in repeats {
+            assert_eq!(r["owner"], "library_attribute", "{torch}: {r:#}");
+            assert_eq!(r["severity"], "problem", "{torch}: {r:#}");
+            assert!(
+                r["evidence"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("a value with two sides at most"),
+                "{torch}: {r:#}"
+            );
+            assert!(
+                r["fix"].as_str().unwrap().contains("outside the compiled function"),
+                "{torch}: {r:#}"
+            );
+        }
+    }
+}

@@ -275,3 +275,21 @@ pub(super) fn climbs(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<
     }
     out
 }
+
+/// A cause whose value has two sides at most (a flag, a truth, None or
+/// not) that compiled the frame OPEN_STRINGS times or more (an optimizer's
+/// state, empty or not, failing at every step): a side compiled again, so
+/// no set of variants. Their compile ids, for each recompile of such a
+/// cause.
+pub(super) fn two_sides_again<'r>(recompiles: &'r [Finding<'_>], keys: &[String]) -> Vec<Option<Vec<&'r str>>> {
+    (0..recompiles.len())
+        .map(|i| {
+            let two = recompiles[i].guard().is_some_and(|g| guard_text::boolean(&g.guard));
+            let ids: Vec<&str> = (0..recompiles.len())
+                .filter(|&j| keys[j] == keys[i] && recompiles[j].frame.generation == recompiles[i].frame.generation)
+                .map(|j| recompiles[j].compile.compile_id.as_str())
+                .collect();
+            (two && ids.len() >= OPEN_STRINGS).then_some(ids)
+        })
+        .collect()
+}

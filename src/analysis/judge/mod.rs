@@ -57,6 +57,10 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
     let mut keys = keys;
     let changing = across::value_recurs(recompiles, &mut keys, &mut unbounded);
     let climbing = across::climbs(recompiles, &keys);
+    let two_sides: Vec<Option<String>> = across::two_sides_again(recompiles, &keys)
+        .into_iter()
+        .map(|ids| ids.map(|ids| ids.join(", ")))
+        .collect();
     for (i, c) in climbing.iter().enumerate() {
         unbounded[i] |= c.is_some();
     }
@@ -95,6 +99,17 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
                     "the value compiled this frame {} times ({}) under more than one guard: it keeps changing, no set of variants",
                     fs.same_cause.len(),
                     fs.same_cause.join(", ")
+                ),
+            );
+        } else if let Some(ids) = two_sides[i]
+            .as_ref()
+            .filter(|_| e.kind.severity() == Severity::Expected)
+        {
+            e = evidence::Evidence::new(
+                EvidenceKind::Repeats,
+                format!(
+                    "a value with two sides at most (a flag, a truth, None or not) compiled this frame {} times ({ids}): a side compiled again, so no set of variants",
+                    ids.split(", ").count()
                 ),
             );
         }

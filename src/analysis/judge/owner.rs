@@ -182,10 +182,10 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         .location
         .as_ref()
         .is_some_and(|l| code_owner(&l.file) == Code::Library);
-    // An attribute of an object kept in a global (`G['metric']._update_count`)
-    // that a library's code reads and its methods keep: the library's state,
-    // not a global the user reassigns.
-    if read_in_library_code && private_attribute_of_global(&guard) {
+    // An attribute of an object kept in a global (`G['metric']._update_count`,
+    // `G['scheduler'].dt`) that a library's code reads and its methods keep:
+    // the library's state, not a global the user reassigns.
+    if read_in_library_code && (private_attribute_of_global(&guard) || attribute_of_global_object(&guard)) {
         let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
         return Ownership {
             owner: ValueOwner::LibraryAttribute,
@@ -357,4 +357,19 @@ fn behind_a_property<'s>(subject: &'s str, code: Option<&str>) -> Option<&'s str
         first.starts_with('_') && !first.starts_with("__") && !matches!(first, "_modules" | "_parameters" | "_buffers");
     let deeper = parts.count() >= 2;
     (private && deeper && !code.contains(first)).then_some(first)
+}
+
+/// `G['scheduler'].dt is None`, `tensor 'G['scheduler'].sigmas' ...`: an
+/// attribute of an object a global holds (not a module's global, `G['np']`
+/// of an import, which `global_module` reads).
+fn attribute_of_global_object(guard: &str) -> bool {
+    let text = guard.split("  #").next().unwrap_or(guard);
+    let Some(at) = text.find("G['") else {
+        return false;
+    };
+    let rest = &text[at + 3..];
+    let Some((name, path)) = rest.split_once("']") else {
+        return false;
+    };
+    !name.starts_with("__import") && path.starts_with('.') && path[1..].starts_with(|c: char| c.is_ascii_alphabetic())
 }
