@@ -98,23 +98,9 @@ const OPEN15: &[Open] = &[
     (
         "lightning_compiled_noise_epochs",
         "torch2.13.0",
-        "0/1",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "lightning_compiled_noise_epochs",
-        "torch2.13.0",
         "0/2",
         "category",
         "ours 'nn_module_attr', the truth 'constant_value'",
-    ),
-    (
-        "lightning_compiled_noise_epochs",
-        "torch2.13.0",
-        "0/2",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
     ),
 ];
 

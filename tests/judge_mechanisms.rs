@@ -791,3 +791,26 @@ fn a_library_objects_attribute_in_a_global_is_the_librarys_and_a_two_sided_value
         }
     }
 }
+
+/// State behind a property the user's line reads (Lightning's
+/// self.global_step, kept by the trainer): the fix names the property the
+/// line reads and says to pass the value in as a tensor; it never spells
+/// the library's internal path, which the user never wrote.
+#[test]
+fn state_behind_a_property_is_named_by_the_property() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios35", torch, "lightning_global_step_noise");
+        assert_eq!(all.len(), 5, "{torch}");
+        for r in &all {
+            let fix = r["fix"].as_str().unwrap();
+            assert!(
+                fix.starts_with("Your line reads self.global_step, a property"),
+                "{torch}: {fix}"
+            );
+            assert!(
+                fix.contains("as a tensor") && !fix.contains("optim_progress"),
+                "{torch}: {fix}"
+            );
+        }
+    }
+}

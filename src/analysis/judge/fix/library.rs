@@ -56,6 +56,19 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             } else {
                 ""
             };
+            // State behind a property the line reads (Lightning's
+            // self.global_step): named by the property, not by the library's
+            // internal path, which the user never wrote.
+            if let Some(holder) = who.strip_suffix(" (behind a property your code reads)") {
+                let property = input
+                    .guard
+                    .and_then(|g| g.code.as_deref())
+                    .and_then(public_attribute_of_self)
+                    .map_or_else(|| "a property".to_string(), |p| format!("self.{p}"));
+                return format!(
+                    "Your line reads {property}, a property whose value {holder} keeps and advances at every call{at}; the compiled code reads it as a constant, so each new value compiles again, until the recompile limit. Read it outside the compiled function and pass it in as a tensor (torch.tensor(value)), or keep the code that needs it outside the compiled function.{unspec}"
+                );
+            }
             format!(
                 "The code of {who} changes {} at every call{at} and the compiled code reads it as a constant: each new value compiles again, until the recompile limit. Keep that library call outside the compiled function (call it on the outputs the compiled function returns), or wrap it with torch.compiler.disable.{unspec}",
                 r.culprit
@@ -66,4 +79,18 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             r.culprit
         ),
     }
+}
+
+/// The first `self.name` a line reads that is a public attribute, not a
+/// call (`self.global_step` of `level = base / (1 + self.global_step)`).
+fn public_attribute_of_self(code: &str) -> Option<&str> {
+    code.match_indices("self.").find_map(|(at, _)| {
+        let rest = &code[at + "self.".len()..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        let call = rest[end..].starts_with('(');
+        (!name.is_empty() && !name.starts_with('_') && !call).then_some(name)
+    })
 }
