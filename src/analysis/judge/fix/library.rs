@@ -85,6 +85,10 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
 /// call (`self.global_step` of `level = base / (1 + self.global_step)`).
 fn public_attribute_of_self(code: &str) -> Option<&str> {
     code.match_indices("self.").find_map(|(at, _)| {
+        // `self.`, not the end of another name (`myself.`).
+        if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.') {
+            return None;
+        }
         let rest = &code[at + "self.".len()..];
         let end = rest
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
