@@ -227,11 +227,7 @@ pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[
             continue;
         };
         let again: Vec<usize> = (0..i)
-            .filter(|&j| {
-                keys[j] == keys[i]
-                    && recompiles[j].frame.generation == recompiles[i].frame.generation
-                    && recompiles[j].guard().and_then(now) == Some(new)
-            })
+            .filter(|&j| one_cause(recompiles, keys, i, j) && recompiles[j].guard().and_then(now) == Some(new))
             .collect();
         if !again.is_empty() {
             unbounded[i] = true;
@@ -262,7 +258,7 @@ pub(super) fn climbs(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<
             continue;
         }
         let group: Vec<usize> = (i..recompiles.len())
-            .filter(|&j| keys[j] == keys[i] && recompiles[j].frame.generation == recompiles[i].frame.generation)
+            .filter(|&j| one_cause(recompiles, keys, i, j))
             .collect();
         let values: Option<Vec<i64>> = group.iter().map(|&j| held[j]).collect();
         let Some(values) = values else { continue };
@@ -279,17 +275,21 @@ pub(super) fn climbs(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<
 /// A cause whose value has two sides at most (a flag, a truth, None or
 /// not) that compiled the frame OPEN_STRINGS times or more (an optimizer's
 /// state, empty or not, failing at every step): a side compiled again, so
-/// no set of variants. Their compile ids, for each recompile of such a
-/// cause.
-pub(super) fn two_sides_again<'r>(recompiles: &'r [Finding<'_>], keys: &[String]) -> Vec<Option<Vec<&'r str>>> {
+/// no set of variants. Their indices, for each recompile of such a cause.
+pub(super) fn two_sides_again(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<Vec<usize>>> {
     (0..recompiles.len())
         .map(|i| {
             let two = recompiles[i].guard().is_some_and(|g| guard_text::boolean(&g.guard));
-            let ids: Vec<&str> = (0..recompiles.len())
-                .filter(|&j| keys[j] == keys[i] && recompiles[j].frame.generation == recompiles[i].frame.generation)
-                .map(|j| recompiles[j].compile.compile_id.as_str())
+            let same: Vec<usize> = (0..recompiles.len())
+                .filter(|&j| one_cause(recompiles, keys, i, j))
                 .collect();
-            (two && ids.len() >= OPEN_STRINGS).then_some(ids)
+            (two && same.len() >= OPEN_STRINGS).then_some(same)
         })
         .collect()
+}
+
+/// Recompiles `i` and `j` of the frame have one cause (one key) in one
+/// generation of its compile ids (`torch._dynamo.reset()` restarts them).
+pub(super) fn one_cause(recompiles: &[Finding<'_>], keys: &[String], i: usize, j: usize) -> bool {
+    keys[j] == keys[i] && recompiles[j].frame.generation == recompiles[i].frame.generation
 }

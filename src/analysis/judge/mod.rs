@@ -57,29 +57,21 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
     let mut keys = keys;
     let changing = across::value_recurs(recompiles, &mut keys, &mut unbounded);
     let climbing = across::climbs(recompiles, &keys);
-    let two_sides: Vec<Option<String>> = across::two_sides_again(recompiles, &keys)
-        .into_iter()
-        .map(|ids| ids.map(|ids| ids.join(", ")))
-        .collect();
+    let two_sides = across::two_sides_again(recompiles, &keys);
     for (i, c) in climbing.iter().enumerate() {
         unbounded[i] |= c.is_some();
     }
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
             .filter(|&j| {
-                keys[j] == keys[i]
-                    && recompiles[j].frame.generation == recompiles[i].frame.generation
+                across::one_cause(recompiles, &keys, i, j)
                     && (unbounded[j] || recompiles[j].compile.cache_limit)
                     && !across::other_variant(&recompiles[i], &recompiles[j])
             })
             .map(|j| recompiles[j].compile.compile_id.as_str())
             .collect();
         let filled = (i + 1..recompiles.len())
-            .find(|&j| {
-                keys[j] == keys[i]
-                    && recompiles[j].compile.cache_limit
-                    && recompiles[j].frame.generation == recompiles[i].frame.generation
-            })
+            .find(|&j| across::one_cause(recompiles, &keys, i, j) && recompiles[j].compile.cache_limit)
             .map(|j| recompiles[j].compile.compile_id.as_str());
         let mut fs = recompile_facts::facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
@@ -101,15 +93,19 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
                     fs.same_cause.join(", ")
                 ),
             );
-        } else if let Some(ids) = two_sides[i]
+        } else if let Some(same) = two_sides[i]
             .as_ref()
             .filter(|_| e.kind.severity() == Severity::Expected)
         {
             e = evidence::Evidence::new(
                 EvidenceKind::Repeats,
                 format!(
-                    "a value with two sides at most (a flag, a truth, None or not) compiled this frame {} times ({ids}): a side compiled again, so no set of variants",
-                    ids.split(", ").count()
+                    "a value with two sides at most (a flag, a truth, None or not) compiled this frame {} times ({}): a side compiled again, so no set of variants",
+                    same.len(),
+                    same.iter()
+                        .map(|&j| recompiles[j].compile.compile_id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             );
         }

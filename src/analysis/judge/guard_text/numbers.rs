@@ -161,10 +161,17 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
 fn subscript_index<'c>(code: &'c str, name: &str) -> Option<&'c str> {
     let needle = format!("[{name}]");
     let at = code.find(&needle)?;
-    let head = code[..at]
+    let head = subscripted_from(code, at)?;
+    Some(&code[head..at + needle.len()])
+}
+
+/// Where the name subscripted at `bracket` starts (`self.heads` of
+/// `self.heads[task]`), when a name stands before the bracket.
+fn subscripted_from(code: &str, bracket: usize) -> Option<usize> {
+    let head = code[..bracket]
         .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .map_or(0, |k| k + 1);
-    (head < at).then(|| &code[head..at + needle.len()])
+    (head < bracket).then_some(head)
 }
 
 /// The subscript of `code` that slices by `name` (`FLIPS[:n_views]`), when
@@ -183,11 +190,7 @@ pub(in crate::analysis::judge) fn slice_bound<'c>(code: &'c str, name: &str) -> 
                     continue;
                 }
                 if inner.split(':').any(|bound| bound.trim() == name) {
-                    // The sliced name: the word before the bracket.
-                    let head = code[..start]
-                        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-                        .map_or(0, |k| k + 1);
-                    return (head < start).then_some(&code[head..=i]);
+                    return subscripted_from(code, start).map(|head| &code[head..=i]);
                 }
             }
             _ => {}
