@@ -25,22 +25,13 @@ mod common;
 
 use common::blind::{judge_set, HeldOut, Open};
 
-const OPEN6: &[Open] = &[
-    (
-        "function_mode_op_audit",
-        "torch2.14.1",
-        "0/2",
-        "category",
-        "ours 'container_len', the truth 'closure_hook_state'",
-    ),
-    (
-        "timm_vit_drop_path_ramp",
-        "torch2.12.1",
-        "0/1",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-];
+const OPEN6: &[Open] = &[(
+    "function_mode_op_audit",
+    "torch2.14.1",
+    "0/2",
+    "category",
+    "ours 'container_len', the truth 'closure_hook_state'",
+)];
 
 const OPEN7: &[Open] = &[(
     "kwargs_prehook_inplace_compile",

@@ -127,6 +127,10 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
                 .is_some_and(|h| h.contains("attributes of the nn.Module")),
             When::ModuleReceiver => ctx.receiver_is_module != Some(false),
             When::NowTensor => matches!(g.now, Some(super::change::GuardedNow::Tensor)),
+            When::ReadInLibrary => g
+                .location
+                .as_ref()
+                .is_some_and(|l| super::paths::owner(&l.file) == super::paths::Owner::Library),
         };
         if !applies {
             continue;

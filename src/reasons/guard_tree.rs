@@ -204,6 +204,10 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
         Some(v) if (v.contains("L['") || v.contains("G['")) && !v.contains("___as_tensor(") => GuardedNow::Dynamic,
         Some(v) => GuardedNow::Constant(Arc::from(v)),
         None => match new.expression_of(&subject) {
+            // `(___stack0[1] + ___stack0[3] + ___stack0[2] + ___stack0[0])
+            // == 64`: split sizes tied by their sum (the size split), each
+            // held symbolically: later values with that sum compile nothing.
+            Some((expr, _)) if sum_of_symbols(expr) => GuardedNow::Dynamic,
             Some((expr, v)) => GuardedNow::Specialised(Arc::from(format!("{expr} == {v}"))),
             // `x == 0.5` failed and the new entry guards x's sizes: the
             // number became a tensor (not a size guard of a tensor `x`).
@@ -215,6 +219,24 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
             None => GuardedNow::Unguarded,
         },
     }
+}
+
+/// `(a + b + c)`: two or more distinct values added, nothing else (no
+/// constant, no product): a relation among symbols, none pinned alone.
+fn sum_of_symbols(expr: &str) -> bool {
+    let inner = expr.trim();
+    let inner = inner
+        .strip_prefix('(')
+        .and_then(|e| e.strip_suffix(')'))
+        .unwrap_or(inner);
+    let terms: Vec<&str> = inner.split(" + ").map(str::trim).collect();
+    let symbol = |t: &str| {
+        t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && t.chars().all(|c| c.is_ascii_alphanumeric() || "_[]'.".contains(c))
+    };
+    terms.len() >= 2
+        && terms.iter().all(|t| symbol(t))
+        && terms.iter().enumerate().all(|(i, t)| !terms[..i].contains(t))
 }
 
 /// `S == V` of a failed guard, as a guard tree names S: the subject and the

@@ -42,6 +42,8 @@ pub enum When {
     /// The new entry guards the value as a tensor where the failed one held
     /// a Python number (the guard tree says so).
     NowTensor,
+    /// The guard's line is in a library's code (an installed package).
+    ReadInLibrary,
 }
 
 pub struct Rule {

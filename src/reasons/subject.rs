@@ -91,6 +91,8 @@ pub fn root_of(subject: &str) -> &str {
     // What a length or a key test is about: `len(self.history)`,
     // `___dict_contains(32, self.cache)`.
     let s = s.strip_prefix("len(").unwrap_or(s);
+    // An entry's value: `dict.__getitem__(self._hparams, list(...)[2])`.
+    let s = s.strip_prefix("dict.__getitem__(").unwrap_or(s);
     let s = match s.strip_prefix("___dict_contains(") {
         Some(args) => args.split_once(", ").map_or(args, |(_, of)| of),
         None => s,

@@ -272,6 +272,35 @@ pub(super) fn climbs(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<
     out
 }
 
+/// A cause that compiled the frame twice or more, each time failing on a
+/// float carried to full precision (`___stack0 == 0.8323994956551746`: a
+/// random draw, a ratio of data) and never on one it failed on before:
+/// computed values, a new one at each call, no set of variants (settings
+/// a person picks are short: 0.5, 1e-3). The values, for each recompile of
+/// such a cause.
+pub(super) fn computed_floats(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<String>> {
+    let value = |f: &Finding<'_>| f.guard().and_then(|g| guard_text::full_precision_float(&g.guard));
+    let mut out = vec![None; recompiles.len()];
+    for i in 0..recompiles.len() {
+        if out[i].is_some() || value(&recompiles[i]).is_none() {
+            continue;
+        }
+        let group: Vec<usize> = (i..recompiles.len())
+            .filter(|&j| one_cause(recompiles, keys, i, j))
+            .collect();
+        let values: Option<Vec<f64>> = group.iter().map(|&j| value(&recompiles[j])).collect();
+        let Some(values) = values else { continue };
+        let distinct = values.iter().enumerate().all(|(k, v)| !values[..k].contains(v));
+        if values.len() >= 2 && distinct {
+            let text = values.iter().map(|v| format!("{v:.4}")).collect::<Vec<_>>().join(", ");
+            for j in group {
+                out[j] = Some(text.clone());
+            }
+        }
+    }
+    out
+}
+
 /// A cause whose value has two sides at most (a flag, a truth, None or
 /// not) that compiled the frame OPEN_STRINGS times or more (an optimizer's
 /// state, empty or not, failing at every step): a side compiled again, so

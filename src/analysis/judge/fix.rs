@@ -160,6 +160,11 @@ fn for_owner(input: &FixInput<'_>) -> String {
                     "{culprit} is a tensor {lib}'s own code passes on, and its size follows what your call passes (an input's length); the compiled entry holds it static at each new size, so every new size compiles this frame again, and marking your input dynamic does not reach it. Pad your inputs to a fixed length, or round the length up to a few sizes (a tokenizer's pad_to_multiple_of=N, padding=\"max_length\"), so only those compile."
                 );
             }
+            if problem && lib != "generate()" {
+                if let Some(fix) = library_step_fix(input) {
+                    return fix;
+                }
+            }
             if lib != "generate()" {
                 return format!(
                     "Expected: {lib}'s own code called this compiled function (torch.compile entered it after a graph break inside {lib}, or through a wrapper {lib} shares between classes) and passed {culprit} itself: one compile per value it passes, reused when it returns. No action needed in your calls; removing the graph break before it (TORCH_LOGS=graph_breaks names it) lets one graph cover the call."
@@ -229,27 +234,10 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     // The break is in a library's code (its resume function is in the
     // library's file): the value comes from code the user cannot change,
     // and repeating, it is fixed by where the user calls that code.
-    let library = input
-        .compile
-        .stack
-        .last()
-        .filter(|_| input.evidence.kind.severity() == super::verdict::Severity::Problem)
-        .and_then(|f| {
-            Some((
-                crate::reasons::paths::library_name(f.file.as_deref()?)?,
-                f.function.as_deref()?,
-            ))
-        });
-    if let Some((lib, function)) = library {
-        let function = function
-            .strip_prefix("torch_dynamo_resume_in_")
-            .and_then(|f| f.rsplit_once("_at_"))
-            .map_or(function, |(name, _)| name);
-        let what = code.map_or("a Python value".to_string(), |code| format!("the value of `{code}`"));
-        return format!(
-            "{} is computed in {lib}'s code between two graphs (a graph break inside {lib}'s {function}) and crosses the break as a Python value the resumed graph guards on: each new value compiles again, and {lib}'s code is not yours to change. Call that {lib} step outside the compiled function (on the inputs before the compiled call, or on its outputs after), or wrap your call to it in a function decorated with @torch._dynamo.disable; or compile only the model.",
-            capitalise(&what)
-        );
+    if input.evidence.kind.severity() == super::verdict::Severity::Problem {
+        if let Some(fix) = library_step_fix(input) {
+            return fix;
+        }
     }
     let picks = " If the value picks modules or list items (expert ids from .tolist(), an index into a ModuleList), no config keeps it symbolic: compute every choice with tensor ops instead (run all experts and mask or torch.gather by the routing weights).";
     if scalar {
@@ -257,6 +245,27 @@ fn graph_break_value_fix(input: &FixInput<'_>) -> String {
     } else {
         format!("{} crosses a graph break and the resumed graph guards on it. Remove the graph break before it (TORCH_LOGS=graph_breaks names it), or keep the value a tensor.{picks}", capitalise(&what))
     }
+}
+
+/// A value that repeats in a frame of a library's code entered after a
+/// graph break inside it (computed there, or passed on by the library's
+/// code before the break): the library's code is not the user's to change,
+/// so the fix is where the user calls that library step. None when the
+/// compiled frame is not a library's.
+fn library_step_fix(input: &FixInput<'_>) -> Option<String> {
+    let f = input.compile.stack.last()?;
+    let lib = crate::reasons::paths::library_name(f.file.as_deref()?)?;
+    let function = f.function.as_deref()?;
+    let function = function
+        .strip_prefix("torch_dynamo_resume_in_")
+        .and_then(|f| f.rsplit_once("_at_"))
+        .map_or(function, |(name, _)| name);
+    let code = input.guard.and_then(|g| g.code.as_deref());
+    let what = code.map_or("a Python value".to_string(), |code| format!("the value of `{code}`"));
+    Some(format!(
+        "{} is computed in {lib}'s code between two graphs (a graph break inside {lib}'s {function}) and crosses the break as a Python value the resumed graph guards on: each new value compiles again, and {lib}'s code is not yours to change. Call that {lib} step outside the compiled function (on the inputs before the compiled call, or on its outputs after), or wrap your call to it in a function decorated with @torch._dynamo.disable; or compile only the model.",
+        capitalise(&what)
+    ))
 }
 
 /// The guarded value is a loop count: the line the guard quotes passes it

@@ -50,13 +50,6 @@ pub(super) fn small_size(guard: &str) -> bool {
     guard.contains(".size()[") && guard.trim_start().starts_with("2 <= ") && upper_bound(guard).is_none()
 }
 
-/// A Python number compared by value (`lr == 0.001`, `___stack0 == 3`).
-pub(super) fn numeric(guard: &str) -> bool {
-    guard
-        .rsplit_once(" == ")
-        .is_some_and(|(_, v)| v.trim().parse::<f64>().is_ok())
-}
-
 /// `x == True`, `x is None`: a flag compared by value.
 pub(super) fn is_flag(guard: &str) -> bool {
     let g = guard.trim();
@@ -428,7 +421,10 @@ pub(super) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
 
 mod numbers;
 use numbers::compared_value;
-pub(super) use numbers::{counter_step, int_zero_one, length_as_number, op_number, slice_bound, specialised_number};
+pub(super) use numbers::{
+    counter_step, full_precision_float, int_zero_one, length_as_number, numeric, op_number, slice_bound,
+    specialised_number,
+};
 
 #[cfg(test)]
 mod tests;

@@ -58,8 +58,9 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
     let changing = across::value_recurs(recompiles, &mut keys, &mut unbounded);
     let climbing = across::climbs(recompiles, &keys);
     let two_sides = across::two_sides_again(recompiles, &keys);
+    let computed = across::computed_floats(recompiles, &keys);
     for (i, c) in climbing.iter().enumerate() {
-        unbounded[i] |= c.is_some();
+        unbounded[i] |= c.is_some() || computed[i].is_some();
     }
     for i in 0..recompiles.len() {
         let same: Vec<&str> = (0..recompiles.len())
@@ -76,11 +77,23 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
         let mut fs = recompile_facts::facts(&recompiles[i], &owners[i], same);
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
-        if let Some(values) = climbing[i].as_ref().filter(|_| e.kind.severity() == Severity::Expected) {
+        // A counter says more than "compiled again": it names the values.
+        if let Some(values) = climbing[i]
+            .as_ref()
+            .filter(|_| e.kind.severity() == Severity::Expected || e.kind == EvidenceKind::Repeats)
+        {
             e = evidence::Evidence::new(
                 EvidenceKind::Repeats,
                 format!(
                     "the value climbs by one from one recompile to the next ({values}; {}): a counter, whose values do not return while it counts",
+                    fs.same_cause.join(", ")
+                ),
+            );
+        } else if let Some(values) = computed[i].as_ref().filter(|_| e.kind.severity() == Severity::Expected) {
+            e = evidence::Evidence::new(
+                EvidenceKind::Repeats,
+                format!(
+                    "the values are floats carried to full precision ({values}; {}), computed or drawn, not picked, and none returned: a new value at every call, no set of variants",
                     fs.same_cause.join(", ")
                 ),
             );

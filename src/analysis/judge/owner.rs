@@ -317,7 +317,9 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     }
     // A resume function's local that the code before the break assigned:
     // computed there and carried across, whoever called the function.
-    if g.carried {
+    if g.carried
+        || (resumed_library_local(frame, &guard, root) && !named_by_user(&compile.stack, argument_name(&subject, root)))
+    {
         return Ownership::of(ValueOwner::GraphBreakValue);
     }
     // The compiled frame's arguments: the user's, unless a library called
@@ -357,6 +359,23 @@ fn behind_a_property<'s>(subject: &'s str, code: Option<&str>) -> Option<&'s str
         first.starts_with('_') && !first.starts_with("__") && !matches!(first, "_modules" | "_parameters" | "_buffers");
     let deeper = parts.count() >= 2;
     (private && deeper && !code.contains(first)).then_some(first)
+}
+
+/// A Python value a resume function in a library's code guards on a local
+/// of its own (`cy == 14` in timm's `torch_dynamo_resume_in_rand_bbox_at_52`):
+/// it crossed the break inside the library (what the code before the break
+/// computed, or what the library's code passed to it), never a value the
+/// user's call passed as it is.
+fn resumed_library_local(frame: &Frame, guard: &str, root: &str) -> bool {
+    let resumed = frame
+        .function
+        .as_deref()
+        .is_some_and(|f| f.starts_with("torch_dynamo_resume_in_"));
+    let library = frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
+    // `len(kwargs)`, `args[0]`: what the wrapper was called with, not a
+    // value of its own.
+    let own_value = !matches!(root, "self" | "G" | "" | "args" | "kwargs") && !guard.trim_start().starts_with("len(");
+    resumed && library && own_value && constant_value(guard)
 }
 
 /// `G['scheduler'].dt is None`, `tensor 'G['scheduler'].sigmas' ...`: an

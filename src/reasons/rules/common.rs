@@ -10,7 +10,9 @@ pub(super) const MODULE_ATTR_ADVICE: &str = "Module attribute {culprit} changed 
 pub const DICT_KEYS_ADVICE: &str =
     "Call with the same dict keys every time (include optional keys with a None value), or pass the optional input as a separate argument.";
 
-pub(super) const MODULE_ROOT: &str = r"(?:self|fn|args\[0\]|L\['self'\]|L\['fn'\])";
+/// `fn.__self__`: the object a compiled bound method runs on
+/// (`torch.compile(model.update_key)`), reached through torch's wrapper.
+pub(super) const MODULE_ROOT: &str = r"(?:self|fn\.__self__|fn|args\[0\]|L\['self'\]|L\['fn'\])";
 
 /// Rule patterns are built once at startup and live for the program.
 pub(super) fn leak(s: String) -> &'static str {

@@ -91,6 +91,32 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Keep the number of elements of {culprit} fixed, or pass a stacked tensor instead of a Python container.",
         },
         Rule {
+            // `dict.__getitem__(self._hparams, list(dict.keys(self._hparams))[2])
+            // == 0.1`: the value of a dict's entry (reached by its key's
+            // position), not its key set: an entry a module keeps
+            // (Lightning's hparams). Recorded: tests/scenarios38
+            // lightning_hparams_mask_ratio (2.12.1, 2.15.0).
+            id: "module.dict_item_value",
+            category: NnModuleAttr,
+            when: When::ModuleReceiver,
+            pattern: leak(format!(
+                r"^(?:not )?dict\.__getitem__\((?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*\.[A-Za-z_][A-Za-z0-9_]*), list\(dict\.keys\([^)]*\)\)\[\d+\]\)\s*(?:==|!=|is)"
+            )),
+            culprit: Culprit::Template("an entry of {@src}"),
+            detail: Some("the value of an entry of a dict the module keeps is a constant of the graph"),
+            advice: "{culprit} is read as a Python value and your code changed it: each new value compiles again. Set it before compiling, or keep the value in a tensor buffer (register_buffer) updated in place with copy_().",
+        },
+        Rule {
+            // The same of a dict the frame is given or captures.
+            id: "dict.item_value",
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"^(?:not )?dict\.__getitem__\((?P<src>[^,]+), list\(dict\.keys\([^)]*\)\)\[\d+\]\)\s*(?:==|!=|is)",
+            culprit: Culprit::Template("an entry of {@src}"),
+            detail: Some("the value of an entry of a dict the compiled code reads is a constant of the graph"),
+            advice: "{culprit} is read as a Python value, and it changed: each new value compiles again. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
+        },
+        Rule {
             id: "dict.keys",
             category: DictKeys,
             when: When::Always,
@@ -144,6 +170,30 @@ pub(super) fn rows() -> Vec<Rule> {
             culprit: Culprit::Source("src"),
             detail: Some(MODULE_ATTR_DETAIL),
             advice: MODULE_ATTR_ADVICE,
+        },
+        Rule {
+            // `G['model'].config.problem_type is None`, `G['scheduler'].dt is
+            // None`, read in a library's code: an attribute of the library's
+            // object the user keeps in a global (a model, a scheduler), which
+            // the library's methods set: optional or not, not a global.
+            id: "global.library_object_none",
+            category: TypeChange,
+            when: When::ReadInLibrary,
+            pattern: r"^(?P<src>G\['[A-Za-z][^']*'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+) is (?:not )?None\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("an attribute of a library's object is None on one call and a value on another"),
+            advice: "{culprit} is None on some calls and a value on others (the library sets it as it runs): one compile for each.",
+        },
+        Rule {
+            // `G['scheduler']._step_index == 3`, read in diffusers' code: a
+            // value the library's object keeps, compared as a constant.
+            id: "global.library_object_value",
+            category: ConstantValue,
+            when: When::ReadInLibrary,
+            pattern: r"^(?:not )?(?P<src>G\['[A-Za-z][^']*'\](?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some("a value a library's object keeps is a constant of the graph"),
+            advice: "{culprit} is state of a library's object, read by the library's own code as a constant: each new value compiles again. Keep the library call that changes it outside the compiled function.",
         },
         Rule {
             id: "global.value",
@@ -314,6 +364,25 @@ pub(super) fn rows() -> Vec<Rule> {
             culprit: Culprit::Source("src"),
             detail: Some("a relation of {culprit} that the traced code relied on (a division that comes out even, a length it computes) does not hold for this value"),
             advice: "Torch holds {culprit} symbolically, but an op of the traced code relied on a relation of it (here a division that comes out even): a value on the other side of the relation compiles a graph of its own, one per side, reused when it returns. No action needed for a few values; to have one graph, make the relation hold for every value (trim or pad to a multiple), or compute that part outside the compiled function.",
+        },
+        Rule {
+            // `(cy + (-1)*(cut_h // 2)) == 4` (torch 2.12: `== (-11)`): an
+            // arithmetic expression of Python ints torch held symbolically,
+            // which an op of the traced code needed as one number (numpy's
+            // np.clip through torch._numpy): the expression is a constant of
+            // the entry. Any expression of plain names compared with a
+            // number, whatever the op. Recorded: tests/scenarios34
+            // timm_mixup_train_step (2.12.1, 2.14.1).
+            id: "value.expression",
+            category: ConstantValue,
+            when: When::Always,
+            // Also with a number first, `(1.0 + ((-1)*s)) == (-0.17)` (a
+            // saturation factor torchvision's _blend needs as 1 - s): the
+            // culprit is the first name.
+            pattern: r"^(?:not )?\((?:\d[eE][-+]?\d|[^A-Za-z_#=<>!])*(?P<src>[A-Za-z_][A-Za-z0-9_]*)(?:[^A-Za-z0-9_\[.(#=<>!]|$)[^#=<>!]*\) (?:==|!=|<|>|<=|>=) \(?-?[0-9][0-9.e+-]*\)?$",
+            culprit: Culprit::Source("src"),
+            detail: Some("an expression of {culprit} (and the values beside it) that the traced code needed as one number is a constant of the graph"),
+            advice: "Torch holds {culprit} symbolically, but an op of the traced code needs an expression of it as a Python number (a numpy call, an int argument), so the entry holds that expression constant and each new value compiles again. Keep the values fixed while compiled, give them a few values (one compile each), or compute that part outside the compiled function.",
         },
     ]
 }

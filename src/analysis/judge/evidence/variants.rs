@@ -3,6 +3,7 @@
 //! or torch's modes, a setting a library makes on the first call.
 
 use super::facts::Facts;
+use crate::analysis::judge::guard_text;
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
 
@@ -39,6 +40,9 @@ pub(super) fn mode_switch(f: &Facts<'_>) -> bool {
         ValueOwner::LibraryAttribute | ValueOwner::LibraryArgument | ValueOwner::TorchState
     ) && !guard.contains("param_groups[")
         && !guard.trim_start().starts_with("tensor '")
+        // A number takes more values than a mode has: what the log shows
+        // next decides, as for any other number.
+        && !guard_text::numeric(guard)
         || guard.contains(".training")
         || guard.contains("___dict_contains('forward'")
         || matches!(f.category, Category::RequiresGrad)

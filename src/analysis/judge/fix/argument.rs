@@ -163,7 +163,11 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
                         p.name, p.call, p.param
                     )
                 }
-                None if input.guard.is_some_and(|g| crate::analysis::judge::guard_text::compared_with_float_literal(&g.guard)) => {
+                // An expression of the value (`(1.0 + ((-1)*s)) == 0.04`) is
+                // no value to pass: the row's own advice names it.
+                None if input.reason.form != "value.expression"
+                    && input.guard.is_some_and(|g| crate::analysis::judge::guard_text::compared_with_float_literal(&g.guard)) =>
+                {
                     let name = python_name(&crate::reasons::failed_subject(&crate::reasons::culprit::canonical(
                         input.guard.map_or("", |g| g.guard.as_str()),
                     )));

@@ -90,6 +90,12 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             once(input),
             r.culprit
         ),
+        // A number a library's code reads off its own module (timm's
+        // DropBlock2d.drop_prob) that your loop sets: a buffer or a tensor
+        // there breaks the library's code, which needs the Python number.
+        _ if numeric(g) && read_in_library(input) && input.evidence.kind != EvidenceKind::BecameDynamic => {
+            library_setting_fix(input)
+        }
         _ if numeric(g) && input.evidence.kind == EvidenceKind::BecameDynamic => format!(
             "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
             r.culprit
@@ -108,6 +114,36 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     }
 }
 
+/// The failed guard's value is read in a library's code (the guard's
+/// line is in its file).
+fn read_in_library(input: &FixInput<'_>) -> bool {
+    input
+        .guard
+        .and_then(|g| g.location.as_ref())
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library)
+}
+
+/// A number your code sets on a library's module, which the library's
+/// code reads as a Python number: only how often it changes is yours.
+fn library_setting_fix(input: &FixInput<'_>) -> String {
+    let lib = input
+        .guard
+        .and_then(|g| g.location.as_ref())
+        .and_then(|l| crate::reasons::paths::library_name(&l.file))
+        .unwrap_or_else(|| "the library".to_string());
+    let culprit = &input.reason.culprit;
+    let problem = input.evidence.kind.severity() == crate::analysis::judge::verdict::Severity::Problem;
+    if !problem {
+        return format!(
+            "{}your code set {culprit}, a setting of a {lib} module that {lib}'s code reads as a Python number: one compile for the new value, reused while it stays. To avoid it, set it once before compiling.",
+            expected(input)
+        );
+    }
+    format!(
+        "Your code keeps changing {culprit}, a setting of a {lib} module that {lib}'s code reads as a Python number, so every new value compiles the graph again (a buffer or a tensor there would break {lib}'s code, which needs the number). Use a few distinct values (change it in coarse steps: each value compiles once and is reused when it returns), keep it fixed while the model is compiled (set it once, or compile after the ramp ends), or run that module uncompiled (torch.compiler.disable around its forward)."
+    )
+}
+
 /// A field of the model's config the forward (often a library's) reads as
 /// a constant. It is no module attribute the user can turn into a buffer:
 /// the library's code needs the Python value. Changed once, set it before
@@ -115,11 +151,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
 fn config_field_fix(input: &FixInput<'_>, g: &str) -> Option<String> {
     // A config your own forward reads is your code's to change (a buffer,
     // the numeric fixes below); only a library's code needs the Python value.
-    let read_in_library = input
-        .guard
-        .and_then(|g| g.location.as_ref())
-        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
-    if !read_in_library {
+    if !read_in_library(input) {
         return None;
     }
     let subject = crate::reasons::failed_subject(g);
@@ -217,10 +249,19 @@ pub(super) fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
         _ => return None,
     };
     let culprit = python_name(&input.reason.culprit);
-    let in_library = g
-        .location
-        .as_ref()
-        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
+    // Where torch's own pass wrote the guard (remove_tensorify_...), the
+    // code that reads the value is the compiled frame's.
+    let library = |file: &str| crate::reasons::paths::owner(file) == crate::reasons::paths::Owner::Library;
+    let torch = |file: &str| crate::reasons::paths::owner(file) == crate::reasons::paths::Owner::Torch;
+    let frame_in_library = input
+        .compile
+        .stack
+        .last()
+        .and_then(|f| f.file.as_deref())
+        .is_some_and(library);
+    let in_library = g.location.as_ref().map_or(frame_in_library, |l| {
+        library(&l.file) || (torch(&l.file) && frame_in_library)
+    });
     let outside = if in_library {
         "replace the library's module that reads it with your own version that takes the value as a tensor"
     } else {

@@ -11,6 +11,35 @@ pub(in crate::analysis::judge) fn compared_value(guard: &str) -> Option<&str> {
     text.rsplit_once(" == ").map(|(_, v)| v.trim())
 }
 
+/// The number a guard compares with, as written: torch 2.12 writes a
+/// negative one in parentheses (`== (-11)`).
+fn compared_number(guard: &str) -> Option<&str> {
+    let (_, v) = guard.rsplit_once(" == ")?;
+    let v = v.trim();
+    Some(v.strip_prefix('(').and_then(|v| v.strip_suffix(')')).unwrap_or(v))
+}
+
+/// A Python number compared by value (`lr == 0.001`, `___stack0 == 3`).
+pub(in crate::analysis::judge) fn numeric(guard: &str) -> bool {
+    compared_number(guard).is_some_and(|v| v.parse::<f64>().is_ok())
+}
+
+/// The float a guard compares with, when written to full precision (ten
+/// significant digits or more: `0.8323994956551746`, not `0.5`).
+pub(in crate::analysis::judge) fn full_precision_float(guard: &str) -> Option<f64> {
+    let v = compared_number(guard)?;
+    let mantissa = v.split(['e', 'E']).next()?;
+    if !mantissa.contains('.') {
+        return None;
+    }
+    let digits = mantissa
+        .trim_start_matches(['-', '0', '.'])
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count();
+    (digits >= 10).then(|| v.parse().ok()).flatten()
+}
+
 /// The quoted line uses a container's length as a number (`len(self.buffer)
 /// / CAPACITY`, `n * len(xs)`): an arithmetic operator next to the `len()`
 /// call. The line itself, when it does.
