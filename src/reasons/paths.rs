@@ -1,5 +1,6 @@
-//! Whose code a path is (torch's, an installed library's, the user's), and
-//! the full path behind the shortened one of a guard comment.
+//! Whose code a path is (torch's, an installed library's, the user's), the
+//! full path behind the shortened one of a guard comment, and the function
+//! a resume function's name says it resumes.
 //!
 //! Guard comments carry `torch.utils._traceback.shorten_filename`, which
 //! strips `len(commonpath(file, torch_dir)) + 1` characters: with torch in a
@@ -9,6 +10,14 @@
 //! a shortened path is resolved against those and never shown as is.
 
 use std::collections::BTreeSet;
+
+/// `torch_dynamo_resume_in_detect_at_52` -> (`detect`, 52): the function
+/// Dynamo resumed after a graph break, and the line it broke at.
+pub fn resumed_function(function: &str) -> Option<(&str, u32)> {
+    let rest = function.strip_prefix("torch_dynamo_resume_in_")?;
+    let (name, line) = rest.rsplit_once("_at_")?;
+    Some((name, line.parse().ok()?))
+}
 
 /// Who wrote the code at a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

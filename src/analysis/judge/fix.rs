@@ -256,10 +256,7 @@ fn library_step_fix(input: &FixInput<'_>) -> Option<String> {
     let f = input.compile.stack.last()?;
     let lib = crate::reasons::paths::library_name(f.file.as_deref()?)?;
     let function = f.function.as_deref()?;
-    let function = function
-        .strip_prefix("torch_dynamo_resume_in_")
-        .and_then(|f| f.rsplit_once("_at_"))
-        .map_or(function, |(name, _)| name);
+    let function = crate::reasons::paths::resumed_function(function).map_or(function, |(name, _)| name);
     let code = input.guard.and_then(|g| g.code.as_deref());
     let what = code.map_or("a Python value".to_string(), |code| format!("the value of `{code}`"));
     Some(format!(
@@ -332,7 +329,7 @@ fn hook_frame(input: &FixInput<'_>) -> bool {
         && own
             .function
             .as_deref()
-            .is_some_and(|f| f != "forward" && !f.starts_with("torch_dynamo_resume_in_"));
+            .is_some_and(|f| f != "forward" && crate::reasons::paths::resumed_function(f).is_none());
     module_call && user_function
 }
 

@@ -370,7 +370,7 @@ fn resumed_library_local(frame: &Frame, guard: &str, root: &str) -> bool {
     let resumed = frame
         .function
         .as_deref()
-        .is_some_and(|f| f.starts_with("torch_dynamo_resume_in_"));
+        .is_some_and(|f| crate::reasons::paths::resumed_function(f).is_some());
     let library = frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
     // `len(kwargs)`, `args[0]`: what the wrapper was called with, not a
     // value of its own.

@@ -6,7 +6,7 @@
 //! local is a value computed before the break, not an argument its caller
 //! passed.
 
-use crate::reasons::paths::{owner, Owner};
+use crate::reasons::paths::{owner, resumed_function as resumed, Owner};
 use crate::reasons::{self, GuardFailure, GuardSite, Location};
 use crate::trace::graph_reads::GraphSummary;
 
@@ -48,13 +48,6 @@ pub(super) struct FrameAssignments<'a> {
     /// `co_firstlineno`: where the function starts.
     pub first_line: u32,
     pub names: &'a [(u32, Box<str>)],
-}
-
-/// `torch_dynamo_resume_in_detect_at_52` -> (`detect`, 52).
-fn resumed(function: &str) -> Option<(&str, u32)> {
-    let rest = function.strip_prefix("torch_dynamo_resume_in_")?;
-    let (name, line) = rest.rsplit_once("_at_")?;
-    Some((name, line.parse().ok()?))
 }
 
 /// The locals a resume function received from the code before its break:
