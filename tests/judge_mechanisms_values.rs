@@ -261,3 +261,64 @@ fn split_sizes_tied_only_by_their_sum_became_dynamic() {
         assert_eq!(r["evidence"]["kind"], "became_dynamic", "{torch}");
     }
 }
+
+/// torch's pass that hands a float it meant to keep symbolic back as a
+/// constant writes its name in the guard's comment: `remove_tensorify_...`
+/// or, from torch 2.12 on too, `_tensorify_impl`
+/// (fx/passes/_tensorify_python_scalars.py). Either way the number is one
+/// an op needs (torchmetrics' data_range per dataset): one graph per value
+/// while few, not a repeat.
+#[test]
+fn a_float_torch_specialised_back_by_either_tensorify_pass_is_one_graph_per_value() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios41", torch, "torchmetrics_ssim_psnr_per_dataset");
+        let r = find(&all, "0/2");
+        assert!(
+            r["cause"]["raw"]
+                .as_str()
+                .unwrap()
+                .contains("_tensorify_python_scalars"),
+            "{torch}: {r:#}"
+        );
+        assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch}");
+    }
+}
+
+/// An attribute of a submodule of a model the compiled function reaches
+/// through a global (PEFT's LoRA scaling, set by the user's set_scale): the
+/// model's attribute, not a global; and a library's code reads it, so no
+/// buffer is offered.
+#[test]
+fn a_submodules_attribute_reached_through_a_global_is_the_models() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios41", torch, "peft_lora_scale_sweep_eval");
+        let r = find(&all, "0/1");
+        assert_eq!(r["cause"]["form"], "global.submodule_attribute", "{torch}: {r:#}");
+        assert_eq!(r["cause"]["category"], "nn_module_attr", "{torch}");
+        assert_eq!(r["owner"], "user_attribute", "{torch}");
+        let fix = r["fix"].as_str().unwrap();
+        assert!(!fix.contains("buffer"), "{torch}: {fix}");
+    }
+}
+
+/// A branch comparing the size with a length the module keeps
+/// (`if seq_len > self.cached_len:`, a rotary cache grown on demand) repeats at each new
+/// maximum: the fix builds the cache once at the maximum length, not
+/// torch.where over the two sides.
+#[test]
+fn a_size_branch_against_a_cache_the_module_grows_is_fixed_by_preallocating() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios40", torch, "rotary_cache_long_documents");
+        for id in ["0/2", "0/4", "0/6"] {
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(
+                fix.contains("preallocate") && fix.contains("max_len"),
+                "{torch} {id}: {fix}"
+            );
+            assert!(!fix.contains("torch.where"), "{torch} {id}: {fix}");
+        }
+    }
+}

@@ -160,6 +160,16 @@ pub fn passed_by_caller(tensor: &str) -> bool {
     !root.is_empty() && root != "self" && !root.starts_with("___") && !global
 }
 
+/// The guard was placed by torch's own pass that hands a float it meant to
+/// keep symbolic back to the graph as a constant, because an op needed the
+/// number: `remove_tensorify_specialized_graphargs` (output_graph.py) or
+/// `_tensorify_impl` (fx/passes/_tensorify_python_scalars.py; seen from
+/// torch 2.12 to 2.15). The text's comment names that pass, not a line of
+/// anyone's code.
+pub fn tensorified(raw: &str) -> bool {
+    raw.contains("remove_tensorify_specialized") || raw.contains("_tensorify_python_scalars")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,7 @@ pub use change::{GuardChange, GuardedNow};
 pub use classify::{classify, Category, RecompileReason, NO_REASON, UNRECOGNISED};
 pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
-pub use guard_site::{graph_read_site, guard_sites, locate, locate_read, GuardSite};
+pub use guard_site::{graph_read_site, guard_sites, locate, locate_read, tensorified, GuardSite};
 pub use guard_tree::{constant_comparison, guarded_now, GuardSet};
 pub use split::{split, GuardFailure, Location};
 pub use subject::failed_subject;

@@ -192,6 +192,16 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             set_by: lib,
         };
     }
+    // An attribute of a submodule of a model the compiled function reaches
+    // through a global (`G['model']._modules['fc1'].scaling['default']`):
+    // the model's attribute, set by the user's code (`set_scale`), not a
+    // global the code reassigns.
+    if guard.starts_with("G['") && (guard.contains(".__dict__['_modules']") || guard.contains("._modules['")) {
+        return Ownership::set_by(
+            ValueOwner::UserAttribute,
+            "your code (an attribute of the model in a global)",
+        );
+    }
     if let Some(module) = global_module(&guard) {
         return match module {
             GlobalOf::Torch if guard.contains("parametrize") => {

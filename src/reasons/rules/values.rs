@@ -172,6 +172,21 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: MODULE_ATTR_ADVICE,
         },
         Rule {
+            // `G['model'].__dict__['_modules']['base_model']...
+            // ._modules['fc1'].scaling['default'] == 2.0`: an attribute of a
+            // submodule of a model the compiled function reaches through a
+            // global (`def val_loss(x): return model(x)`), not the global.
+            // Recorded: tests/scenarios41 peft_lora_scale_sweep_eval (2.12.1,
+            // 2.14.1).
+            id: "global.submodule_attribute",
+            category: NnModuleAttr,
+            when: When::Always,
+            pattern: r"^(?:not )?(?P<src>G\['[A-Za-z][^']*'\](?:\.__dict__\['_modules'\]\['[^']+'\]|\._modules\['[^']+'\])+\.[A-Za-z_][A-Za-z0-9_]*(?:\[(?:'[^']*'|-?\d+)\])*)\s*(?:==|!=|is|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some(MODULE_ATTR_DETAIL),
+            advice: MODULE_ATTR_ADVICE,
+        },
+        Rule {
             // `G['model'].config.problem_type is None`, `G['scheduler'].dt is
             // None`, read in a library's code: an attribute of the library's
             // object the user keeps in a global (a model, a scheduler), which

@@ -97,8 +97,10 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             library_setting_fix(input)
         }
         _ if numeric(g) && input.evidence.kind == EvidenceKind::BecameDynamic => format!(
-            "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling, or make it a buffer (a tensor).",
-            r.culprit
+            "Expected once: your code changed module attribute {} after compiling and torch made it dynamic at this recompile, so later values compile nothing. To avoid even this one, set it before compiling{}.",
+            r.culprit,
+            // A library's code needs the number: no buffer there.
+            if read_in_library(input) { "" } else { ", or make it a buffer (a tensor)" }
         ),
         // allow_unspec_int_on_nn_module is for ints: a float (or a value the
         // guard does not show) gets only what works for any number.
@@ -242,7 +244,7 @@ pub(super) fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
     // older torch wrote the value itself, from the pass that gives a float
     // it meant to keep symbolic back to the graph as a constant.
     let pinned_here = input.reason.form == "module.attribute_expression"
-        || (g.raw.contains("remove_tensorify_specialized") && input.reason.category != Category::OptimizerHyperparam);
+        || (crate::reasons::tensorified(&g.raw) && input.reason.category != Category::OptimizerHyperparam);
     let expr = match &g.now {
         Some(crate::reasons::GuardedNow::Specialised(expr)) => expr.to_string(),
         _ if pinned_here => g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string(),

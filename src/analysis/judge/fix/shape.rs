@@ -66,6 +66,16 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     if let Some((g, test)) = input.guard.and_then(|g| Some((g, branch_bound(g)?))) {
         let code = code_of(g);
         let yours = code == "your code";
+        // The size is compared with a length the module keeps (`if seq_len
+        // > self.cached_len:`): a cache grown on demand, whose bound moves
+        // with each longer input.
+        let grown_cache = yours && test.contains("self.");
+        if input.evidence.kind.severity() == Severity::Problem && grown_cache {
+            return format!(
+                "A branch in your code compares the size with a length your module keeps (`{}`): each longer input grows what the module caches and moves that bound, so every new maximum compiles again (the branch, then the grown buffer). Build the cache once for the maximum length in __init__ (preallocate it, register_buffer at max_len) and slice it to the size, so the branch never fires.",
+                test.trim()
+            );
+        }
         if input.evidence.kind.severity() == Severity::Problem {
             return if yours {
                 format!(

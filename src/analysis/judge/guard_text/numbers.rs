@@ -260,7 +260,7 @@ pub(in crate::analysis::judge) fn specialised_number(g: &GuardFailure) -> bool {
     {
         return false;
     }
-    let tensorified = g.raw.contains("remove_tensorify_specialized_graphargs");
+    let tensorified = crate::reasons::tensorified(&g.raw);
     let in_library = g
         .location
         .as_ref()
