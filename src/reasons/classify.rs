@@ -127,10 +127,7 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
                 .is_some_and(|h| h.contains("attributes of the nn.Module")),
             When::ModuleReceiver => ctx.receiver_is_module != Some(false),
             When::NowTensor => matches!(g.now, Some(super::change::GuardedNow::Tensor)),
-            When::ReadInLibrary => g
-                .location
-                .as_ref()
-                .is_some_and(|l| super::paths::owner(&l.file) == super::paths::Owner::Library),
+            When::ReadInLibrary => g.read_in_library(),
         };
         if !applies {
             continue;

@@ -170,6 +170,14 @@ pub fn tensorified(raw: &str) -> bool {
     raw.contains("remove_tensorify_specialized") || raw.contains("_tensorify_python_scalars")
 }
 
+impl GuardFailure {
+    /// The guard's comment names a line of a library's code (an installed
+    /// package): the value is read there, not in the user's code or torch's.
+    pub fn read_in_library(&self) -> bool {
+        self.location.as_ref().is_some_and(|l| owner(&l.file) == Owner::Library)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -178,14 +178,10 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if guard.contains("__closure__[") {
         return Ownership::of(ValueOwner::Closure);
     }
-    let read_in_library_code = g
-        .location
-        .as_ref()
-        .is_some_and(|l| code_owner(&l.file) == Code::Library);
     // An attribute of an object kept in a global (`G['metric']._update_count`,
     // `G['scheduler'].dt`) that a library's code reads and its methods keep:
     // the library's state, not a global the user reassigns.
-    if read_in_library_code && (private_attribute_of_global(&guard) || attribute_of_global_object(&guard)) {
+    if g.read_in_library() && (private_attribute_of_global(&guard) || attribute_of_global_object(&guard)) {
         let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
         return Ownership {
             owner: ValueOwner::LibraryAttribute,
@@ -253,11 +249,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if on_object && !ctx.optimizer {
         // An attribute read inside a library's code that the user never
         // names (a flag a library method flips) is the library's.
-        let read_in_library = g
-            .location
-            .as_ref()
-            .is_some_and(|l| code_owner(&l.file) == Code::Library)
-            && !guard.starts_with("tensor '");
+        let read_in_library = g.read_in_library() && !guard.starts_with("tensor '");
         // A parameter of a model whose forward is a library's: the
         // library's module holds it, and what resizes or replaces it is a
         // method of that model the user called (resize_token_embeddings),

@@ -119,10 +119,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
 /// The failed guard's value is read in a library's code (the guard's
 /// line is in its file).
 fn read_in_library(input: &FixInput<'_>) -> bool {
-    input
-        .guard
-        .and_then(|g| g.location.as_ref())
-        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library)
+    input.guard.is_some_and(crate::reasons::GuardFailure::read_in_library)
 }
 
 /// A number your code sets on a library's module, which the library's

@@ -261,10 +261,6 @@ pub(in crate::analysis::judge) fn specialised_number(g: &GuardFailure) -> bool {
         return false;
     }
     let tensorified = crate::reasons::tensorified(&g.raw);
-    let in_library = g
-        .location
-        .as_ref()
-        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Library);
     let argument = !crate::reasons::failed_subject(&g.guard).contains(['.', '[']);
-    argument && (tensorified || in_library)
+    argument && (tensorified || g.read_in_library())
 }
