@@ -4,28 +4,17 @@
 use crate::model::{Compile, Frame, StackFrame};
 use crate::reasons::classify::Context;
 use crate::reasons::failed_subject;
-use crate::reasons::paths::{owner, Owner};
+use crate::reasons::paths::{owner, resumed_function, Owner};
 use crate::reasons::Location;
 use serde::Serialize;
 
+mod break_callers;
+mod call_site;
 mod entry;
+pub(in crate::analysis) use break_callers::BreakCallers;
+pub use call_site::CallSite;
 pub use entry::{cause_index, cause_of};
 pub(in crate::analysis) use entry::{entry_distance_ties, lead_with_failed_subject};
-
-/// A line of the user's code on the compile's stack.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CallSite {
-    pub file: String,
-    pub line: u32,
-    pub function: Option<String>,
-    pub code: Option<String>,
-}
-
-impl CallSite {
-    pub fn short(&self) -> String {
-        format!("{}:{}", self.file, self.line)
-    }
-}
 
 /// The user's call into the compiled code: the innermost caller on the
 /// compile's `dynamo_start` stack that is neither torch nor an installed
@@ -37,14 +26,20 @@ impl CallSite {
 /// function. So a user line directly above the compiled function counts as
 /// its caller only when it calls the function by name (a call through
 /// torch.compile's wrapper or a module's `__call__` has torch frames in
-/// between), and the compiled function's own line never does. None says
+/// between), and the compiled function's own line never does (for a
+/// resume function, the function it resumes is the one called). None says
 /// the log does not hold the caller.
 pub fn call_site(compile: &Compile) -> Option<CallSite> {
     let (last, callers) = compile.stack.split_last()?;
     let at = callers.iter().rposition(|f| user_frame(f).is_some())?;
     let site = user_frame(&callers[at])?;
     let through_torch = at + 1 < callers.len();
-    let direct_call = match last.function.as_deref() {
+    // A resume function runs the rest of the function the line called.
+    let called = last
+        .function
+        .as_deref()
+        .map(|f| resumed_function(f).map_or(f, |(name, _)| name));
+    let direct_call = match called {
         Some(name) => site.code.as_deref().is_some_and(|code| calls(code, name)),
         None => false,
     };
@@ -168,16 +163,20 @@ fn user_frame(f: &StackFrame) -> Option<CallSite> {
 
 /// The call site of a compile, or for one without a stack (a compile the
 /// recompile limit refused logs no `dynamo_start`) that of the frame's
-/// latest earlier compile: the same call reached the frame again.
-pub fn frame_call_site(frame: &Frame, compile: &Compile) -> Option<CallSite> {
-    if !compile.stack.is_empty() {
-        return call_site(compile);
-    }
-    frame
-        .compiles
-        .iter()
-        .rfind(|c| c.frame_compile_id < compile.frame_compile_id && !c.stack.is_empty())
-        .and_then(call_site)
+/// latest earlier compile: the same call reached the frame again. Where
+/// that stack skips the user's call into a library function the frame
+/// compiles, a graph break's traceback gives it (`BreakCallers`).
+pub fn frame_call_site(frame: &Frame, compile: &Compile, breaks: &BreakCallers) -> Option<CallSite> {
+    let stacked = if compile.stack.is_empty() {
+        frame
+            .compiles
+            .iter()
+            .rfind(|c| c.frame_compile_id < compile.frame_compile_id && !c.stack.is_empty())
+    } else {
+        Some(compile)
+    };
+    let stacked = stacked?;
+    call_site(stacked).or_else(|| breaks.caller(frame, stacked))
 }
 
 pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {

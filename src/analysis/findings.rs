@@ -5,7 +5,7 @@
 //! severity, call site and guard diff; culprit groups, counts by category,
 //! lone ranks, distinct graph breaks and totals. Renderers read it; they do not classify.
 
-use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, user_line};
+use super::cause::{cause_index, context, entry_distance_ties, frame_call_site, user_calls, user_line, BreakCallers};
 use super::cost::{cost, Cost};
 use super::culprits::{group, CulpritGroup};
 use super::finding::Finding;
@@ -71,6 +71,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
     let lone = lone_ranks(run, &groups);
     let mut recompiles = Vec::new();
     let pins = super::judge::run_pins::pinned_sizes(run);
+    let breaks = BreakCallers::of_run(run);
     for frame in &run.frames {
         let start = recompiles.len();
         for compile in frame
@@ -78,7 +79,7 @@ pub fn analyse(run: &Run) -> Findings<'_> {
             .iter()
             .filter(|c| c.frame_compile_id.is_some_and(|n| n > 0))
         {
-            recompiles.push(finding(frame, compile));
+            recompiles.push(finding(frame, compile, &breaks));
         }
         judge_frame(&mut recompiles[start..], &pins);
     }
@@ -160,7 +161,7 @@ fn mark_recompiles_most_ranks_did_not_have(frames: &[FrameGroup<'_>], recompiles
     }
 }
 
-pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r> {
+pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile, breaks: &BreakCallers) -> Finding<'r> {
     let ctx = context(frame, compile);
     let reasons = classify::classify_all(&compile.recompile_reasons, &ctx);
     let cause_index = cause_index(compile);
@@ -176,7 +177,7 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile) -> Finding<'r>
             cause.code = cause.code.take().or(code);
         }
     }
-    let called_from = frame_call_site(frame, compile);
+    let called_from = frame_call_site(frame, compile, breaks);
     if let Some(site) = &called_from {
         cause.called_from = Some(site.short());
         cause.called_from_code = site.code.clone();

@@ -95,28 +95,43 @@ fn is_section(line: &str) -> bool {
     line.starts_with("User code traceback:") || line.starts_with("Traceback (most recent call last)")
 }
 
-/// The innermost user-owned frame of "User code traceback:", which ends
-/// where torch's own traceback begins.
-fn user_frame(text: &str) -> (Option<Location>, Option<String>) {
+/// The frames of "User code traceback:" (it ends where torch's own
+/// traceback begins), outermost first, each with its quoted source line:
+/// the calls from the user's code down to where the graph broke, the
+/// library functions between included.
+pub fn user_traceback(text: &str) -> Vec<(Location, Option<String>)> {
     let Some(start) = text.find("User code traceback:") else {
-        return (None, None);
+        return Vec::new();
     };
     let body = &text[start..];
     let body = &body[..body.find("Traceback (most recent call last)").unwrap_or(body.len())];
     let lines: Vec<&str> = body.lines().collect();
-    let frames = parse_stack(body);
-    let Some(frame) = frames.into_iter().rev().find(|f| owner(&f.file) == Owner::User) else {
-        return (None, None);
-    };
-    let header = format!("File \"{}\", line {}", frame.file, frame.line);
-    let code = lines
-        .iter()
-        .rposition(|l| l.trim_start().starts_with(&header))
-        .and_then(|i| lines.get(i + 1))
-        .map(|l| l.trim())
-        .filter(|l| !l.is_empty() && !l.starts_with("File \""))
-        .map(str::to_string);
-    (Some(frame), code)
+    parse_stack(body)
+        .into_iter()
+        .map(|frame| {
+            let header = format!("File \"{}\", line {}", frame.file, frame.line);
+            let code = lines
+                .iter()
+                .position(|l| l.trim_start().starts_with(&header))
+                .and_then(|i| lines.get(i + 1))
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty() && !l.starts_with("File \""))
+                .map(str::to_string);
+            (frame, code)
+        })
+        .collect()
+}
+
+/// The innermost user-owned frame of the user code traceback.
+fn user_frame(text: &str) -> (Option<Location>, Option<String>) {
+    match user_traceback(text)
+        .into_iter()
+        .rev()
+        .find(|(f, _)| owner(&f.file) == Owner::User)
+    {
+        Some((frame, code)) => (Some(frame), code),
+        None => (None, None),
+    }
 }
 
 #[cfg(test)]
