@@ -2,7 +2,9 @@
 //! (issue 37, item 2), checked on held-out logs recorded from third-party
 //! code on two torch versions, whose truth was written blind: a library
 //! function the user's compiled function calls, compiled as a frame of its
-//! own after a graph break, and the resume function of such a library call.
+//! own after a graph break, the resume function of such a library call,
+//! and a decorated function of the user's whose own graph break names its
+//! call.
 
 mod common;
 
@@ -83,4 +85,37 @@ fn without_a_traceback_naming_the_call_no_caller_is_invented() {
         let r = find(&all, "0/1");
         assert!(r["cause"]["called_from"].is_null(), "{torch}: {r:#}");
     }
+}
+
+/// `@torch.compile def opt_step(): opt.step()`, defined per stage: the
+/// compile's stack holds only its own line, but its graph break (inside
+/// torch.optim) lists the loop's `opt_step()` call (train.py:54) above it.
+#[test]
+fn a_decorated_function_is_called_from_the_line_its_own_graph_break_names() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios45", torch, "timm_layerscale_llrd_finetune");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert!(
+                called_from(r).ends_with("timm_layerscale_llrd_finetune/train.py:54"),
+                "{torch} {id}: {r:#}"
+            );
+        }
+    }
+}
+
+/// `score_candidates`, decorated, is called from two lines (train.py:71 and
+/// :75); the graph breaks logged name only :71. The compile called from :75
+/// is not given :71: its own symbol stack says :75.
+#[test]
+fn another_calls_traceback_is_not_taken_for_a_call_from_another_line() {
+    let all = recorded("scenarios37", "torch2.15.0", "t5_summary_rerank_scoring");
+    let r = find(&all, "0/1");
+    assert!(r["cause"]["called_from"].is_null(), "{r:#}");
+    assert!(
+        r["user_line"]["site"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("t5_summary_rerank_scoring/train.py:75")),
+        "{r:#}"
+    );
 }

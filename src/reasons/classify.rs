@@ -325,8 +325,13 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
 /// wrapper frame torch.compile shares between modules).
 pub fn another_module(g: &GuardFailure) -> bool {
     let changes = || g.changes.iter().flatten();
+    // The compiled module's own parameters (`fn.` in the wrapper frame,
+    // `self.` in a shared forward): a model the user's function takes as an
+    // argument (`model._modules[...]`) is an argument that changed with the
+    // others, judged by the guard that failed.
+    let own = |s: &str| s.starts_with("fn.") || s.starts_with("self.");
     let resized = changes()
-        .filter(|c| c.subject.contains("._parameters[") && c.subject.ends_with(".size()"))
+        .filter(|c| own(&c.subject) && c.subject.contains("._parameters[") && c.subject.ends_with(".size()"))
         .count();
     let other_class = changes().any(|c| c.subject.starts_with("type id(fn") && c.subject.contains("._modules["));
     resized >= 2 || (other_class && resized >= 1)

@@ -20,6 +20,14 @@ pub fn failed_subject(guard: &str) -> String {
             what.into()
         };
     }
+    // `expected type of 'pos_weight' to be <class 'torch.Tensor'>, but
+    // found <class 'float'>`: about the value the source names.
+    if let Some((src, _)) = guard
+        .strip_prefix("expected type of '")
+        .and_then(|rest| rest.split_once("' to be "))
+    {
+        return strip_locals(src);
+    }
     // A guard whose accessor failed names only its source.
     if let Some(src) = guard
         .strip_prefix("KeyError on ")

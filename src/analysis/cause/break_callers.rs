@@ -1,98 +1,160 @@
-//! The user's line that called a library function a compiled frame runs,
-//! where the frame's own `dynamo_start` stack skips it. When a compiled
-//! function of the user's graph-breaks inside a library call
+//! The user's line that called the function a compiled frame runs, where
+//! the frame's own `dynamo_start` stack skips it. When a compiled function
+//! of the user's graph-breaks inside a library call
 //! (`return binary_calibration_error(probs, target, n_bins=n_bins)`), Dynamo
 //! compiles the library function as a frame of its own, and its stack goes
 //! from the training loop's line straight to the library: the user's
 //! function in between runs as compiled code torch does not list. The graph
 //! break's "User code traceback" lists the whole chain, so the call is read
-//! there: the user's line directly above the library function.
+//! there: the user's line directly above the library function. The same
+//! holds for a function of the user's decorated with `@torch.compile`,
+//! whose stack names only its own `def` line.
+//!
+//! The tracebacks of the same call come first: the compile's own, and the
+//! one logged just before it in the same process (the caller's compile,
+//! which broke the graph where the frame begins). A traceback of another
+//! call may come from another line: it counts only on the path the
+//! compile's own symbol stack shows.
 
 use super::call_site::CallSite;
 use crate::model::{Compile, Frame, Run};
 use crate::reasons::graph_break::user_traceback;
 use crate::reasons::paths::{owner, resumed_function, Owner};
-use std::collections::HashMap;
 
-/// A user line that called a library function, and the user lines above it
+/// A user line that called a function, and the user lines above it
 /// (outermost first): the path that led there.
 struct Call {
+    callee_file: String,
+    callee: String,
     site: CallSite,
     above: Vec<(String, u32)>,
 }
 
-/// The calls into library functions that the run's graph breaks record,
-/// by (run, the library function's file, its name).
+/// The calls one compile's graph breaks record.
+struct Logged {
+    run: usize,
+    pid: u64,
+    log_line: u64,
+    calls: Vec<Call>,
+}
+
+/// Every compile of the run in log order (by process), with the calls from
+/// the user's code its graph breaks record.
 #[derive(Default)]
 pub struct BreakCallers {
-    calls: HashMap<(usize, String, String), Vec<Call>>,
+    compiles: Vec<Logged>,
 }
 
 impl BreakCallers {
     pub fn of_run(run: &Run) -> Self {
-        let mut calls: HashMap<(usize, String, String), Vec<Call>> = HashMap::new();
+        let mut compiles = Vec::new();
         for frame in &run.frames {
-            for text in frame.compiles.iter().flat_map(|c| c.graph_breaks.iter()) {
-                let chain = user_traceback(text);
-                for at in 1..chain.len() {
-                    let ((site, code), (callee, _)) = (&chain[at - 1], &chain[at]);
-                    if owner(&site.file) != Owner::User || owner(&callee.file) == Owner::User {
-                        continue;
-                    }
-                    let Some(name) = callee.function.clone() else {
-                        continue;
-                    };
-                    let above = chain[..at - 1]
-                        .iter()
-                        .filter(|(f, _)| owner(&f.file) == Owner::User)
-                        .map(|(f, _)| (f.file.clone(), f.line))
-                        .collect();
-                    let key = (frame.run, callee.file.clone(), name);
-                    let known = calls.entry(key).or_default();
-                    if !known
-                        .iter()
-                        .any(|c| c.site.file == site.file && c.site.line == site.line)
-                    {
-                        known.push(Call {
-                            site: CallSite {
-                                file: site.file.clone(),
-                                line: site.line,
-                                function: site.function.clone(),
-                                code: code.clone(),
-                            },
-                            above,
-                        });
-                    }
-                }
+            for compile in &frame.compiles {
+                let calls = compile.graph_breaks.iter().flat_map(|t| calls_in(t)).collect();
+                compiles.push(Logged {
+                    run: frame.run,
+                    pid: frame.pid,
+                    log_line: compile.log_line,
+                    calls,
+                });
             }
         }
-        BreakCallers { calls }
+        compiles.sort_by_key(|c| (c.run, c.pid, c.log_line));
+        BreakCallers { compiles }
     }
 
-    /// The user's line that called the library function `frame` compiles
-    /// (or resumes), on the path the compile's stack shows: every user line
-    /// of that stack is above the call in the traceback. None when no graph
-    /// break recorded such a call, or two different lines fit.
+    /// The user's line that called the function `frame` compiles (or
+    /// resumes), on the path the compile's stack shows: every user line of
+    /// that stack is above the call in the traceback. The tracebacks of the
+    /// same call first (this compile's, the one logged just before it in
+    /// the process); else any of the run's, when the user's line that the
+    /// compile's symbol stack names (if it logged one) is on their path.
+    /// None when no traceback records such a call, or two different lines
+    /// fit.
     pub fn caller(&self, frame: &Frame, compile: &Compile) -> Option<CallSite> {
         let file = frame.file.as_deref()?;
-        if owner(file) == Owner::User {
-            return None;
-        }
         let function = frame.function.as_deref()?;
         let name = resumed_function(function).map_or(function, |(name, _)| name);
-        let known = self.calls.get(&(frame.run, file.to_string(), name.to_string()))?;
-        let on_stack: Vec<(&str, u32)> = compile
-            .stack
+        let key = (frame.run, frame.pid, compile.log_line);
+        let at = self
+            .compiles
+            .binary_search_by_key(&key, |c| (c.run, c.pid, c.log_line))
+            .ok()?;
+        let before = at
+            .checked_sub(1)
+            .map(|i| &self.compiles[i])
+            .filter(|c| c.run == frame.run && c.pid == frame.pid);
+        // The compiled frame's own entry (its `def` line, for a decorated
+        // function of the user's) is the callee, not above it.
+        let callers = compile.stack.split_last().map_or(&[][..], |(_, rest)| rest);
+        let mut on_stack: Vec<(&str, u32)> = callers
             .iter()
             .filter_map(|f| Some((f.file.as_deref()?, f.line?)))
             .filter(|(f, _)| owner(f) == Owner::User)
             .collect();
-        let mut fits = known.iter().filter(|c| {
-            on_stack
-                .iter()
-                .all(|(f, l)| c.above.iter().any(|(af, al)| af == f && al == l))
-        });
-        let first = fits.next()?;
-        fits.next().is_none().then(|| first.site.clone())
+        let of = |c: &Call, path: &[(&str, u32)]| {
+            c.callee_file == file
+                && c.callee == name
+                && path.iter().all(|(f, l)| {
+                    c.above.iter().any(|(af, al)| af == f && al == l) || (c.site.file == *f && c.site.line == *l)
+                })
+        };
+        let same_call = std::iter::once(&self.compiles[at]).chain(before);
+        if let Some(site) = one_site(same_call.flat_map(|c| c.calls.iter()).filter(|c| of(c, &on_stack))) {
+            return Some(site);
+        }
+        // Another call's traceback: only on the path this compile's own
+        // symbol stack shows (a function called from two lines).
+        if let Some(symbol) = compile.symbol_caller.as_deref() {
+            on_stack.push((symbol.file.as_deref()?, symbol.line?));
+        }
+        let run = self
+            .compiles
+            .iter()
+            .filter(|c| c.run == frame.run && c.pid == frame.pid);
+        one_site(run.flat_map(|c| c.calls.iter()).filter(|c| of(c, &on_stack)))
     }
+}
+
+/// The one site the calls name, or None when they name none or several.
+fn one_site<'a>(calls: impl Iterator<Item = &'a Call>) -> Option<CallSite> {
+    let mut sites: Vec<&CallSite> = calls.map(|c| &c.site).collect();
+    sites.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    sites.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+    match sites.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}
+
+/// The calls from a user line into another function that one graph break's
+/// traceback lists.
+fn calls_in(text: &str) -> Vec<Call> {
+    let chain = user_traceback(text);
+    let mut calls = Vec::new();
+    for at in 1..chain.len() {
+        let ((site, code), (callee, _)) = (&chain[at - 1], &chain[at]);
+        if owner(&site.file) != Owner::User {
+            continue;
+        }
+        let Some(name) = callee.function.clone() else {
+            continue;
+        };
+        calls.push(Call {
+            callee_file: callee.file.clone(),
+            callee: name,
+            site: CallSite {
+                file: site.file.clone(),
+                line: site.line,
+                function: site.function.clone(),
+                code: code.clone(),
+            },
+            above: chain[..at - 1]
+                .iter()
+                .filter(|(f, _)| owner(&f.file) == Owner::User)
+                .map(|(f, _)| (f.file.clone(), f.line))
+                .collect(),
+        });
+    }
+    calls
 }

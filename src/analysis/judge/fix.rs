@@ -193,6 +193,9 @@ fn for_owner(input: &FixInput<'_>) -> String {
                 format!("{}The compiled code reads {culprit} through a closure and your code changed it. Pass it in as an argument (a tensor when it changes every step), or move the code that reads it outside the compiled function.", once(input))
             }
         }
+        // An object the global names was replaced (built again, the old
+        // one freed): what to keep is the object, not a value in a tensor.
+        ValueOwner::Global if r.category == Category::ObjectId => format!("{}{}", once(input), r.advice),
         ValueOwner::Global => {
             let name = python_name(culprit.strip_prefix("global ").unwrap_or(culprit));
             if boolean(g) {

@@ -192,7 +192,10 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // through a global (`G['model']._modules['fc1'].scaling['default']`):
     // the model's attribute, set by the user's code (`set_scale`), not a
     // global the code reassigns.
-    if guard.starts_with("G['") && (guard.contains(".__dict__['_modules']") || guard.contains("._modules['")) {
+    // In any form: a value, `is None`, `hasattr(..., 's1')` (an attribute
+    // a library method adds to a submodule: FreeU's factors).
+    let target = guard.trim_start_matches("not ").trim_start_matches("hasattr(");
+    if target.starts_with("G['") && (target.contains(".__dict__['_modules']") || target.contains("._modules['")) {
         return Ownership::set_by(
             ValueOwner::UserAttribute,
             "your code (an attribute of the model in a global)",

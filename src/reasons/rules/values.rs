@@ -55,6 +55,20 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The compiled code reads captured state ({culprit}) that changed. Pass it as an argument (a tensor if it varies every step), or move the branch outside the compiled function.",
         },
         Rule {
+            // `Cache line invalidated because G['opt'] got deallocated`: the
+            // object the entry was specialised on by identity was freed (a
+            // new one built in its place), outside the frames torch.optim's
+            // own row reads. Recorded: tests/scenarios45
+            // timm_layerscale_llrd_finetune (2.12.1, 2.14.1).
+            id: "object.deallocated",
+            category: ObjectId,
+            when: When::Always,
+            pattern: r"^[Cc]ache line invalidated because (?P<src>.+?) got deallocated",
+            culprit: Culprit::Source("src"),
+            detail: Some("the object the compiled code was specialised on by identity was freed, and its cache entry with it"),
+            advice: "{culprit} was freed and a new object took its place (built again: an optimizer, a model or a config made per stage or per call), and the compiled code was specialised on the old one: one compile per new object. Create it once, before the loop, and reuse it (for an optimizer rebuilt per stage: keep one and change its param groups, or accept one compile per stage).",
+        },
+        Rule {
             id: "object.identity",
             category: ObjectId,
             when: When::Always,

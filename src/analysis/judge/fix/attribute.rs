@@ -65,6 +65,13 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             if expected(input).is_empty() { "" } else { "Expected once: " },
             r.culprit
         ),
+        // The code that checks for the attribute is a library's (a block
+        // that looks for factors a method of its model sets): its
+        // `__init__` is not the user's to edit.
+        Category::NewAttribute if input.guard.is_some_and(|g| g.read_in_library()) => format!(
+            "{} appeared after the first compile (set by your code, or by a method of the library's model you called after compiling, one that switches a feature on), and the library's code checks for it: one compile with and one without it, each reused. To avoid it, switch the feature on (or off) before compiling, so every call sees the same attributes.",
+            r.culprit
+        ),
         Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
             r.advice.clone()
         }

@@ -221,6 +221,14 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed. Do not mark the dim dynamic to avoid even this one: {other} held the same size change static (its traced code needs the size as a number), and torch raises an error when traced code specialises a dim you marked dynamic; pad inputs to a fixed length instead."
         );
     }
+    // The same call changed an int argument the entry holds as a constant
+    // (the dim a layout puts channels at): that alone compiles again, so
+    // marking the dim would not have spared this compile.
+    if let Some(number) = input.guard.filter(|_| dynamic).and_then(changed_number_argument) {
+        return format!(
+            "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed: this call also changed an int argument ({number}) that the compiled code holds as a constant, so marking the dim dynamic would not have avoided this compile; each value of it compiles once and is reused when it returns."
+        );
+    }
     if dynamic {
         return format!(
             "Expected once: dim {dim} changed size and torch made it dynamic at this recompile (automatic dynamic shapes), so later sizes compile nothing. No action needed; to avoid even this recompile, {mark}."
@@ -297,4 +305,15 @@ fn declared_at_compile(input: &FixInput<'_>, dim: &str) -> String {
 /// torch's own words on a size guard of an `nn.Parameter`.
 fn parameter_pinned(guard: &str) -> bool {
     guard.contains("Guard failed on a parameter")
+}
+
+/// An int argument of the call (a plain name) that changed, and that the
+/// new entry still holds as a number: `channel_dim: 1 -> 3`.
+fn changed_number_argument(g: &crate::reasons::GuardFailure) -> Option<String> {
+    g.changes.iter().flatten().find_map(|c| {
+        let name = crate::reasons::culprit::strip_locals(&c.subject);
+        let int = |v: &str| v.trim().parse::<i64>().is_ok();
+        (crate::reasons::culprit::is_plain_name(&name) && int(&c.old) && int(&c.new) && c.old != c.new)
+            .then(|| c.describe())
+    })
 }
