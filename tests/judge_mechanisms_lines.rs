@@ -119,3 +119,26 @@ fn another_calls_traceback_is_not_taken_for_a_call_from_another_line() {
         "{r:#}"
     );
 }
+
+/// torchmetrics' helpers (`_multiclass_confusion_matrix_format`, its
+/// resume function, `_multiclass_confusion_matrix_update`), compiled as
+/// frames of their own inside `multiclass_jaccard_index`: their stacks go
+/// from the loop's `evaluate_batch_c(...)` (train.py:65) through torch into
+/// torchmetrics, eliding the user's `evaluate_batch`. The graph break's
+/// traceback lists it: the user's line that led into the library is
+/// train.py:50, the deeper one on the same path.
+#[test]
+fn a_librarys_helper_is_called_from_the_innermost_user_line_that_led_into_the_library() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios45", torch, "seg_eval_jaccard_per_dataset");
+        for id in ["2/1", "3/1", "5/1", "6/1"] {
+            let r = find(&all, id);
+            assert!(
+                called_from(r).ends_with("seg_eval_jaccard_per_dataset/train.py:50"),
+                "{torch} {id}: {r:#}"
+            );
+        }
+        // The user's own compiled function keeps the loop's line.
+        assert!(called_from(find(&all, "0/1")).ends_with("seg_eval_jaccard_per_dataset/train.py:65"));
+    }
+}

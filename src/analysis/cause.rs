@@ -176,7 +176,11 @@ pub fn frame_call_site(frame: &Frame, compile: &Compile, breaks: &BreakCallers) 
         Some(compile)
     };
     let stacked = stacked?;
-    call_site(stacked).or_else(|| breaks.caller(frame, stacked))
+    // The traceback's line is on the stack's path, and never above the
+    // stack's own caller: where both name one, it is the deeper (the
+    // user's function the stack elides, `evaluate_batch` calling into
+    // torchmetrics, rather than the loop that called it).
+    breaks.caller(frame, stacked).or_else(|| call_site(stacked))
 }
 
 pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {

@@ -133,10 +133,19 @@ fn calls_in(text: &str) -> Vec<Call> {
     let chain = user_traceback(text);
     let mut calls = Vec::new();
     for at in 1..chain.len() {
-        let ((site, code), (callee, _)) = (&chain[at - 1], &chain[at]);
-        if owner(&site.file) != Owner::User {
+        let (callee, _) = &chain[at];
+        // A library's function: the innermost user line above it led there
+        // (through the library's own calls). A function of the user's: only
+        // the line directly above calls it.
+        let from = if owner(&callee.file) == Owner::User {
+            Some(at - 1).filter(|&i| owner(&chain[i].0.file) == Owner::User)
+        } else {
+            (0..at).rev().find(|&i| owner(&chain[i].0.file) == Owner::User)
+        };
+        let Some(from) = from else {
             continue;
-        }
+        };
+        let (site, code) = &chain[from];
         let Some(name) = callee.function.clone() else {
             continue;
         };
@@ -149,7 +158,7 @@ fn calls_in(text: &str) -> Vec<Call> {
                 function: site.function.clone(),
                 code: code.clone(),
             },
-            above: chain[..at - 1]
+            above: chain[..from]
                 .iter()
                 .filter(|(f, _)| owner(&f.file) == Owner::User)
                 .map(|(f, _)| (f.file.clone(), f.line))
