@@ -118,3 +118,42 @@ fn an_object_freed_and_built_again_is_read_as_one() {
         }
     }
 }
+
+/// `not set.__contains__(augs, 'noise')`: torch's set-membership guard,
+/// read by its own row (it was "not recognised"): the set's members are
+/// what was compiled, one compile per set of members, and the fix speaks
+/// of a set, not of a dict's keys.
+#[test]
+fn a_set_tested_for_an_item_is_read_by_its_row() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios46", torch, "augment_set_curriculum");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert_eq!(r["cause"]["form"], "set.contains", "{torch} {id}: {r:#}");
+            assert_eq!(r["cause"]["recognised"], true, "{torch} {id}");
+            assert_eq!(r["cause"]["category"], "dict_keys", "{torch} {id}");
+            assert_eq!(r["owner"], "user_argument", "{torch} {id}");
+            assert_eq!(r["severity"], "expected", "{torch} {id}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("members"), "{torch} {id}: {fix}");
+            assert!(!fix.contains("dict"), "{torch} {id}: {fix}");
+        }
+    }
+}
+
+/// torchmetrics' `average='micro'`, then `'macro'`, `'weighted'`, `'none'`:
+/// three recompiles of one cause, each a new string, but words a parameter
+/// takes, not one text with a changing number: a set of options, each
+/// compiled once, never "a value that keeps changing".
+#[test]
+fn words_a_parameter_takes_are_options_not_an_open_value() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios47", torch, "f1_report_sections");
+        for id in ["2/1", "2/2", "2/3"] {
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(!fix.contains("keeps changing"), "{torch} {id}: {fix}");
+        }
+    }
+}

@@ -192,7 +192,7 @@ pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[
     // compiled a side again.
     for i in 0..recompiles.len() {
         let string = recompiles[i].guard().is_some_and(|g| {
-            super::evidence::open_string(&g.guard)
+            (super::evidence::open_string(&g.guard) && !word_options(recompiles, keys, i))
                 || guard_text::specialised_number(g)
                 || guard_text::branch_bound(g).is_some()
                 || (g.guard.trim_start().starts_with("len(") && owners[i].owner == ValueOwner::UserArgument)
@@ -321,4 +321,22 @@ pub(super) fn two_sides_again(recompiles: &[Finding<'_>], keys: &[String]) -> Ve
 /// generation of its compile ids (`torch._dynamo.reset()` restarts them).
 pub(super) fn one_cause(recompiles: &[Finding<'_>], keys: &[String], i: usize, j: usize) -> bool {
     keys[j] == keys[i] && recompiles[j].frame.generation == recompiles[i].frame.generation
+}
+
+/// The strings one cause compared with are words a parameter takes (`'micro'`,
+/// `'macro'`, `'weighted'`: torchmetrics' `average`), not one text with a
+/// number that keeps changing (`f"m{n}"`): distinct once their digits are
+/// dropped, and fewer than a sweep would bring.
+fn word_options(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> bool {
+    const WORDS_AT_MOST: usize = 5;
+    let strings: Vec<String> = (0..recompiles.len())
+        .filter(|&j| keys[j] == keys[i])
+        .filter_map(|j| {
+            let g = recompiles[j].guard()?;
+            let (_, value) = g.guard.split("  #").next()?.rsplit_once(" == ")?;
+            Some(value.trim().chars().filter(|c| !c.is_ascii_digit()).collect())
+        })
+        .collect();
+    let distinct = strings.iter().enumerate().all(|(k, s)| !strings[..k].contains(s));
+    distinct && strings.len() < WORDS_AT_MOST
 }

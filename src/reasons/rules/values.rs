@@ -131,6 +131,19 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "{culprit} is read as a Python value, and it changed: each new value compiles again. Pass the value itself as a tensor argument if it changes every step, or branch on it outside the compiled function.",
         },
         Rule {
+            // `not set.__contains__(augs, 'noise')` (torch's SET_CONTAINS,
+            // 2.12 on): the compiled code tested a set for an item, and the
+            // set's members are part of what it was compiled for. Recorded:
+            // tests/scenarios46 augment_set_curriculum (2.14.1, 2.15.0).
+            id: "set.contains",
+            category: DictKeys,
+            when: When::Always,
+            pattern: r"^(?:not )?set\.__contains__\((?P<src>.+), (?P<key>'[^']*'|-?\d+|[A-Za-z_][A-Za-z0-9_.]*)\)\s*(?:#|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some("the set's members changed (item {key})"),
+            advice: "{culprit} is a set the compiled code tests for an item ({key}), and its members changed: one compile per set of members, reused when it returns. If the members follow a few fixed stages, nothing to change; if they change every step, pass what they select as a tensor (a mask of enabled options) or test the set outside the compiled function.",
+        },
+        Rule {
             id: "dict.keys",
             category: DictKeys,
             when: When::Always,

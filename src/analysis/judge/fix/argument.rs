@@ -76,6 +76,11 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             r.culprit,
             g.trim()
         ),
+        // A set the code tests for an item: what was compiled is its members.
+        Category::DictKeys if r.form == "set.contains" => format!(
+            "Expected: {} holds other members than the compiled call had: one compile per set of members, reused when it returns. Nothing to change while the sets are a few fixed stages; if they change every step, pass what they select as a tensor (a mask of enabled options) or test the set outside the compiled function.",
+            r.culprit
+        ),
         Category::DictKeys | Category::ContainerLen
             if r.category == Category::DictKeys
                 || g.contains("___dict_contains")
