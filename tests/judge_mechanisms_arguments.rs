@@ -157,3 +157,19 @@ fn words_a_parameter_takes_are_options_not_an_open_value() {
         }
     }
 }
+
+/// `F.pad(x, pad, value=pad_value)` with a pad value per dataset (0, 3,
+/// -1): torch's own F.pad hands the value to the op as a number, so it is
+/// pinned back after each change, like a number a library reads. Two
+/// recompiles of a few values are one graph per value, not a repeat.
+#[test]
+fn a_number_torchs_own_code_hands_an_op_is_one_graph_per_value_while_few() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios46", torch, "pad_collate_value_per_dataset");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
+            assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch} {id}");
+        }
+    }
+}

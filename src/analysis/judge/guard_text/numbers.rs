@@ -245,8 +245,8 @@ fn mentions(call: &crate::analysis::judge::caller::calls::Call<'_>, name: &str) 
 /// shows: the new entry still guards it `== value` and either an op takes
 /// it (`op_number`), or torch tried to keep it symbolic and specialised it
 /// back (the guard is placed by `remove_tensorify_specialized_graphargs`),
-/// or a library's code uses it where the guard points (`(1 - p_t) ** gamma`
-/// in torchvision). An optimizer's settings are judged as such, not here.
+/// or a library's or torch's own code uses it where the guard points
+/// (`(1 - p_t) ** gamma` in torchvision, F.pad's `value`). An optimizer's settings are judged as such, not here.
 pub(in crate::analysis::judge) fn specialised_number(g: &GuardFailure) -> bool {
     if op_number(g).is_some() {
         return true;
@@ -262,5 +262,11 @@ pub(in crate::analysis::judge) fn specialised_number(g: &GuardFailure) -> bool {
     }
     let tensorified = crate::reasons::tensorified(&g.raw);
     let argument = !crate::reasons::failed_subject(&g.guard).contains(['.', '[']);
-    argument && (tensorified || g.read_in_library())
+    // Read in torch's own code (F.pad's `value`, handed to the op as a
+    // number) as much as in a library's.
+    let in_torch = g
+        .location
+        .as_ref()
+        .is_some_and(|l| crate::reasons::paths::owner(&l.file) == crate::reasons::paths::Owner::Torch);
+    argument && (tensorified || g.read_in_library() || in_torch)
 }
