@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::summary_json;
+use common::{recorded_recompiles as recorded, summary_json};
 use serde_json::Value;
 use std::path::Path;
 
@@ -162,16 +162,6 @@ fn a_library_models_own_parameter_resized_by_its_method_is_the_librarys() {
     assert!(advice.contains("before torch.compile"), "{advice}");
     assert!(!advice.contains("your code changed"), "{advice}");
     assert!(!advice.contains("force_parameter_static_shapes"), "{advice}");
-}
-
-fn recorded(set: &str, torch: &str, name: &str) -> Vec<Value> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(set)
-        .join("logs")
-        .join(torch)
-        .join(name);
-    summary_json(&dir)["recompiles"].as_array().expect("recompiles").clone()
 }
 
 /// A call that changed two values at once is judged by the value torch

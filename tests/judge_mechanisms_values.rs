@@ -7,25 +7,7 @@
 
 mod common;
 
-use common::summary_json;
-use serde_json::Value;
-use std::path::Path;
-
-fn recorded(set: &str, torch: &str, name: &str) -> Vec<Value> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(set)
-        .join("logs")
-        .join(torch)
-        .join(name);
-    summary_json(&dir)["recompiles"].as_array().expect("recompiles").clone()
-}
-
-fn find<'a>(all: &'a [Value], id: &str) -> &'a Value {
-    all.iter()
-        .find(|r| r["compile_id"] == id)
-        .unwrap_or_else(|| panic!("no recompile {id}"))
-}
+use common::{recompile as find, recorded_recompiles as recorded};
 
 /// `(cy + (-1)*(cut_h // 2)) == 4` (torch 2.12 writes `== (-11)`): an
 /// expression of ints torch held symbolically that numpy's np.clip needed

@@ -114,6 +114,20 @@ pub fn summary_json(path: &Path) -> serde_json::Value {
 }
 
 /// A panic would exit 101 (or 3 from our guard) and print a backtrace.
+/// The recompiles `summary --json` reports for one recorded held-out log,
+/// `tests/<set>/logs/<torch>/<name>`.
+pub fn recorded_recompiles(set: &str, torch: &str, name: &str) -> Vec<serde_json::Value> {
+    let dir = root().join("tests").join(set).join("logs").join(torch).join(name);
+    summary_json(&dir)["recompiles"].as_array().expect("recompiles").clone()
+}
+
+/// The recompile `id` of a list of them; a panic names it when missing.
+pub fn recompile<'a>(all: &'a [serde_json::Value], id: &str) -> &'a serde_json::Value {
+    all.iter()
+        .find(|r| r["compile_id"] == id)
+        .unwrap_or_else(|| panic!("no recompile {id}"))
+}
+
 pub fn assert_clean_failure(out: &Output) {
     assert_eq!(out.code, 2, "stderr: {}", out.stderr);
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
