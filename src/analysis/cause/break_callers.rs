@@ -15,52 +15,77 @@
 //! which broke the graph where the frame begins). A traceback of another
 //! call may come from another line: it counts only on the path the
 //! compile's own symbol stack shows.
+//!
+//! Only compiles with a graph break are kept (a log of a million frames
+//! that never break keeps nothing), keyed by the function called, so a
+//! recompile looks up its own function's calls and nothing else.
 
 use super::call_site::CallSite;
 use crate::model::{Compile, Frame, Run};
 use crate::reasons::graph_break::user_traceback;
 use crate::reasons::paths::{owner, resumed_function, Owner};
+use std::collections::HashMap;
 
 /// A user line that called a function, and the user lines above it
 /// (outermost first): the path that led there.
 struct Call {
-    callee_file: String,
-    callee: String,
     site: CallSite,
     above: Vec<(String, u32)>,
+    /// The log lines of the compiles that are this call's own: the one
+    /// whose graph break recorded it and the next one in its process.
+    own: [u64; 2],
 }
 
-/// The calls one compile's graph breaks record.
-struct Logged {
-    run: usize,
-    pid: u64,
-    log_line: u64,
-    calls: Vec<Call>,
-}
+/// (run, process, the called function's file, its name).
+type Callee = (usize, u64, String, String);
 
-/// Every compile of the run in log order (by process), with the calls from
-/// the user's code its graph breaks record.
+/// The calls from the user's code that the run's graph breaks record, by
+/// the function called.
 #[derive(Default)]
 pub struct BreakCallers {
-    compiles: Vec<Logged>,
+    calls: HashMap<Callee, Vec<Call>>,
 }
 
 impl BreakCallers {
     pub fn of_run(run: &Run) -> Self {
-        let mut compiles = Vec::new();
+        let mut found = Vec::new();
         for frame in &run.frames {
-            for compile in &frame.compiles {
-                let calls = compile.graph_breaks.iter().flat_map(|t| calls_in(t)).collect();
-                compiles.push(Logged {
-                    run: frame.run,
-                    pid: frame.pid,
-                    log_line: compile.log_line,
-                    calls,
-                });
+            for compile in frame.compiles.iter().filter(|c| !c.graph_breaks.is_empty()) {
+                for text in &compile.graph_breaks {
+                    for call in calls_in(text) {
+                        found.push((frame.run, frame.pid, compile.log_line, call));
+                    }
+                }
             }
         }
-        compiles.sort_by_key(|c| (c.run, c.pid, c.log_line));
-        BreakCallers { compiles }
+        if found.is_empty() {
+            return BreakCallers::default();
+        }
+        // The compile after each one in its process: only the processes
+        // whose graph breaks recorded a call.
+        let mut lines: HashMap<(usize, u64), Vec<u64>> = HashMap::new();
+        for (run, pid, _, _) in &found {
+            lines.entry((*run, *pid)).or_default();
+        }
+        for frame in &run.frames {
+            if let Some(l) = lines.get_mut(&(frame.run, frame.pid)) {
+                l.extend(frame.compiles.iter().map(|c| c.log_line));
+            }
+        }
+        for l in lines.values_mut() {
+            l.sort_unstable();
+        }
+        let mut calls: HashMap<Callee, Vec<Call>> = HashMap::new();
+        for (run, pid, at, (callee_file, callee, mut call)) in found {
+            let process = &lines[&(run, pid)];
+            let next = process[process.partition_point(|&l| l <= at)..]
+                .first()
+                .copied()
+                .unwrap_or(at);
+            call.own = [at, next];
+            calls.entry((run, pid, callee_file, callee)).or_default().push(call);
+        }
+        BreakCallers { calls }
     }
 
     /// The user's line that called the function `frame` compiles (or
@@ -72,18 +97,15 @@ impl BreakCallers {
     /// None when no traceback records such a call, or two different lines
     /// fit.
     pub fn caller(&self, frame: &Frame, compile: &Compile) -> Option<CallSite> {
+        if self.calls.is_empty() {
+            return None;
+        }
         let file = frame.file.as_deref()?;
         let function = frame.function.as_deref()?;
         let name = resumed_function(function).map_or(function, |(name, _)| name);
-        let key = (frame.run, frame.pid, compile.log_line);
-        let at = self
-            .compiles
-            .binary_search_by_key(&key, |c| (c.run, c.pid, c.log_line))
-            .ok()?;
-        let before = at
-            .checked_sub(1)
-            .map(|i| &self.compiles[i])
-            .filter(|c| c.run == frame.run && c.pid == frame.pid);
+        let known = self
+            .calls
+            .get(&(frame.run, frame.pid, file.to_string(), name.to_string()))?;
         // The compiled frame's own entry (its `def` line, for a decorated
         // function of the user's) is the callee, not above it.
         let callers = compile.stack.split_last().map_or(&[][..], |(_, rest)| rest);
@@ -92,15 +114,15 @@ impl BreakCallers {
             .filter_map(|f| Some((f.file.as_deref()?, f.line?)))
             .filter(|(f, _)| owner(f) == Owner::User)
             .collect();
-        let of = |c: &Call, path: &[(&str, u32)]| {
-            c.callee_file == file
-                && c.callee == name
-                && path.iter().all(|(f, l)| {
-                    c.above.iter().any(|(af, al)| af == f && al == l) || (c.site.file == *f && c.site.line == *l)
-                })
+        let on_path = |c: &Call, path: &[(&str, u32)]| {
+            path.iter().all(|(f, l)| {
+                c.above.iter().any(|(af, al)| af == f && al == l) || (c.site.file == *f && c.site.line == *l)
+            })
         };
-        let same_call = std::iter::once(&self.compiles[at]).chain(before);
-        if let Some(site) = one_site(same_call.flat_map(|c| c.calls.iter()).filter(|c| of(c, &on_stack))) {
+        let same_call = known
+            .iter()
+            .filter(|c| c.own.contains(&compile.log_line) && on_path(c, &on_stack));
+        if let Some(site) = one_site(same_call) {
             return Some(site);
         }
         // Another call's traceback: only on the path this compile's own
@@ -108,11 +130,7 @@ impl BreakCallers {
         if let Some(symbol) = compile.symbol_caller.as_deref() {
             on_stack.push((symbol.file.as_deref()?, symbol.line?));
         }
-        let run = self
-            .compiles
-            .iter()
-            .filter(|c| c.run == frame.run && c.pid == frame.pid);
-        one_site(run.flat_map(|c| c.calls.iter()).filter(|c| of(c, &on_stack)))
+        one_site(known.iter().filter(|c| on_path(c, &on_stack)))
     }
 }
 
@@ -128,8 +146,8 @@ fn one_site<'a>(calls: impl Iterator<Item = &'a Call>) -> Option<CallSite> {
 }
 
 /// The calls from a user line into another function that one graph break's
-/// traceback lists.
-fn calls_in(text: &str) -> Vec<Call> {
+/// traceback lists: (the called function's file, its name, the call).
+fn calls_in(text: &str) -> Vec<(String, String, Call)> {
     let chain = user_traceback(text);
     let mut calls = Vec::new();
     for at in 1..chain.len() {
@@ -142,16 +160,11 @@ fn calls_in(text: &str) -> Vec<Call> {
         } else {
             (0..at).rev().find(|&i| owner(&chain[i].0.file) == Owner::User)
         };
-        let Some(from) = from else {
+        let (Some(from), Some(name)) = (from, callee.function.clone()) else {
             continue;
         };
         let (site, code) = &chain[from];
-        let Some(name) = callee.function.clone() else {
-            continue;
-        };
-        calls.push(Call {
-            callee_file: callee.file.clone(),
-            callee: name,
+        let call = Call {
             site: CallSite {
                 file: site.file.clone(),
                 line: site.line,
@@ -163,7 +176,9 @@ fn calls_in(text: &str) -> Vec<Call> {
                 .filter(|(f, _)| owner(&f.file) == Owner::User)
                 .map(|(f, _)| (f.file.clone(), f.line))
                 .collect(),
-        });
+            own: [0, 0],
+        };
+        calls.push((callee.file.clone(), name, call));
     }
     calls
 }

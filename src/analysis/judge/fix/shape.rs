@@ -307,8 +307,8 @@ fn parameter_pinned(guard: &str) -> bool {
     guard.contains("Guard failed on a parameter")
 }
 
-/// An int argument of the call (a plain name) that changed, and that the
-/// new entry still holds as a number: `channel_dim: 1 -> 3`.
+/// An int argument of the call (a plain name) that changed from the number
+/// the failed entry held: `channel_dim: 1 -> 3`.
 fn changed_number_argument(g: &crate::reasons::GuardFailure) -> Option<String> {
     g.changes.iter().flatten().find_map(|c| {
         let name = crate::reasons::culprit::strip_locals(&c.subject);

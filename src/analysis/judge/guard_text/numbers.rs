@@ -246,7 +246,8 @@ fn mentions(call: &crate::analysis::judge::caller::calls::Call<'_>, name: &str) 
 /// it (`op_number`), or torch tried to keep it symbolic and specialised it
 /// back (the guard is placed by `remove_tensorify_specialized_graphargs`),
 /// or a library's or torch's own code uses it where the guard points
-/// (`(1 - p_t) ** gamma` in torchvision, F.pad's `value`). An optimizer's settings are judged as such, not here.
+/// (`(1 - p_t) ** gamma` in torchvision, F.pad's `value`). An optimizer's
+/// settings are judged as such, not here.
 pub(in crate::analysis::judge) fn specialised_number(g: &GuardFailure) -> bool {
     if op_number(g).is_some() {
         return true;
