@@ -143,7 +143,8 @@ fn words_a_parameter_takes_are_options_not_an_open_value() {
 /// `F.pad(x, pad, value=pad_value)` with a pad value per dataset (0, 3,
 /// -1): torch's own F.pad hands the value to the op as a number, so it is
 /// pinned back after each change, like a number a library reads. Two
-/// recompiles of a few values are one graph per value, not a repeat.
+/// recompiles of a few values are one graph per value, not a repeat, and
+/// the advice never asks for a tensor where the op takes a number.
 #[test]
 fn a_number_torchs_own_code_hands_an_op_is_one_graph_per_value_while_few() {
     for torch in ["torch2.14.1", "torch2.15.0"] {
@@ -152,6 +153,10 @@ fn a_number_torchs_own_code_hands_an_op_is_one_graph_per_value_while_few() {
             let r = find(&all, id);
             assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
             assert_eq!(r["evidence"]["kind"], "one_per_variant", "{torch} {id}");
+            // F.pad takes a number there: no tensor can replace it.
+            let fix = r["fix"].as_str().unwrap();
+            assert!(!fix.contains("as a tensor"), "{torch} {id}: {fix}");
+            assert!(fix.contains("a tensor cannot replace it"), "{torch} {id}: {fix}");
         }
     }
 }

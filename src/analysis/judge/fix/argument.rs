@@ -135,6 +135,20 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
                 r.culprit
             )
         }
+        // Read as a number by code the user does not write (torch's F.pad,
+        // a library's formula), pinned back after each change: a tensor will
+        // not do there either.
+        Category::ConstantValue
+            if input.evidence.kind == EvidenceKind::OnePerVariant
+                && input
+                    .guard
+                    .is_some_and(crate::analysis::judge::guard_text::specialised_number) =>
+        {
+            format!(
+                "{} is used as a Python number by the code it is passed to (torch or a library turns it back into a constant after each change), so a tensor cannot replace it there. Nothing to change while its values are a fixed few; each new value costs one compile. To have one graph, compute what needs the number outside the compiled function and pass the result in.",
+                r.culprit
+            )
+        }
         Category::ConstantValue
             if op.is_some()
                 && input.evidence.kind.severity() == crate::analysis::judge::verdict::Severity::Problem
