@@ -17,7 +17,7 @@
 //! ```
 
 use super::paths::{owner, Owner};
-use super::split::{parse_stack, Location};
+use super::split::{stack_frame, Location};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -105,19 +105,17 @@ pub fn user_traceback(text: &str) -> Vec<(Location, Option<String>)> {
     };
     let body = &text[start..];
     let body = &body[..body.find("Traceback (most recent call last)").unwrap_or(body.len())];
+    // Each frame's line is followed by the source it quotes, if any.
     let lines: Vec<&str> = body.lines().collect();
-    parse_stack(body)
-        .into_iter()
-        .map(|frame| {
-            let header = format!("File \"{}\", line {}", frame.file, frame.line);
+    (0..lines.len())
+        .filter_map(|i| {
+            let frame = stack_frame(lines[i])?;
             let code = lines
-                .iter()
-                .position(|l| l.trim_start().starts_with(&header))
-                .and_then(|i| lines.get(i + 1))
+                .get(i + 1)
                 .map(|l| l.trim())
                 .filter(|l| !l.is_empty() && !l.starts_with("File \""))
                 .map(str::to_string);
-            (frame, code)
+            Some((frame, code))
         })
         .collect()
 }

@@ -137,7 +137,9 @@ pub fn split(raw: &str) -> GuardFailure {
     }
     line = parts.first().copied().unwrap_or(line);
     let guard = line.trim_end().trim_end_matches('#').trim_end().to_string();
-    let user_stack = stack_text.map(parse_stack).unwrap_or_default();
+    let user_stack = stack_text
+        .map(|t| t.lines().filter_map(stack_frame).collect::<Vec<_>>())
+        .unwrap_or_default();
     let source = pick_source(location.as_ref(), &user_stack);
     GuardFailure {
         entry,
@@ -242,17 +244,14 @@ pub(super) fn parse_location(text: &str) -> Option<Location> {
     })
 }
 
-pub(super) fn parse_stack(text: &str) -> Vec<Location> {
-    text.lines()
-        .filter_map(|l| {
-            let c = stack_frame_re().captures(l)?;
-            Some(Location {
-                file: c["file"].to_string(),
-                line: c["line"].parse().ok()?,
-                function: c.name("func").map(|m| m.as_str().to_string()),
-            })
-        })
-        .collect()
+/// One `File "...", line N, in f` line of a Python traceback.
+pub(super) fn stack_frame(line: &str) -> Option<Location> {
+    let c = stack_frame_re().captures(line)?;
+    Some(Location {
+        file: c["file"].to_string(),
+        line: c["line"].parse().ok()?,
+        function: c.name("func").map(|m| m.as_str().to_string()),
+    })
 }
 
 fn pick_source(location: Option<&Location>, stack: &[Location]) -> Option<String> {

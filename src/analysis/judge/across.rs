@@ -332,9 +332,8 @@ fn word_options(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> bool {
     let strings: Vec<String> = (0..recompiles.len())
         .filter(|&j| keys[j] == keys[i])
         .filter_map(|j| {
-            let g = recompiles[j].guard()?;
-            let (_, value) = g.guard.split("  #").next()?.rsplit_once(" == ")?;
-            Some(value.trim().chars().filter(|c| !c.is_ascii_digit()).collect())
+            let value = guard_text::compared_value(&recompiles[j].guard()?.guard)?;
+            Some(value.chars().filter(|c| !c.is_ascii_digit()).collect())
         })
         .collect();
     let distinct = strings.iter().enumerate().all(|(k, s)| !strings[..k].contains(s));

@@ -420,10 +420,9 @@ pub(super) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
 }
 
 mod numbers;
-use numbers::compared_value;
 pub(super) use numbers::{
-    counter_step, full_precision_float, int_zero_one, length_as_number, numeric, op_number, slice_bound,
-    specialised_number,
+    compared_value, counter_step, full_precision_float, int_zero_one, length_as_number, numeric, op_number,
+    slice_bound, specialised_number,
 };
 
 #[cfg(test)]
