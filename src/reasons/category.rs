@@ -67,7 +67,7 @@ categories! {
     OptimizerHyperparam => "optimizer_hyperparam", "optimizer hyperparameters (lr, betas, ...)", false;
     OptimizerState => "optimizer_state", "optimizer state created on the first step", true;
     OptimizerRecreated => "optimizer_recreated", "an optimizer created again", false;
-    FunctionIdentity => "function_identity", "a new function object per call", false;
+    FunctionIdentity => "function_identity", "another function passed (one compile per definition)", true;
     KvCache => "kv_cache", "generate(): prefill/decode and KV-cache growth", true;
     NewAttribute => "new_attribute", "attributes added after compiling", false;
     CacheLimit => "cache_limit", "the recompile limit", false;

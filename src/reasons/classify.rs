@@ -128,6 +128,7 @@ pub fn classify_in(g: &GuardFailure, ctx: &Context<'_>) -> RecompileReason {
             When::ModuleReceiver => ctx.receiver_is_module != Some(false),
             When::NowTensor => matches!(g.now, Some(super::change::GuardedNow::Tensor)),
             When::ReadInLibrary => g.read_in_library(),
+            When::ReadAsSelfInForward => g.read_as_self_in_forward(),
         };
         if !applies {
             continue;

@@ -176,6 +176,38 @@ impl GuardFailure {
     pub fn read_in_library(&self) -> bool {
         self.location.as_ref().is_some_and(|l| owner(&l.file) == Owner::Library)
     }
+
+    /// The guard's comment quotes a line of a `forward` that reads the
+    /// guarded attribute as `self.NAME` (`block.eps == 1e-12`, read by
+    /// `F.layer_norm(..., self.eps)` in forward): whatever name the frame
+    /// reaches the object by (an argument, a local, a global), it is the
+    /// module whose forward ran, and the value that module's attribute.
+    pub fn read_as_self_in_forward(&self) -> bool {
+        let in_forward = self.location.as_ref().and_then(|l| l.function.as_deref()) == Some("forward");
+        let (true, Some(code)) = (in_forward, self.code.as_deref()) else {
+            return false;
+        };
+        let lhs = self
+            .guard
+            .trim_start_matches("not ")
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        let Some((object, name)) = lhs.rsplit_once('.') else {
+            return false;
+        };
+        let plain = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !plain(name) || object == "self" {
+            return false;
+        }
+        let read = format!("self.{name}");
+        code.match_indices(&read).any(|(at, _)| {
+            let before = code[..at].chars().next_back();
+            let after = code[at + read.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    }
 }
 
 #[cfg(test)]

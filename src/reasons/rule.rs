@@ -44,6 +44,10 @@ pub enum When {
     NowTensor,
     /// The guard's line is in a library's code (an installed package).
     ReadInLibrary,
+    /// The guard's line is a `forward` that reads the guarded attribute as
+    /// `self.NAME`: the object is a module, by whatever name the frame
+    /// reaches it.
+    ReadAsSelfInForward,
 }
 
 pub struct Rule {

@@ -63,7 +63,12 @@ pub fn rules() -> Vec<Rule> {
             pattern: r"___check_obj_id\((?P<src>[^,]+?)\.(?:__code__|func)\b",
             culprit: Culprit::Template("function {$src}"),
             detail: Some("a different function object was passed: Dynamo guards on the function it inlines"),
-            advice: "A new function (a lambda, a nested def or a functools.partial made inside the loop) is passed on each call, and Dynamo compiles once per function. Define it once outside the loop and reuse it, and pass what varies as a tensor argument.",
+            // The guard is on the function's code, which Python makes once
+            // where the function is defined: a lambda or nested def made
+            // again each call keeps its code and passes it. Only another
+            // definition fails it, so the functions are as few as their
+            // definitions in the source.
+            advice: "Another function reached the call than the compiled one (another def or lambda in the source; the same lambda or nested def made again keeps its code and compiles nothing), and Dynamo inlines a function's code: one compile per function, reused when it returns. Nothing to change while the functions are a fixed few (one per experiment or config); past the recompile limit the frame stops compiling, so to have one graph, pick the function outside the compiled code (compile one function per choice), or pass what distinguishes them as a tensor to one function.",
         },
         Rule {
             id: "attribute.hasattr",

@@ -118,8 +118,13 @@ fn distance(r: &GuardFailure, all: &[GuardFailure]) -> (usize, usize) {
 /// The value a guarded subject reads. A symbolic expression over sizes
 /// (`((1 + (x.size()[0] // 2)) % 4)` and its complement) reads the sizes it
 /// names: every expression one size change flips counts once, as that
-/// tensor's size. Any other subject is a value of its own.
+/// tensor's size. A value's type is that value read (`type id(ord)` and
+/// `ord` of one argument, int 1 then float inf: one value that changed, not
+/// two). Any other subject is a value of its own.
 fn value_read(subject: &str) -> String {
+    if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
+        return inner.to_string();
+    }
     let mut sizes: Vec<&str> = subject
         .match_indices(".size()")
         .map(|(at, _)| operand_before(subject, at))

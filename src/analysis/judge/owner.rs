@@ -201,6 +201,15 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             "your code (an attribute of the model in a global)",
         );
     }
+    // A model kept in a global whose forward (the user's) reads the value
+    // as `self.clip_value`: the model's attribute, which the user's code
+    // sets, not a global it reassigns.
+    if target.starts_with("G['") && g.read_as_self_in_forward() && !g.read_in_library() {
+        return Ownership::set_by(
+            ValueOwner::UserAttribute,
+            "your code (an attribute of the model in a global)",
+        );
+    }
     if let Some(module) = global_module(&guard) {
         return match module {
             GlobalOf::Torch if guard.contains("parametrize") => {
@@ -242,7 +251,10 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // (`args[0].config.sliding_window` in a library decorator around
     // forward) is still the model object's attribute.
     let config_field = subject.contains(".config.");
+    // A module handed to the frame by another name (`block.eps` of an
+    // argument) whose forward reads the value as `self.eps` holds it too.
     let on_object = matches!(root, "self" | "fn")
+        || g.read_as_self_in_forward()
         || subject.starts_with("id(self")
         || subject.starts_with("type id(self")
         || (config_field && matches!(root, "args" | "kwargs"));
@@ -362,7 +374,10 @@ fn behind_a_property<'s>(subject: &'s str, code: Option<&str>) -> Option<&'s str
     let first = parts.next().and_then(|p| p.split('[').next())?;
     let private =
         first.starts_with('_') && !first.starts_with("__") && !matches!(first, "_modules" | "_parameters" | "_buffers");
-    let deeper = parts.count() >= 2;
+    // Two attributes deeper, or the line names the property itself
+    // (`self.trainer.accumulate_grad_batches` guarded as
+    // `self._trainer.accumulate_grad_batches`).
+    let deeper = parts.count() >= 2 || code.contains(&format!("self.{}.", first.trim_start_matches('_')));
     (private && deeper && !code.contains(first)).then_some(first)
 }
 

@@ -187,6 +187,24 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Torch holds {culprit} symbolically, but an op of the traced code takes a number made from it (here a probability or a scale), so each new value compiles again. Keep it fixed while compiled, give it a few values (one compile each), or compute that op outside the compiled region.",
         },
         Rule {
+            // `block.eps == 1e-12` or `G['model'].clip_value is None` whose
+            // comment quotes a `forward` reading `self.eps`: a module handed
+            // to the compiled function (an argument, a local) or kept in a
+            // global is still a module, and the value its attribute, not a
+            // field of a config or batch object, nor a global the code
+            // reassigns. Recorded: tests/scenarios48
+            // layernorm_eps_checkpoint_families, gelu_approx_checkpoint_mlp
+            // (2.12.1, 2.14.1); tests/scenarios50 activation_grad_clip_hook
+            // (2.12.1, 2.14.1).
+            id: "module.attribute_read_in_forward",
+            category: NnModuleAttr,
+            when: When::ReadAsSelfInForward,
+            pattern: r"^(?:not )?(?P<src>(?:G\['[^']+'\]|[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:==|!=|is|$)",
+            culprit: Culprit::Source("src"),
+            detail: Some(MODULE_ATTR_DETAIL),
+            advice: MODULE_ATTR_ADVICE,
+        },
+        Rule {
             // `G['metric']._update_count == 0` with torch's hint that it is
             // an integer attribute of an nn.Module: a module kept in a
             // global, whose attribute changed, not the global itself.

@@ -10,8 +10,15 @@ use crate::reasons::Category;
 /// An identity guard on the object a method runs on, or on a class passed
 /// as a value, seen once: instances a method is called on and classes are
 /// few, each compiled once. A new object every call shows up as a repeat.
+/// A function's code, compiled once per definition.
 pub(super) fn few_objects(f: &Facts<'_>) -> Option<String> {
     let g = f.guard?;
+    // A function's code is made once, where it is defined: another code is
+    // another definition in the source, and definitions are few, however
+    // often one is made again (a lambda in a loop keeps its code).
+    if f.category == Category::FunctionIdentity {
+        return Some("another function (another definition in the source: its code object is made once, where it is defined) compiled once for it, reused when it returns; functions are as few as their definitions".into());
+    }
     if f.category != Category::ObjectId || f.same_cause.len() >= 2 {
         return None;
     }

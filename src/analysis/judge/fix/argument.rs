@@ -48,6 +48,10 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected: the compiled code depends on the identity of {} (id(), `is`, or the object itself), so each one compiles once, reused when the same object returns. Nothing to change unless your code makes a new one every call; then create it once and reuse it, or pass what distinguishes them as a tensor.",
             r.culprit
         ),
+        Category::FunctionIdentity if input.evidence.kind == EvidenceKind::OnePerVariant => format!(
+            "Expected: {} is another function than the compiled call had (another def or lambda in your source; the same one made again keeps its code and compiles nothing): one compile per function, reused when it returns. No action needed while the functions are a fixed few; past the recompile limit the frame stops compiling, so with many, pick the function outside the compiled code (one compiled function per choice) or pass what distinguishes them as a tensor.",
+            r.culprit
+        ),
         Category::ShapeInput if !g.contains("_dynamo_dynamic_indices") => shape_fix(input, dynamic),
         // The cache's tensors are made by the model in the first (prefill)
         // call, so there is nothing to mark before it.
