@@ -79,13 +79,6 @@ const OPEN42: &[Open] = &[
         "ours 'library_attribute', the truth 'user_attribute'",
     ),
     (
-        "unet_attn_processor_ablation",
-        "*",
-        "0/2",
-        "category",
-        "ours 'constant_value', the truth 'nn_module_attr'",
-    ),
-    (
         "unet_freeu_style_requests",
         "*",
         "0/2",

@@ -7,6 +7,7 @@ use super::category::Category;
 
 use super::rule::{Culprit, Rule, When};
 
+mod attributes;
 mod common;
 mod forms;
 mod values;
@@ -361,7 +362,12 @@ pub fn rules() -> Vec<Rule> {
             advice: "Torch's global state ({what}) changed between calls (grad mode, autocast, deterministic algorithms, default device, torch-function modes or backend). Keep it fixed around the compiled call.",
         },
     ];
-    forms::rows().into_iter().chain(rows).chain(values::rows()).collect()
+    forms::rows()
+        .into_iter()
+        .chain(rows)
+        .chain(values::rows())
+        .chain(attributes::rows())
+        .collect()
 }
 
 /// Whether the row that read `form` writes the whole fix itself: the

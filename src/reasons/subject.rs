@@ -116,6 +116,16 @@ pub fn guarded_tensor(guard: &str) -> Option<&str> {
     rest.find("' ").map(|end| &rest[..end])
 }
 
+/// A parameter of a module the frame is handed by a name other than
+/// `self` (an argument, a local): `tensor 'stage._modules['kv']._parameters['bias']' ...`.
+/// Another size there is another module passed in.
+pub fn argument_module_parameter(guard: &str) -> bool {
+    guarded_tensor(guard).is_some_and(|t| {
+        let root = t.split(['.', '[']).next().unwrap_or("");
+        !matches!(root, "self" | "fn" | "G" | "L") && t.contains("._parameters['")
+    })
+}
+
 /// The key and the dict of a key test, `___dict_contains(KEY, DICT)`
 /// (negated or not): `("32", "self.cache")`.
 pub fn dict_key_test(guard: &str) -> Option<(&str, &str)> {

@@ -363,6 +363,14 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             "the library's code was handed another layer's parameter (another shape; parameter shapes compile static): one compile per shape, and no later compile of this frame failed on it",
         );
     }
+    // A module the user's code hands the frame (`attend(x, stage)`), whose
+    // parameter has another shape: another module, compiled once for it.
+    if shape && crate::reasons::subject::argument_module_parameter(guard) && f.same_cause.len() < 2 {
+        return Evidence::new(
+            EvidenceKind::OnePerVariant,
+            "another module was passed in (its parameter has another shape; parameter shapes compile static): one compile per module, and no later compile of this frame failed on it",
+        );
+    }
     if let Some(why) = few_objects(f) {
         return Evidence::new(EvidenceKind::OnePerVariant, why);
     }

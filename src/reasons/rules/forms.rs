@@ -2,7 +2,8 @@
 //! relation between values rather than one value the user passes: the
 //! torch-function mode stack, the default device, functorch transforms,
 //! forward-mode AD, saved-tensor hooks, tensor-subclass metadata, a tensor
-//! subclass where a Parameter was compiled, two sizes tied by duck sizing
+//! subclass where a Parameter was compiled, a dynamic int's lower bound of
+//! 2 (its 0/1 specialisation), two sizes tied by duck sizing
 //! (other relations between sizes are the general symbolic-size row's), storage
 //! offsets, aliasing, and the optimizer's gradients and param groups. They
 //! are tried first: each pattern is narrower than the general rows after it
@@ -108,6 +109,19 @@ pub(super) fn rows() -> Vec<Rule> {
             culprit: Culprit::Source("src"),
             detail: Some("a {act} now holds what was compiled as a plain nn.Parameter: the weights were converted (quantised, wrapped in a tensor subclass) after compiling"),
             advice: "Convert the model (quantise, wrap or replace its weights) before torch.compile, so the first compile sees the final weight types; each module converted after compiling compiles again.",
+        },
+        Rule {
+            // `2 <= num_samples`: a Python int torch made dynamic is, like a
+            // size, compiled for values of at least 2; a call with 0 or 1
+            // gets a graph of its own. Recorded: tests/scenarios52
+            // multinomial_sampler_per_request (2.12.1, 2.14.1).
+            id: "shape.symbolic_int_low",
+            category: ShapeInput,
+            when: When::Always,
+            pattern: r"^2 <= (?P<src>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\['[^']*'\]|\[\d+\])*)\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("a dynamic int is compiled for values of at least 2 (0 and 1 are specialized, as for sizes)"),
+            advice: "Expected: torch holds {culprit} as a dynamic int, and like a size it compiles it for values of 2 and more; this call passed 0 or 1, which gets one graph of its own (the 0/1 specialization), compiled once and reused when it returns. No action needed; marking it dynamic does not change this.",
         },
         Rule {
             id: "shape.sizes_equal",

@@ -52,6 +52,15 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             "Expected: {} is another function than the compiled call had (another def or lambda in your source; the same one made again keeps its code and compiles nothing): one compile per function, reused when it returns. No action needed while the functions are a fixed few; past the recompile limit the frame stops compiling, so with many, pick the function outside the compiled code (one compiled function per choice) or pass what distinguishes them as a tensor.",
             r.culprit
         ),
+        Category::ShapeInput
+            if crate::reasons::subject::argument_module_parameter(g)
+                && input.evidence.kind == EvidenceKind::OnePerVariant =>
+        {
+            format!(
+                "Expected: {} is a parameter of another module passed in (a stage, a head: its parameters have other shapes), and torch keeps parameter shapes static: one graph per module shape, compiled once and reused when it returns. No action needed while the modules are a fixed few; marking dims dynamic does not apply to a parameter (torch._dynamo.config.force_parameter_static_shapes = False would let parameter shapes vary).",
+                r.culprit
+            )
+        }
         Category::ShapeInput if !g.contains("_dynamo_dynamic_indices") => shape_fix(input, dynamic),
         // The cache's tensors are made by the model in the first (prefill)
         // call, so there is nothing to mark before it.

@@ -147,7 +147,32 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
     let calls = crate::analysis::judge::caller::calls::calls(code);
     const TENSOR_MAKERS: [&str; 4] = ["tensor", "as_tensor", "scalar_tensor", "asarray"];
     let makes_tensor = |callee: &str| TENSOR_MAKERS.contains(&callee.rsplit('.').next().unwrap_or(callee));
-    if calls.iter().any(|c| makes_tensor(c.callee) && mentions(c, &name)) {
+    // Ops whose number may as well be a tensor (`torch.lerp(e, p, weight)`
+    // takes a 0-dim tensor weight, `clamp_min` a tensor floor): a tensor
+    // can replace the number there, so it is no op that needs it.
+    const TAKE_TENSORS: [&str; 16] = [
+        "lerp",
+        "lerp_",
+        "clamp",
+        "clamp_min",
+        "clamp_max",
+        "clip",
+        "where",
+        "pow",
+        "mul",
+        "add",
+        "sub",
+        "div",
+        "maximum",
+        "minimum",
+        "fmod",
+        "remainder",
+    ];
+    let takes_tensor = |callee: &str| TAKE_TENSORS.contains(&callee.rsplit('.').next().unwrap_or(callee));
+    if calls
+        .iter()
+        .any(|c| (makes_tensor(c.callee) || takes_tensor(c.callee)) && mentions(c, &name))
+    {
         return None;
     }
     let op = |callee: &str| {
