@@ -170,15 +170,6 @@ pub fn tensorified(raw: &str) -> bool {
     raw.contains("remove_tensorify_specialized") || raw.contains("_tensorify_python_scalars")
 }
 
-/// A guarded path that runs through a module's submodules (`_modules`,
-/// which only an nn.Module has) from a name other than `self`
-/// (`model._modules['norm'].eps`): an attribute of a model the frame is
-/// handed, not a value of its own.
-pub fn through_submodules(subject: &str) -> bool {
-    let root = subject.split(['.', '[']).next().unwrap_or("");
-    !matches!(root, "self" | "fn" | "G" | "L") && subject.contains("._modules['")
-}
-
 impl GuardFailure {
     /// The guard's comment names a line of a library's code (an installed
     /// package): the value is read there, not in the user's code or torch's.

@@ -116,14 +116,26 @@ pub fn guarded_tensor(guard: &str) -> Option<&str> {
     rest.find("' ").map(|end| &rest[..end])
 }
 
-/// A parameter of a module the frame is handed by a name other than
-/// `self` (an argument, a local): `tensor 'stage._modules['kv']._parameters['bias']' ...`.
-/// Another size there is another module passed in.
+/// A path rooted in a name the frame was handed (an argument, a local),
+/// not `self`, a bound method's `fn`, a global or the locals dict.
+fn handed_in(path: &str) -> bool {
+    let root = path.split(['.', '[']).next().unwrap_or("");
+    !root.is_empty() && !matches!(root, "self" | "fn" | "G" | "L")
+}
+
+/// A guarded path that runs through a module's submodules (`_modules`,
+/// which only an nn.Module has) from a model the frame is handed
+/// (`model._modules['norm'].eps`): an attribute of that model, not a value
+/// of its own.
+pub fn through_submodules(subject: &str) -> bool {
+    handed_in(subject) && subject.contains("._modules['")
+}
+
+/// A parameter of a module the frame is handed (`tensor
+/// 'stage._modules['kv']._parameters['bias']' ...`): another size there is
+/// another module passed in.
 pub fn argument_module_parameter(guard: &str) -> bool {
-    guarded_tensor(guard).is_some_and(|t| {
-        let root = t.split(['.', '[']).next().unwrap_or("");
-        !matches!(root, "self" | "fn" | "G" | "L") && t.contains("._parameters['")
-    })
+    guarded_tensor(guard).is_some_and(|t| handed_in(t) && t.contains("._parameters['"))
 }
 
 /// The key and the dict of a key test, `___dict_contains(KEY, DICT)`

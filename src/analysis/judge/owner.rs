@@ -257,7 +257,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         || g.read_as_self_in_forward()
         // An attribute's value on a submodule of a model handed in: the
         // model's (its class or identity is the object passed, not one).
-        || (crate::reasons::guard_site::through_submodules(&subject)
+        || (crate::reasons::subject::through_submodules(&subject)
             && !guard.starts_with("tensor '")
             && !guard.starts_with("___check_"))
         || subject.starts_with("id(self")

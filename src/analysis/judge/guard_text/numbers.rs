@@ -149,8 +149,9 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
     let makes_tensor = |callee: &str| TENSOR_MAKERS.contains(&callee.rsplit('.').next().unwrap_or(callee));
     // Ops whose number may as well be a tensor (`torch.lerp(e, p, weight)`
     // takes a 0-dim tensor weight, `clamp_min` a tensor floor): a tensor
-    // can replace the number there, so it is no op that needs it.
-    const TAKE_TENSORS: [&str; 16] = [
+    // can replace the number there, so it is no op that needs it. Not
+    // add/sub, whose `alpha=` must stay a number.
+    const TAKE_TENSORS: [&str; 14] = [
         "lerp",
         "lerp_",
         "clamp",
@@ -160,8 +161,6 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
         "where",
         "pow",
         "mul",
-        "add",
-        "sub",
         "div",
         "maximum",
         "minimum",
