@@ -12,7 +12,7 @@
 use super::culprit::strip_locals;
 use super::paths::{owner, Owner};
 use super::split::{parse_location, split, GuardFailure, Location};
-use super::subject::{container_tested, guarded_tensor};
+use super::subject::{container_tested, failed_subject, guarded_tensor};
 
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
 /// A key of a dict (`list(dict.keys(X))[0] == 'linear'`).
@@ -187,13 +187,8 @@ impl GuardFailure {
         let (true, Some(code)) = (in_forward, self.code.as_deref()) else {
             return false;
         };
-        let lhs = self
-            .guard
-            .trim_start_matches("not ")
-            .split_whitespace()
-            .next()
-            .unwrap_or("");
-        let Some((object, name)) = lhs.rsplit_once('.') else {
+        let subject = failed_subject(&self.guard);
+        let Some((object, name)) = subject.rsplit_once('.') else {
             return false;
         };
         let plain = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');

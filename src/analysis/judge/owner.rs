@@ -193,18 +193,13 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // the model's attribute, set by the user's code (`set_scale`), not a
     // global the code reassigns.
     // In any form: a value, `is None`, `hasattr(..., 's1')` (an attribute
-    // a library method adds to a submodule: FreeU's factors).
+    // a library method adds to a submodule: FreeU's factors). So is an
+    // attribute of the model itself that its forward (the user's) reads as
+    // `self.clip_value`.
     let target = guard.trim_start_matches("not ").trim_start_matches("hasattr(");
-    if target.starts_with("G['") && (target.contains(".__dict__['_modules']") || target.contains("._modules['")) {
-        return Ownership::set_by(
-            ValueOwner::UserAttribute,
-            "your code (an attribute of the model in a global)",
-        );
-    }
-    // A model kept in a global whose forward (the user's) reads the value
-    // as `self.clip_value`: the model's attribute, which the user's code
-    // sets, not a global it reassigns.
-    if target.starts_with("G['") && g.read_as_self_in_forward() && !g.read_in_library() {
+    let submodule = target.contains(".__dict__['_modules']") || target.contains("._modules['");
+    let read_by_its_forward = g.read_as_self_in_forward() && !g.read_in_library();
+    if target.starts_with("G['") && (submodule || read_by_its_forward) {
         return Ownership::set_by(
             ValueOwner::UserAttribute,
             "your code (an attribute of the model in a global)",
