@@ -404,6 +404,25 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "global",
             "one_per_variant",
         ),
+        // os.environ read inside the compiled forward (a debug flag the
+        // script sets per phase): the variable by its name, not "the
+        // global os.environ._data".
+        (
+            "tests/scenarios59/logs/torch2.12.1/debug_scale_env_flag",
+            "0/1",
+            "global.environment_variable",
+            "global_var",
+            "global",
+            "changed_once",
+        ),
+        (
+            "tests/scenarios59/logs/torch2.15.0/debug_scale_env_flag",
+            "0/1",
+            "global.environment_variable",
+            "global_var",
+            "global",
+            "changed_once",
+        ),
     ];
     for (log, id, form, category, owner, evidence) in cases {
         let doc = summary_json(&root().join(log));

@@ -196,6 +196,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
         // An object the global names was replaced (built again, the old
         // one freed): what to keep is the object, not a value in a tensor.
         ValueOwner::Global if r.category == Category::ObjectId => format!("{}{}", once(input), r.advice),
+        ValueOwner::Global if r.form == "global.environment_variable" => environment_fix(input),
         ValueOwner::Global => {
             let name = python_name(culprit.strip_prefix("global ").unwrap_or(culprit));
             if boolean(g) {
@@ -207,6 +208,24 @@ fn for_owner(input: &FixInput<'_>) -> String {
         ValueOwner::UserAttribute => user_attribute_fix(input),
         ValueOwner::UserArgument => user_argument_fix(input, dynamic),
     }
+}
+
+/// An environment variable the compiled code reads: the script's to set,
+/// a few values at most (a debug flag per phase), read once to compile once.
+fn environment_fix(input: &FixInput<'_>) -> String {
+    let culprit = &input.reason.culprit;
+    if input.evidence.kind.severity() == super::verdict::Severity::Problem {
+        return format!(
+            "Your code keeps changing {culprit}, which the compiled code reads: every new value compiles again. Read it once outside the compiled code (at import, or into an attribute in __init__), and pass what must change per call as an argument."
+        );
+    }
+    format!(
+        "{}the compiled code reads {culprit}, which your script changed between calls: one graph per value, compiled once and reused when it returns. No action needed while it takes a few values (a flag per phase); to compile once, read it once outside the compiled code (at import, or into an attribute in __init__) so the graph never reads os.environ.",
+        match once(input) {
+            "" => "Expected: ",
+            lead => lead,
+        }
+    )
 }
 
 fn graph_break_value_fix(input: &FixInput<'_>) -> String {

@@ -355,17 +355,6 @@ pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
     })
 }
 
-/// The container whose number of submodules the guard tests
-/// (`len(self._modules['blocks']._modules) != 1` -> `self.blocks`): the
-/// structure of a model (an `nn.ModuleList`, `nn.Sequential` or
-/// `nn.ModuleDict` the code loops over), not a list of values.
-pub(super) fn module_children(guard: &str) -> Option<String> {
-    let inner = guard.trim().strip_prefix("len(")?;
-    let (inner, _) = inner.split_once(") ")?;
-    let container = inner.strip_suffix("._modules")?;
-    Some(crate::reasons::culprit::python_name(container))
-}
-
 /// A size of 0 or 1 that the new compile holds where the failed entry held
 /// the dim symbolic (`edge_index.size()`: `[2, None]` -> `[2, 0]`), whatever
 /// guard was reported first (a stride relation only the empty tensor
@@ -391,35 +380,9 @@ pub(super) fn zero_one_change(g: &GuardFailure) -> Option<(String, usize, u64)> 
     })
 }
 
-/// The guarded attribute is an argument a torch layer was built with
-/// (`self._modules['conv'].dilation`), read inside torch's own layer code
-/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
-/// a Python int there, so it cannot become a tensor or dynamic. The layer
-/// argument's name.
-pub(super) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
-    let in_torch_layer = g
-        .location
-        .as_ref()
-        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
-    if !in_torch_layer || !g.guard.contains("._modules[") {
-        return None;
-    }
-    const STRUCTURAL: [&str; 8] = [
-        "dilation",
-        "padding",
-        "stride",
-        "kernel_size",
-        "groups",
-        "output_padding",
-        "padding_mode",
-        "num_heads",
-    ];
-    let subject = crate::reasons::failed_subject(&g.guard);
-    let name = subject.rsplit('.').next()?.to_string();
-    STRUCTURAL.contains(&name.as_str()).then_some(name)
-}
-
+mod modules;
 mod numbers;
+pub(super) use modules::{module_children, torch_layer_argument, Children};
 pub(super) use numbers::{
     compared_value, counter_step, full_precision_float, int_zero_one, length_as_number, numeric, op_number,
     slice_bound, specialised_number,

@@ -94,6 +94,17 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "{culprit} is state of a library's object, read by the library's own code as a constant: each new value compiles again. Keep the library call that changes it outside the compiled function.",
         },
         Rule {
+            // `G['os'].environ._data[b'DEBUG'] == b'1'`: os.environ (or
+            // os.getenv) read inside the compiled code, guarded as bytes.
+            id: "global.environment_variable",
+            category: GlobalVar,
+            when: When::Always,
+            pattern: r"^(?P<src>G\['[A-Za-z_][A-Za-z0-9_]*'\]\.environ\._data\[b'(?P<name>[^']+)'\])",
+            culprit: Culprit::Template("environment variable {name} (os.environ)"),
+            detail: Some("an environment variable read inside the compiled code changed"),
+            advice: "The compiled code reads {culprit}, which changed after the first compile: one graph per value. Read it once outside the compiled code (at import, or into an attribute in __init__).",
+        },
+        Rule {
             id: "global.value",
             category: GlobalVar,
             when: When::Always,

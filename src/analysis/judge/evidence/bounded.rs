@@ -19,6 +19,17 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
         return None;
     }
     let guard = f.guard.map(|g| g.guard.as_str()).unwrap_or("");
+    // A model's structure (the blocks a ModuleList holds) changes when the
+    // user grows or prunes it on purpose, a few times: each depth compiles
+    // once, however it steps (one block or one prompt at a time). A depth
+    // compiled again is a repeat (judge_frame counts it).
+    if let Some(c) = f.guard.and_then(module_children) {
+        let unit = if c.what == "submodules" { "depth" } else { "count" };
+        return Some(format!(
+            "{} holds {} the code loops over, and your code changed how many (a model grown or pruned in stages): one graph per {unit}, each compiled once; no {unit} compiled twice",
+            c.container, c.what
+        ));
+    }
     // Stepped by one at each of several recompiles: a counter, not modes.
     let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
     let steps = if argument { OPEN_STRINGS } else { 2 };
@@ -105,14 +116,6 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
             } else {
                 format!(" at {line}")
             }
-        ));
-    }
-    // A model's structure (the blocks a ModuleList holds) changes when the
-    // user grows or prunes it on purpose, a few times: each depth compiles
-    // once. A depth compiled again is a repeat (judge_frame counts it).
-    if let Some(container) = module_children(guard) {
-        return Some(format!(
-            "{container} holds submodules the code loops over, and your code changed how many (a model grown or pruned in stages): one graph per depth, each compiled once; no depth compiled twice"
         ));
     }
     let why = match f.category {

@@ -6,7 +6,7 @@ use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
     compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
-    torch_layer_argument,
+    op_number, torch_layer_argument, Children,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::culprit::python_name;
@@ -45,15 +45,8 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             r.culprit
         );
     }
-    if let Some(container) = module_children(g) {
-        if input.evidence.kind != EvidenceKind::OnePerVariant {
-            return format!(
-                "Your code keeps changing how many submodules {container} holds, and the compiled forward loops over them: every new depth is a new graph, so growing it this often recompiles each time until the frame hits the recompile limit. Build the model to its final depth before compiling (mask or skip the blocks not in use yet), or compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}), so a new block compiles only itself."
-            );
-        }
-        return format!(
-            "Expected: your code changed how many submodules {container} holds (a model grown or pruned in stages), and the compiled forward loops over them: one graph per depth, compiled once per stage and reused while the depth stays. No action needed. To compile each block once instead of each depth, compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container})."
-        );
+    if let Some(c) = input.guard.and_then(module_children) {
+        return children_fix(input, &c);
     }
     if let Some(fix) = config_field_fix(input, g) {
         return fix;
@@ -109,6 +102,9 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             // A library's code needs the number: no buffer there.
             if read_in_library(input) { "" } else { ", or make it a buffer (a tensor)" }
         ),
+        // An op that takes the number as a Python number (a window, a pool
+        // size) pins it again whatever the config: no buffer, no unspec int.
+        _ if numeric(g) && input.guard.and_then(op_number).is_some() => op_attribute_fix(input),
         // allow_unspec_int_on_nn_module is for ints: a float (or a value the
         // guard does not show) gets only what works for any number.
         _ if numeric(g) && compared_with_int(g) => format!(
@@ -121,6 +117,59 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
         ),
         _ => r.advice.clone(),
     }
+}
+
+/// A container of the model (blocks, prompt parameters) grown or pruned
+/// while compiled: one graph per count, the cure for repeats is building it
+/// to its final size first.
+fn children_fix(input: &FixInput<'_>, c: &Children) -> String {
+    let (container, what) = (&c.container, c.what);
+    // Blocks can be compiled one by one; parameters cannot.
+    let regional = if what == "submodules" {
+        format!(", or compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}), so a new block compiles only itself")
+    } else {
+        String::new()
+    };
+    let unit = if what == "submodules" { "depth" } else { "count" };
+    let build = if what == "submodules" {
+        "Build the model to its final depth before compiling (mask or skip the blocks not in use yet)".to_string()
+    } else {
+        format!("Build {container} to its final size before compiling (mask the entries not in use yet)")
+    };
+    if input.evidence.kind != EvidenceKind::OnePerVariant {
+        return format!(
+            "Your code keeps changing how many {what} {container} holds, and the compiled forward loops over them: every new {unit} is a new graph, so growing it this often recompiles each time until the frame hits the recompile limit. {build}{regional}."
+        );
+    }
+    let regional = if what == "submodules" {
+        format!(" To compile each block once instead of each depth, compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}).")
+    } else {
+        format!(
+            " To compile once, create all of {container}'s entries before compiling and mask the ones not in use yet."
+        )
+    };
+    format!(
+        "Expected: your code changed how many {what} {container} holds (a model grown or pruned in stages), and the compiled forward loops over them: one graph per {unit}, compiled once per stage and reused while the {unit} stays. No action needed.{regional}"
+    )
+}
+
+/// A module attribute your code sets that an op takes as a Python number
+/// (`F.local_response_norm(x, size=self.lrn_size)`): a buffer cannot
+/// replace it, and allowing unspecialised ints does not help, because the
+/// op pins each value again.
+fn op_attribute_fix(input: &FixInput<'_>) -> String {
+    let op = input.guard.and_then(op_number).unwrap_or_default();
+    let culprit = &input.reason.culprit;
+    if input.evidence.kind.severity() == crate::analysis::judge::verdict::Severity::Problem {
+        return format!(
+            "Your code keeps changing module attribute {culprit}, which {op} takes as a Python number (a tensor or a buffer cannot replace it there, and no config makes it dynamic): every new value compiles the graph again. Use a few distinct values (each compiles once and is reused when it returns), keep it fixed while the model is compiled, or keep one compiled model per setting."
+        );
+    }
+    // Expected: the evidence leads (judged() adds it), this says how to
+    // avoid it anyway.
+    format!(
+        "Module attribute {culprit} is passed to {op} as a Python number (a tensor or a buffer cannot replace it there, and no config makes it dynamic), so each value is a graph of its own: set it once before compiling and keep it, or keep one compiled model per setting."
+    )
 }
 
 /// The failed guard's value is read in a library's code (the guard's

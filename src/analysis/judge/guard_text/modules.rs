@@ -1,0 +1,68 @@
+//! What a guard on a module's own structure says: how many entries a
+//! container holds, and an argument a torch layer was built with.
+
+use crate::reasons::GuardFailure;
+
+/// The container whose number of entries the guard tests
+/// (`len(self._modules['blocks']._modules) != 1` -> `self.blocks`,
+/// `self._modules['prompts']._size == 2` -> `self.prompts`): the structure
+/// of a model (an `nn.ModuleList`, `nn.Sequential`, `nn.ModuleDict` or
+/// `nn.ParameterList` the code loops over), not a list of values.
+pub(in crate::analysis::judge) fn module_children(g: &GuardFailure) -> Option<Children> {
+    let guard = g.guard.as_str();
+    if let Some(inner) = guard.trim().strip_prefix("len(") {
+        let (inner, _) = inner.split_once(") ")?;
+        let container = inner.strip_suffix("._modules")?;
+        return Some(Children {
+            container: crate::reasons::culprit::python_name(container),
+            what: "submodules",
+        });
+    }
+    // An nn.ParameterList counts its entries in `_size`, which torch's
+    // container code loops over (`range(len(self))`).
+    let (subject, rest) = guard.trim().split_once("._size == ")?;
+    rest.split_whitespace().next()?.parse::<u64>().ok()?;
+    let in_container = g
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.ends_with("nn/modules/container.py"));
+    in_container.then(|| Children {
+        container: crate::reasons::culprit::python_name(subject),
+        what: "parameters",
+    })
+}
+
+/// A module container whose number of entries the compiled code loops
+/// over: its name, and what it holds.
+pub(in crate::analysis::judge) struct Children {
+    pub container: String,
+    pub what: &'static str,
+}
+
+/// The guarded attribute is an argument a torch layer was built with
+/// (`self._modules['conv'].dilation`), read inside torch's own layer code
+/// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
+/// a Python int there, so it cannot become a tensor or dynamic. The layer
+/// argument's name.
+pub(in crate::analysis::judge) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
+    let in_torch_layer = g
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
+    if !in_torch_layer || !g.guard.contains("._modules[") {
+        return None;
+    }
+    const STRUCTURAL: [&str; 8] = [
+        "dilation",
+        "padding",
+        "stride",
+        "kernel_size",
+        "groups",
+        "output_padding",
+        "padding_mode",
+        "num_heads",
+    ];
+    let subject = crate::reasons::failed_subject(&g.guard);
+    let name = subject.rsplit('.').next()?.to_string();
+    STRUCTURAL.contains(&name.as_str()).then_some(name)
+}
