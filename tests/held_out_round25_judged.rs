@@ -38,13 +38,6 @@ const OPEN55: &[Open] = &[
         "ours 'expected', the truth 'problem'",
     ),
     (
-        "legacy_lrn_checkpoint_eval",
-        "torch2.14.1",
-        "0/1",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
         "lightning_stepping_schedule_refit",
         "torch2.15.0",
         "0/1",
