@@ -404,6 +404,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "global",
             "one_per_variant",
         ),
+        // `del model.aux_head` after warm-up: the accessor fails on an
+        // attribute, whose presence changed (not a dict's keys).
+        (
+            "tests/scenarios61/logs/torch2.12.1/aux_head_removed_after_warmup",
+            "0/1",
+            "accessor.attribute_missing",
+            "new_attribute",
+            "user_attribute",
+            "one_per_variant",
+        ),
+        (
+            "tests/scenarios61/logs/torch2.14.1/aux_head_removed_after_warmup",
+            "0/1",
+            "accessor.attribute_missing",
+            "new_attribute",
+            "user_attribute",
+            "one_per_variant",
+        ),
         // os.environ read inside the compiled forward (a debug flag the
         // script sets per phase): the variable by its name, not "the
         // global os.environ._data".

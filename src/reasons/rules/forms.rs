@@ -266,6 +266,19 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "{culprit} is a class attribute the compiled code reads as a constant, and your code changed it on the class: every compiled instance compiles again for each new value. Set it before the first compile, or keep a value that changes as an instance buffer (a tensor) or pass it as an argument.",
         },
         Rule {
+            // The accessor failed on an attribute (`KeyError on
+            // self.aux_head`): the object no longer has it (del, delattr),
+            // where the compiled code read it or tested for it. The
+            // attribute's presence changed, not a dict's keys.
+            id: "accessor.attribute_missing",
+            category: NewAttribute,
+            when: When::Always,
+            pattern: r"^KeyError on (?P<src>\S+\.[A-Za-z_][A-Za-z0-9_]*)\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("an attribute the compiled code read or tested for no longer exists"),
+            advice: "{culprit} no longer exists (deleted after compiling, with del or delattr), and the compiled code read it or tested for it (hasattr): one compile without it, reused while it stays gone. To compile once, make the change before compiling, or keep the attribute and switch its use off with a flag set before compiling.",
+        },
+        Rule {
             // The guard manager's accessor failed: the dict key (a
             // parameter, a buffer, a submodule, a global) the compiled code
             // reads is gone (`KeyError on fn._modules['2']._parameters['weight']`,
@@ -336,6 +349,7 @@ mod tests {
                 "KeyError on fn._modules['2']._parameters['weight']",
                 "accessor.key_missing",
             ),
+            ("KeyError on self.aux_head", "accessor.attribute_missing"),
             ("IndexError on L['xs'][3]", "accessor.index_missing"),
             ("Duplicate tensor found where not expected!", "tensor.aliasing"),
             ("___check_current_backend(140000)", "backend.current"),
