@@ -99,3 +99,35 @@ fn an_environment_variable_read_inside_is_named_and_read_once_outside() {
         assert!(!fix.contains("torch.tensor("), "{torch}: {fix}");
     }
 }
+
+/// A guard that names no line (`len(self._modules['layers']._modules) != 6`,
+/// `KeyError on self.aux_head`) takes the user's line from the cache
+/// entries' own guard on the same submodule or attribute: the line that
+/// reads `self.layers`, or that tests `hasattr(self, "aux_head")`, not the
+/// call that compiled.
+#[test]
+fn a_guard_without_a_line_takes_it_from_the_entrys_guard_on_the_same_member() {
+    let cases = [
+        ("scenarios61", "aux_head_removed_after_warmup", "0/1", "train.py:22"),
+        ("scenarios61", "fuse_linear_bn_for_eval", "0/2", "train.py:21"),
+    ];
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        for (set, name, id, line) in cases {
+            let all = recorded(set, torch, name);
+            let r = find(&all, id);
+            let source = r["cause"]["source"].as_str().unwrap_or("");
+            assert!(source.ends_with(&format!("/{line}")), "{torch} {name} {id}: {r:#}");
+            assert_eq!(r["user_line"]["from"], "guard", "{torch} {name} {id}");
+        }
+    }
+    // A ModuleList grown in stages: the loop over its blocks.
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios3", torch, "progressive_grow_blocks");
+        for id in ["0/1", "0/2", "0/3"] {
+            let r = find(&all, id);
+            assert_eq!(r["cause"]["form"], "container.length", "{torch} {id}");
+            let source = r["cause"]["source"].as_str().unwrap_or("");
+            assert!(source.ends_with("/train.py:26"), "{torch} {id}: {r:#}");
+        }
+    }
+}

@@ -17,6 +17,12 @@ use super::subject::{container_tested, failed_subject, guarded_tensor};
 const MARKER: &str = "TENSOR_MATCH: check_tensor(";
 /// A key of a dict (`list(dict.keys(X))[0] == 'linear'`).
 const KEY_MARKER: &str = "EQUALS_MATCH: list(dict.keys(";
+/// A submodule's class (`___check_type_id(L['self']._modules['layers'], ..)`):
+/// the user line that reads the submodule, for a guard on its children.
+const MODULE_MARKER: &str = "TYPE_MATCH: ___check_type_id(";
+/// An attribute tested for (`not hasattr(L['self'], 'aux_head')`): the
+/// user line that tests it, for a guard on the attribute itself.
+const HASATTR_MARKER: &str = "HASATTR: not hasattr(";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuardSite {
@@ -35,6 +41,9 @@ pub fn guard_sites(guard_tree: &str) -> Vec<GuardSite> {
 }
 
 pub(super) fn parse_line(line: &str) -> Option<GuardSite> {
+    if let Some(site) = module_or_attribute_line(line) {
+        return Some(site);
+    }
     let (at, subject) = match line.find(MARKER) {
         Some(at) => {
             let rest = &line[at + MARKER.len()..];
@@ -65,6 +74,34 @@ pub(super) fn parse_line(line: &str) -> Option<GuardSite> {
     })
 }
 
+/// A submodule's class guard or an attribute's absence guard whose comment
+/// names a line of the user's own code, as a site of that submodule
+/// (`self._modules['layers']`) or attribute (`self.aux_head`). Only these
+/// two, and only in user code: a model's classes are guarded once per
+/// submodule, most inside a library's forward.
+fn module_or_attribute_line(line: &str) -> Option<GuardSite> {
+    let (at, subject) = if let Some(at) = line.find(MODULE_MARKER) {
+        let rest = &line[at + MODULE_MARKER.len()..];
+        let subject = &rest[..rest.find(", ")?];
+        if !subject.ends_with("']") || !subject.contains("._modules['") {
+            return None;
+        }
+        (at, subject.to_string())
+    } else {
+        let at = line.find(HASATTR_MARKER)?;
+        let rest = &line[at + HASATTR_MARKER.len()..];
+        let (object, name) = rest[..rest.find(')')?].split_once(", ")?;
+        (at, format!("{object}.{}", name.trim_matches('\'')))
+    };
+    let g = split(&line[at..]);
+    let location = g.location.filter(|l| owner(&l.file) == Owner::User)?;
+    Some(GuardSite {
+        subject: strip_locals(&subject),
+        code: g.code,
+        location,
+    })
+}
+
 /// Fills in the user line of a tensor guard failure from the sites of the
 /// cache entry that failed, when the reason itself has none. Not for a
 /// tensor the caller passed in: its new size or dtype comes from the line
@@ -77,10 +114,16 @@ pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
     // `len(X) != 2` of a dict: where one of its keys was read.
     let guard = crate::reasons::culprit::canonical(&g.guard);
     let dict = container_tested(&guard).filter(|_| guard.starts_with("len("));
-    let subject = match (guarded_tensor(&g.guard), dict) {
-        (Some(tensor), _) => strip_locals(tensor),
-        (None, Some(dict)) => dict.to_string(),
-        (None, None) => return,
+    // `len(X._modules) != 6`: where the submodule X is read;
+    // `KeyError on self.aux_head`: where the attribute is tested for.
+    let children = dict.and_then(|d| d.strip_suffix("._modules"));
+    let missing = guard.strip_prefix("KeyError on ").map(str::trim);
+    let subject = match (guarded_tensor(&g.guard), children, dict, missing) {
+        (Some(tensor), ..) => strip_locals(tensor),
+        (None, Some(container), ..) => container.to_string(),
+        (None, None, Some(dict), _) => dict.to_string(),
+        (None, None, None, Some(attribute)) => strip_locals(attribute),
+        _ => return,
     };
     if passed_by_caller(&subject) {
         return;

@@ -42,7 +42,11 @@ impl LineSink<'_> {
         // A dict's keys are guarded one by one: its first key's site is
         // enough to say where the dict was read.
         let first_key = guard.starts_with("EQUALS_MATCH: list(dict.keys(") && guard.contains("))[0] ==");
-        if guard.starts_with("TENSOR_MATCH: ") || first_key {
+        // A submodule's class, or an attribute's absence, tested in user
+        // code: where a guard on its children or on it was read.
+        let module_or_attribute = (guard.starts_with("TYPE_MATCH: ___check_type_id(") && guard.contains("._modules['"))
+            || guard.starts_with("NO_HASATTR: ");
+        if guard.starts_with("TENSOR_MATCH: ") || first_key || module_or_attribute {
             self.sites.extend(guard_site::parse_line(line));
         }
         if let Some(manager) = guard.strip_prefix("GuardManager: source=") {
