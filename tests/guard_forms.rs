@@ -422,6 +422,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_attribute",
             "one_per_variant",
         ),
+        // `250 <= t <= 999`: a dynamic int bounded by a branch in diffusers'
+        // DDIM step; the last step's t is on the other side of it.
+        (
+            "tests/scenarios63/logs/torch2.12.1/ddim_preview_then_final_sampling",
+            "0/2",
+            "value.symbolic_int_range",
+            "constant_value",
+            "user_argument",
+            "one_per_variant",
+        ),
+        (
+            "tests/scenarios63/logs/torch2.14.1/ddim_preview_then_final_sampling",
+            "0/4",
+            "value.symbolic_int_range",
+            "constant_value",
+            "user_argument",
+            "one_per_variant",
+        ),
         // os.environ read inside the compiled forward (a debug flag the
         // script sets per phase): the variable by its name, not "the
         // global os.environ._data".

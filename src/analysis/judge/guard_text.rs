@@ -124,13 +124,22 @@ pub(super) fn compared_with_int(guard: &str) -> bool {
 /// code and where it is.
 pub(super) fn int_branch(g: &GuardFailure) -> Option<(&str, String)> {
     let text = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    let name_like = |s: &str| {
+        s.chars().all(|c| c.is_ascii_alphanumeric() || "_[]'.".contains(c))
+            && !s.contains(".size()")
+            && !s.contains("shape[")
+    };
+    // `250 <= t <= 999`: a range with a bound on either side, or one.
+    let parts: Vec<&str> = text.split(" <= ").map(str::trim).collect();
+    let chained = parts.len() >= 2
+        && parts[0].parse::<i64>().is_ok()
+        && name_like(parts[1])
+        && parts.get(2).is_none_or(|hi| hi.parse::<i64>().is_ok());
     let (lhs, rest) = text.split_once(' ')?;
     let (op, rhs) = rest.split_once(' ')?;
-    let name_like = lhs.chars().all(|c| c.is_ascii_alphanumeric() || "_[]'.".contains(c))
-        && !lhs.contains(".size()")
-        && !lhs.contains("shape[");
-    let relation = matches!(op, "!=" | "<" | "<=" | ">" | ">=");
-    let number = rhs.trim().parse::<i64>().is_ok();
+    let relation = chained || matches!(op, "!=" | "<" | "<=" | ">" | ">=");
+    let number = chained || rhs.trim().parse::<i64>().is_ok();
+    let name_like = chained || name_like(lhs);
     let code = g.code.as_deref()?.trim_start();
     let branch =
         code.starts_with("if ") || code.starts_with("elif ") || code.starts_with("while ") || code.contains(" if ");

@@ -124,6 +124,22 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Expected: torch holds {culprit} as a dynamic int, and like a size it compiles it for values of 2 and more; this call passed 0 or 1, which gets one graph of its own (the 0/1 specialization), compiled once and reused when it returns. No action needed; marking it dynamic does not change this.",
         },
         Rule {
+            // `250 <= t <= 999`: a Python int torch holds dynamically, bounded
+            // by a branch of the traced code (diffusers' DDIM step tests
+            // `prev_timestep >= 0`, with prev = t - 250); a value outside
+            // the range is on the other side of the branch. Not `___stack1`,
+            // a value carried across a graph break, whose own row says where
+            // it came from. Recorded: tests/scenarios63
+            // ddim_preview_then_final_sampling (2.12.1, 2.14.1).
+            id: "value.symbolic_int_range",
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"^(?P<lo>-?\d+) <= (?P<src>[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\['[^']*'\]|\[\d+\])*)(?: <= (?P<hi>-?\d+))?\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("a dynamic int's range, bounded by a branch of the traced code, does not hold for this value"),
+            advice: "Torch holds {culprit} as a dynamic int, and a branch of the traced code split its values at a bound (the entry covers {lo} up to its upper bound): this value is on the other side, so it compiles a graph of its own, one per side of the branch, reused when it returns. No action needed; to have one graph, keep the values on one side of the branch or move the branch outside the compiled function.",
+        },
+        Rule {
             id: "shape.sizes_equal",
             category: ShapeInput,
             when: When::Always,
@@ -350,6 +366,8 @@ mod tests {
                 "accessor.key_missing",
             ),
             ("KeyError on self.aux_head", "accessor.attribute_missing"),
+            ("250 <= t <= 999", "value.symbolic_int_range"),
+            ("2 <= num_samples", "shape.symbolic_int_low"),
             ("IndexError on L['xs'][3]", "accessor.index_missing"),
             ("Duplicate tensor found where not expected!", "tensor.aliasing"),
             ("___check_current_backend(140000)", "backend.current"),
