@@ -1,8 +1,11 @@
 //! Where a guard without a comment came from. Tensor guard failures
-//! (`tensor 'x' size mismatch ...`) and a dict's length (`len(X) != 2`)
-//! carry no source line, but the failed cache entry's guard tree
-//! (`dynamo_cpp_guards_str`) has a `TENSOR_MATCH` line for the same tensor,
-//! or a guard on one of the dict's keys, with the user line that read it:
+//! (`tensor 'x' size mismatch ...`), a dict's length (`len(X) != 2`), a
+//! module's number of children (`len(X._modules) != 6`) and a missing
+//! attribute (`KeyError on self.aux_head`) carry no source line, but the
+//! cache entries' guard trees (`dynamo_cpp_guards_str`) have a
+//! `TENSOR_MATCH` line for the same tensor, a guard on one of the dict's
+//! keys, the submodule's `TYPE_MATCH` or the attribute's `NO_HASATTR`, with
+//! the user line that read it:
 //!
 //! ```text
 //! +- TENSOR_MATCH: check_tensor(L['self']._buffers['cache'], Tensor, ...)  # n = self.cache.size(0)  # model.py:59 in forward
