@@ -131,3 +131,61 @@ fn a_guard_without_a_line_takes_it_from_the_entrys_guard_on_the_same_member() {
         }
     }
 }
+
+/// A symbolic guard whose comment points into library code names no user
+/// line (`250 <= t <= 999  # ... if prev_timestep >= 0 else ...  #
+/// diffusers/schedulers/scheduling_ddim.py:449`); the failed entry's own
+/// `guard_added` events carry the traced stack through that library line,
+/// and its innermost user frame is the user's call into the library
+/// (`scheduler.step(noise_pred, t, latents)`). Not for a size bound of a
+/// tensor the caller passed, whose line stays the call.
+#[test]
+fn a_library_guard_takes_the_users_line_that_called_the_library() {
+    let cases = [
+        (
+            "scenarios63",
+            "torch2.12.1",
+            "ddim_preview_then_final_sampling",
+            "0/2",
+            "train.py:30",
+        ),
+        (
+            "scenarios63",
+            "torch2.14.1",
+            "ddim_preview_then_final_sampling",
+            "0/4",
+            "train.py:30",
+        ),
+        (
+            "scenarios47",
+            "torch2.12.1",
+            "roi_align_detector_configs",
+            "0/2",
+            "train.py:29",
+        ),
+        (
+            "scenarios47",
+            "torch2.14.1",
+            "roi_align_detector_configs",
+            "0/2",
+            "train.py:29",
+        ),
+    ];
+    for (set, torch, name, id, line) in cases {
+        let all = recorded(set, torch, name);
+        let r = find(&all, id);
+        let source = r["cause"]["source"].as_str().unwrap_or("");
+        assert!(
+            source.ends_with(&format!("/{line}")),
+            "{set} {torch} {name} {id}: {r:#}"
+        );
+    }
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios22", torch, "serve_filtered_dynamic_batch");
+        let r = find(&all, "0/1");
+        assert!(
+            r["cause"]["source"].is_null(),
+            "{torch}: a passed tensor's size bound keeps the call line: {r:#}"
+        );
+    }
+}

@@ -75,6 +75,9 @@ struct FrameExtra {
     reads: Vec<reasons::GuardSite>,
     /// Names the frame's traced lines assign in its own file, by line.
     assigned: Vec<(u32, Box<str>)>,
+    /// Per compile id: the user lines that called the library code where
+    /// it added guards.
+    callers: HashMap<String, Vec<locate::LibraryCaller>>,
     /// The compiles `take_finished` handed out (see there): most frames
     /// compile once.
     taken: smallvec::SmallVec<[growing::Taken; 1]>,
@@ -133,6 +136,10 @@ impl RunBuilder {
         match &mut ev.data {
             EventData::CreateSymbol {
                 stack, interned_files, ..
+            }
+            | EventData::GuardAdded {
+                user_stack: stack,
+                interned_files,
             } => {
                 let table = self.interned.get(&ev.pid);
                 for &(i, index) in interned_files.iter() {
@@ -277,6 +284,11 @@ impl RunBuilder {
             let extra = state.extra.get_or_insert_default();
             graph::note(g, state.frame.file.as_deref(), &mut extra.reads, &mut extra.assigned);
         }
+        if let EventData::GuardAdded { user_stack, .. } = &ev.data {
+            let id = &state.frame.compiles[i].compile_id;
+            let extra = state.extra.get_or_insert_default();
+            locate::note_callers(user_stack, extra.callers.entry(id.to_string()).or_default());
+        }
         let named = state.frame.function.is_some();
         let compile = &mut state.frame.compiles[i];
         apply(compile, r, &ev.data, ev.line, glog_unix, &mut self.shared);
@@ -407,9 +419,12 @@ fn frame_assignments(state: &FrameState) -> Option<graph::FrameAssignments<'_>> 
 /// Locates a compile's reasons with what its frame's log holds.
 fn locate_compile(c: &mut Compile, extra: Option<&FrameExtra>, paths: &PathResolver) {
     let sets = |id: &str| extra.and_then(|e| e.sets.get(id)).map(|s| &**s);
+    let callers = |id: &str| extra.and_then(|e| e.callers.get(id)).map(|c| c.as_slice());
+    let reads = extra.map_or(&[][..], |e| &e.reads);
     let guards = FrameGuards {
         sets: &sets,
-        reads: extra.map_or(&[], |e| &e.reads),
+        reads,
+        callers: &callers,
     };
     locate_reasons(&c.compile_id, &mut c.recompile_reasons, &guards, paths);
 }
@@ -422,26 +437,4 @@ fn is_plain_python_type(ty: &str) -> bool {
             ty,
             "functools.partial" | "torch.Tensor" | "torch.nn.parameter.Parameter"
         )
-}
-
-/// Concatenates per-file runs in input order.
-pub fn merge(parts: Vec<(Run, Problems)>) -> Run {
-    let mut run = Run::default();
-    for (part, problems) in parts {
-        append(&mut run.frames, part.frames);
-        append(&mut run.compiled_autograd, part.compiled_autograd);
-        run.inputs.extend(part.inputs);
-        run.problems.merge(problems);
-    }
-    run
-}
-
-/// `to.extend(from)`, but into an empty `to` the vector itself is moved: with
-/// one log (or one big one) a copy would hold every frame twice for a moment.
-fn append<T>(to: &mut Vec<T>, from: Vec<T>) {
-    if to.is_empty() {
-        *to = from;
-    } else {
-        to.extend(from);
-    }
 }

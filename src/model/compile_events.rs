@@ -156,7 +156,7 @@ pub(super) fn apply(
             c.recompile_reasons = list.iter().map(|r| reasons::split(r)).collect();
         }
         EventData::GraphBreak(text) => c.graph_breaks.push(interned.text(text)),
-        EventData::GuardAdded => c.guards_added += 1,
+        EventData::GuardAdded { .. } => c.guards_added += 1,
         EventData::CreateSymbol { declared, stack, .. } => {
             if let Some((source, range)) = declared {
                 c.declared_ranges

@@ -10,10 +10,10 @@ mod guard_tree;
 mod runs;
 mod steps;
 
-pub use build::{merge, RunBuilder};
+pub use build::RunBuilder;
 pub use compile_events::{compile_id_string, is_cache_limit_reason};
 pub use guard_tree::{GuardLine, GuardTree, GUARD_LINES_KEPT};
-pub use runs::{group_runs, RunInfo, RunSelect};
+pub use runs::{group_runs, merge, RunInfo, RunSelect};
 pub use steps::{median_wall_ms, steady_median_wall_ms, Step, StepCause, StepCompile};
 
 use crate::input::Problems;

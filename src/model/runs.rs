@@ -18,7 +18,8 @@
 //! are one run, while a rerun of a 10 s script starts seconds after the
 //! first. A log with no event belongs to no run.
 
-use super::InputFile;
+use super::{InputFile, Run};
+use crate::input::Problems;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
@@ -113,6 +114,28 @@ pub fn group_runs(files: &[&InputFile]) -> (Vec<RunInfo>, Vec<Option<usize>>) {
         r.ranks.sort_unstable();
     }
     (runs, of_file)
+}
+
+/// Concatenates per-file runs in input order.
+pub fn merge(parts: Vec<(Run, Problems)>) -> Run {
+    let mut run = Run::default();
+    for (part, problems) in parts {
+        append(&mut run.frames, part.frames);
+        append(&mut run.compiled_autograd, part.compiled_autograd);
+        run.inputs.extend(part.inputs);
+        run.problems.merge(problems);
+    }
+    run
+}
+
+/// `to.extend(from)`, but into an empty `to` the vector itself is moved: with
+/// one log (or one big one) a copy would hold every frame twice for a moment.
+fn append<T>(to: &mut Vec<T>, from: Vec<T>) {
+    if to.is_empty() {
+        *to = from;
+    } else {
+        to.extend(from);
+    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub(super) fn decode(env: &Envelope<'_>) -> Decoded {
         "bwd_compilation_metrics" => serde_json::from_str::<BwdCompilationMetrics>(body)
             .map(|m| Some(EventData::BwdCompilationMetrics(Box::new(m))))
             .map_err(|e| e.to_string()),
-        "guard_added" | "guard_added_fast" => Ok(Some(EventData::GuardAdded)),
+        "guard_added" | "guard_added_fast" => Ok(Some(decode_guard_added(body))),
         "create_symbol" => Ok(Some(decode_create_symbol(body).unwrap_or(EventData::Seen))),
         _ if env.compile.is_empty() => Ok(None),
         _ => Ok(Some(EventData::Seen)),
@@ -103,6 +103,22 @@ fn decode_stack(frames: Vec<Frame>) -> (Vec<StackFrame>, Vec<(usize, u64)>) {
         })
         .collect();
     (stack, interned_files)
+}
+
+/// A guard added while tracing, with the traced code's stack (an event
+/// that does not parse still counts as a guard added).
+fn decode_guard_added(body: &str) -> EventData {
+    #[derive(serde::Deserialize)]
+    struct Added {
+        #[serde(default)]
+        user_stack: Vec<Frame>,
+    }
+    let frames = serde_json::from_str::<Added>(body).map_or_else(|_| Vec::new(), |a| a.user_stack);
+    let (user_stack, interned_files) = decode_stack(frames);
+    EventData::GuardAdded {
+        user_stack,
+        interned_files,
+    }
 }
 
 /// A `dynamo_start` stack.

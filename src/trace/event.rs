@@ -48,8 +48,14 @@ pub enum EventData {
     /// Where the compile's graph first read each input, and the names its
     /// traced lines assign (`dynamo_output_graph`).
     OutputGraph(Box<super::graph_reads::GraphSummary>),
-    /// A guard Dynamo added (`guard_added`, `guard_added_fast`).
-    GuardAdded,
+    /// A guard Dynamo added (`guard_added`, `guard_added_fast`), with the
+    /// traced code's stack where it was added (`user_stack`: the user's
+    /// frames and the library or torch code they called, outermost first,
+    /// files interned as in `DynamoStart`). Empty when the event has none.
+    GuardAdded {
+        user_stack: Vec<StackFrame>,
+        interned_files: Vec<(usize, u64)>,
+    },
     /// A dynamic dim created (`create_symbol`). `declared`: its source and
     /// range when the range is not a default one (`[2, int_oo]`), i.e. what
     /// the user declared with `mark_dynamic(x, d, min=, max=)`. `stack`: the
@@ -91,6 +97,10 @@ impl Event {
                     stack,
                     interned_files,
                 } => frames(stack, interned_files) + declared.as_ref().map_or(0, |(s, r)| s.len() + r.len()),
+                EventData::GuardAdded {
+                    user_stack,
+                    interned_files,
+                } => frames(user_stack, interned_files),
                 EventData::InternedPath { path, .. } => path.len(),
                 EventData::CompilationMetrics(m) => {
                     size_of::<CompilationMetrics>()
@@ -125,7 +135,7 @@ impl Event {
                         .sum();
                     size_of_val(&**g) + reads + assigned
                 }
-                EventData::GuardAdded | EventData::CacheLookup(_) | EventData::Seen => 0,
+                EventData::CacheLookup(_) | EventData::Seen => 0,
             }
     }
 }
