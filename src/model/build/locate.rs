@@ -27,9 +27,10 @@ pub(super) struct LibraryCaller {
     user: reasons::Location,
 }
 
-/// Most distinct library lines kept per compile: a library model adds
-/// thousands of guards, from far fewer lines; these are for a user line.
-const CALLERS_PER_COMPILE: usize = 256;
+/// Most distinct library lines kept per compile (about 200 bytes each): a
+/// library model adds thousands of guards from far fewer lines, and a
+/// fleet's log holds 10^5-10^6 frames, so memory per frame stays bounded.
+const CALLERS_PER_COMPILE: usize = 64;
 
 /// Notes, from one `guard_added` stack, each library or torch line below
 /// the innermost user frame, with that frame.
