@@ -44,16 +44,15 @@ pub fn guard_sites(guard_tree: &str) -> Vec<GuardSite> {
 }
 
 pub(super) fn parse_line(line: &str) -> Option<GuardSite> {
-    if let Some(site) = module_or_attribute_line(line) {
-        return Some(site);
-    }
     let (at, subject) = match line.find(MARKER) {
         Some(at) => {
             let rest = &line[at + MARKER.len()..];
             (at, &rest[..rest.find(", ")?])
         }
         None => {
-            let at = line.find(KEY_MARKER)?;
+            let Some(at) = line.find(KEY_MARKER) else {
+                return module_or_attribute_line(line);
+            };
             let rest = &line[at + KEY_MARKER.len()..];
             (
                 line.find("EQUALS_MATCH: ")? + "EQUALS_MATCH: ".len(),
@@ -120,12 +119,12 @@ pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
     // `len(X._modules) != 6`: where the submodule X is read;
     // `KeyError on self.aux_head`: where the attribute is tested for.
     let children = dict.and_then(|d| d.strip_suffix("._modules"));
-    let missing = guard.strip_prefix("KeyError on ").map(str::trim);
-    let subject = match (guarded_tensor(&g.guard), children, dict, missing) {
+    let missing = guard.starts_with("KeyError on ");
+    let subject = match (guarded_tensor(&g.guard), children, dict) {
         (Some(tensor), ..) => strip_locals(tensor),
-        (None, Some(container), ..) => container.to_string(),
-        (None, None, Some(dict), _) => dict.to_string(),
-        (None, None, None, Some(attribute)) => strip_locals(attribute),
+        (None, Some(container), _) => container.to_string(),
+        (None, None, Some(dict)) => dict.to_string(),
+        (None, None, None) if missing => failed_subject(&g.guard),
         _ => return,
     };
     if passed_by_caller(&subject) {

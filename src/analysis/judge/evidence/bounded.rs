@@ -24,10 +24,11 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     // once, however it steps (one block or one prompt at a time). A depth
     // compiled again is a repeat (judge_frame counts it).
     if let Some(c) = f.guard.and_then(module_children) {
-        let unit = if c.what == "submodules" { "depth" } else { "count" };
         return Some(format!(
             "{} holds {} the code loops over, and your code changed how many (a model grown or pruned in stages): one graph per {unit}, each compiled once; no {unit} compiled twice",
-            c.container, c.what
+            c.container,
+            c.what,
+            unit = c.unit()
         ));
     }
     // Stepped by one at each of several recompiles: a counter, not modes.

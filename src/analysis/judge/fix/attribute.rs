@@ -123,33 +123,23 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
 /// while compiled: one graph per count, the cure for repeats is building it
 /// to its final size first.
 fn children_fix(input: &FixInput<'_>, c: &Children) -> String {
-    let (container, what) = (&c.container, c.what);
-    // Blocks can be compiled one by one; parameters cannot.
-    let regional = if what == "submodules" {
-        format!(", or compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}), so a new block compiles only itself")
-    } else {
-        String::new()
+    let (container, what, unit) = (&c.container, c.what, c.unit());
+    let repeats = input.evidence.kind != EvidenceKind::OnePerVariant;
+    // Blocks can be built up front or compiled one by one; parameters can
+    // only be created up front.
+    let cure = match (what == "submodules", repeats) {
+        (true, true) => format!("Build the model to its final depth before compiling (mask or skip the blocks not in use yet), or compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}), so a new block compiles only itself."),
+        (true, false) => format!("To compile each block once instead of each depth, compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container})."),
+        (false, true) => format!("Build {container} to its final size before compiling (mask the entries not in use yet)."),
+        (false, false) => format!("To compile once, create all of {container}'s entries before compiling and mask the ones not in use yet."),
     };
-    let unit = if what == "submodules" { "depth" } else { "count" };
-    let build = if what == "submodules" {
-        "Build the model to its final depth before compiling (mask or skip the blocks not in use yet)".to_string()
-    } else {
-        format!("Build {container} to its final size before compiling (mask the entries not in use yet)")
-    };
-    if input.evidence.kind != EvidenceKind::OnePerVariant {
+    if repeats {
         return format!(
-            "Your code keeps changing how many {what} {container} holds, and the compiled forward loops over them: every new {unit} is a new graph, so growing it this often recompiles each time until the frame hits the recompile limit. {build}{regional}."
+            "Your code keeps changing how many {what} {container} holds, and the compiled forward loops over them: every new {unit} is a new graph, so growing it this often recompiles each time until the frame hits the recompile limit. {cure}"
         );
     }
-    let regional = if what == "submodules" {
-        format!(" To compile each block once instead of each depth, compile the blocks rather than the whole model (regional compilation: block.compile() for each block in {container}).")
-    } else {
-        format!(
-            " To compile once, create all of {container}'s entries before compiling and mask the ones not in use yet."
-        )
-    };
     format!(
-        "Expected: your code changed how many {what} {container} holds (a model grown or pruned in stages), and the compiled forward loops over them: one graph per {unit}, compiled once per stage and reused while the {unit} stays. No action needed.{regional}"
+        "Expected: your code changed how many {what} {container} holds (a model grown or pruned in stages), and the compiled forward loops over them: one graph per {unit}, compiled once per stage and reused while the {unit} stays. No action needed. {cure}"
     )
 }
 

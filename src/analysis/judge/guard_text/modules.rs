@@ -39,6 +39,18 @@ pub(in crate::analysis::judge) struct Children {
     pub what: &'static str,
 }
 
+impl Children {
+    /// What one graph is compiled per: a model's depth (its blocks), or a
+    /// parameter list's count.
+    pub fn unit(&self) -> &'static str {
+        if self.what == "submodules" {
+            "depth"
+        } else {
+            "count"
+        }
+    }
+}
+
 /// The guarded attribute is an argument a torch layer was built with
 /// (`self._modules['conv'].dilation`), read inside torch's own layer code
 /// (`nn/modules/conv.py`): each instance's value is fixed, and the op needs
