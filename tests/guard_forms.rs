@@ -440,6 +440,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "user_argument",
             "one_per_variant",
         ),
+        // PEFT's adapter_names bound into each LoRA layer's pre-hook
+        // (functools.partial): a value the hook holds, not the hook dict.
+        (
+            "tests/scenarios65/logs/torch2.12.1/peft_lora_mixed_batch_inference",
+            "10/1",
+            "hook.bound_argument",
+            "constant_value",
+            "user_argument",
+            "repeats",
+        ),
+        (
+            "tests/scenarios65/logs/torch2.14.1/peft_lora_mixed_batch_inference",
+            "10/1",
+            "hook.bound_argument",
+            "constant_value",
+            "user_argument",
+            "repeats",
+        ),
         // os.environ read inside the compiled forward (a debug flag the
         // script sets per phase): the variable by its name, not "the
         // global os.environ._data".

@@ -189,3 +189,32 @@ fn a_library_guard_takes_the_users_line_that_called_the_library() {
         );
     }
 }
+
+/// `..._forward_pre_hooks[list(dict.keys(...))[0]].keywords['adapter_names'][0]
+/// == 'acme'`: PEFT binds the adapter_names of each call into a pre-hook on
+/// every LoRA layer (functools.partial), and the graph holds the list item
+/// by item. The hook set did not change: the value is the user's argument,
+/// a new tenant mix per batch repeats, and the fix arranges the calls
+/// (group them by adapter), not the hooks.
+#[test]
+fn a_call_argument_a_library_binds_into_a_hook_is_the_users_and_its_calls_are_grouped() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios65", torch, "peft_lora_mixed_batch_inference");
+        for id in ["10/1", "10/2", "10/3", "10/4"] {
+            let r = find(&all, id);
+            assert_eq!(r["cause"]["form"], "hook.bound_argument", "{torch} {id}: {r:#}");
+            assert_eq!(r["cause"]["category"], "constant_value", "{torch} {id}");
+            assert_eq!(r["owner"], "user_argument", "{torch} {id}");
+            assert_eq!(r["severity"], "problem", "{torch} {id}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(
+                fix.starts_with("peft binds a value your call passes"),
+                "{torch} {id}: {fix}"
+            );
+            assert!(fix.contains("Group the calls"), "{torch} {id}: {fix}");
+            for never in ["hook was added", "handle.remove()", "mark_dynamic", "torch.tensor("] {
+                assert!(!fix.contains(never), "{torch} {id}: {fix}");
+            }
+        }
+    }
+}

@@ -206,8 +206,34 @@ fn for_owner(input: &FixInput<'_>) -> String {
             }
         }
         ValueOwner::UserAttribute => user_attribute_fix(input),
+        ValueOwner::UserArgument if r.form == "hook.bound_argument" => hook_bound_fix(input),
         ValueOwner::UserArgument => user_argument_fix(input, dynamic),
     }
+}
+
+/// An argument of the user's call that a library binds into a hook on each
+/// layer it wraps (PEFT's adapter_names per request): the graph holds the
+/// value, a list item by item, so the calls are what to arrange.
+fn hook_bound_fix(input: &FixInput<'_>) -> String {
+    let culprit = &input.reason.culprit;
+    let binder = input
+        .ownership
+        .set_by
+        .as_deref()
+        .and_then(|s| s.strip_prefix("your call; "))
+        .and_then(|s| s.strip_suffix(" binds it into a hook"))
+        .unwrap_or("a library");
+    let how = format!(
+        "{binder} binds a value your call passes into a hook on each layer it wraps ({culprit}), and the compiled graph holds it as a constant (a list item by item), so each new value or mix of values compiles again"
+    );
+    if input.evidence.kind.severity() == super::verdict::Severity::Problem {
+        return format!(
+            "{how}, until the recompile limit. Group the calls so that each passes the same value: sort or bucket the requests by it (one adapter per batch, say) and make one call per group."
+        );
+    }
+    format!(
+        "Expected (each value compiles once, reused when it returns): {how}. No action needed while the calls pass a few values; if they vary per call, group the calls so that each passes the same value (bucket the requests by it)."
+    )
 }
 
 /// An environment variable the compiled code reads: the script's to set,

@@ -15,8 +15,8 @@ use crate::reasons::{failed_subject, GuardFailure};
 use serde::Serialize;
 use source::{
     argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
-    global_module, installed_package, is_generate_internal, is_hook_dict, library_switch, named_by_user,
-    private_attribute_of_global, root_of, GlobalOf,
+    global_module, hook_bound_value, installed_package, is_generate_internal, is_hook_dict, library_switch,
+    named_by_user, private_attribute_of_global, root_of, GlobalOf,
 };
 
 mod source;
@@ -171,6 +171,20 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         && (guard.contains(".state[") || guard.contains("self.state") || guard.starts_with("len(self.state"))
     {
         return Ownership::set_by(ValueOwner::TorchState, "the optimizer's first step");
+    }
+    // A value bound into a hook (functools.partial): the argument the
+    // user's call names when a library binds it (PEFT's adapter_names per
+    // call), else what the hook's maker captured.
+    if let Some(keyword) = hook_bound_value(&guard) {
+        if !named_by_user(&compile.stack, keyword) {
+            return Ownership::of(ValueOwner::Closure);
+        }
+        let library = frame.file.as_deref().and_then(library_name);
+        let binder = library.as_deref().unwrap_or("a library");
+        return Ownership::set_by(
+            ValueOwner::UserArgument,
+            &format!("your call; {binder} binds it into a hook"),
+        );
     }
     if is_hook_dict(&guard) {
         return Ownership::set_by(ValueOwner::TorchState, "register_forward_hook() / handle.remove()");

@@ -23,6 +23,22 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "The hook reads mutable state ({culprit}) inside the traced region, so Dynamo guards on it and recompiles whenever it changes. Read it outside the traced region: decorate the hook body with @torch._dynamo.disable (one graph break per hook call; if the hooked module runs inside a loop, as blocks in a forward that loops over them do, Dynamo skips the whole function that loops, which then runs eagerly: there, compile each block instead), or keep the state where Dynamo cannot see it (e.g. inside a torch.library.custom_op the hook calls).",
         },
         Rule {
+            // A value bound into a hook made with functools.partial
+            // (`..._forward_pre_hooks[list(dict.keys(...))[0]].keywords
+            // ['adapter_names'][0] == 'acme'`): PEFT binds the
+            // adapter_names a call passes into a pre-hook on every LoRA
+            // layer. The hook set is the same; the value it holds is a
+            // constant of the graph. Recorded: tests/scenarios65
+            // peft_lora_mixed_batch_inference (2.12.1, 2.14.1).
+            id: "hook.bound_argument",
+            category: ConstantValue,
+            when: When::Always,
+            pattern: r"\._(?P<hooks>forward_pre_hooks|forward_hooks|backward_pre_hooks|backward_hooks)\[.*\]\.(?:keywords\['(?P<kw>[^']+)'\]|args\[(?P<pos>\d+)\])(?:\[\d+\])*\s*(?:==|!=|is\b)",
+            culprit: Culprit::Template("{kw}{pos} bound into a {hooks} hook"),
+            detail: Some("a value bound into a registered hook (functools.partial) is a constant of the graph"),
+            advice: "The hook holds {culprit} as a Python value, and the compiled code is specialised on it: each new value (for a list, each new combination of its items) compiles again. Keep the value the same across calls, or pass what varies as a tensor.",
+        },
+        Rule {
             id: "hooks.registered",
             category: HooksChanged,
             when: When::Always,

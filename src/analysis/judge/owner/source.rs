@@ -163,7 +163,23 @@ pub(super) fn is_hook_dict(guard: &str) -> bool {
         "._backward_pre_hooks",
         "._state_dict_hooks",
     ];
-    DICTS.iter().any(|d| guard.contains(d)) && !guard.contains("__closure__") && !guard.contains(".cell_contents")
+    DICTS.iter().any(|d| guard.contains(d))
+        && !guard.contains("__closure__")
+        && !guard.contains(".cell_contents")
+        && hook_bound_value(guard).is_none()
+}
+
+/// A value bound into a hook made with functools.partial, read off the hook
+/// dict (`..._forward_pre_hooks[...].keywords['adapter_names'][0]`): the
+/// keyword's name, or "" for a positional `.args[i]`.
+pub(super) fn hook_bound_value(guard: &str) -> Option<&str> {
+    let test = guard.split("  #").next().unwrap_or(guard);
+    let at = test.rfind("_hooks[")?;
+    let rest = &test[at..];
+    if let Some(kw) = rest.split("].keywords['").nth(1) {
+        return kw.split('\'').next();
+    }
+    rest.contains("].args[").then_some("")
 }
 
 pub(super) enum GlobalOf {
