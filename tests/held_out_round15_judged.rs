@@ -244,13 +244,6 @@ const OPEN35: &[Open] = &[
         "ours 'problem', the truth 'expected'",
     ),
     (
-        "eval_prehook_activation_stats",
-        "*",
-        "0/2",
-        "owner",
-        "ours 'torch_state', the truth 'user_attribute'",
-    ),
-    (
         "packed_sequences_cu_seqlens",
         "*",
         "0/1",

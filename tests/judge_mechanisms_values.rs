@@ -1,4 +1,4 @@
-//! Mechanisms read off the held-out sets of rounds 25 to 27 (issue 37),
+//! Mechanisms read off the held-out sets of rounds 25 to 31 (issue 37),
 //! each a class checked on logs recorded from third-party code on two torch
 //! versions whose truth was written blind.
 
@@ -215,6 +215,44 @@ fn a_call_argument_a_library_binds_into_a_hook_is_the_users_and_its_calls_are_gr
             for never in ["hook was added", "handle.remove()", "mark_dynamic", "torch.tensor("] {
                 assert!(!fix.contains(never), "{torch} {id}: {fix}");
             }
+        }
+    }
+}
+
+/// MC dropout: `model.eval()` then every Dropout's `train()` under
+/// `no_grad`. The entry compiled for evaluation (0/1) differs from the call
+/// only in the dropout layers' `training`, which one loop set for all of
+/// them: one value, not one per layer. So 0/1 is as close as the training
+/// entry 0/0 (which differs in grad mode), and the newest of the two is the
+/// cause: the flag, the user's attribute.
+#[test]
+fn one_attribute_several_submodules_flip_together_counts_as_one_change() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios67", torch, "mc_dropout_uncertainty_eval");
+        let r = find(&all, "0/2");
+        assert_eq!(r["cause_entry"], "0/1", "{torch}: {r:#}");
+        assert_eq!(r["cause"]["category"], "nn_module_attr", "{torch}");
+        assert_eq!(r["owner"], "user_attribute", "{torch}");
+        assert_eq!(r["severity"], "expected", "{torch}");
+    }
+}
+
+/// A forward pre-hook added to one block, then removed, for each block of a
+/// probe sweep (`len(self._modules['blocks']._modules['1']._forward_pre_hooks)
+/// != 1`): which hooks a module has is what the user's code registered, so
+/// the owner is the user's, and the fix is the hooks' own (keep a hook
+/// registered and switch its work off), not an attribute's buffer advice.
+#[test]
+fn hooks_the_users_code_registers_are_the_users() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios67", torch, "probe_sweep_forward_pre_hooks");
+        for id in ["0/3", "0/4", "0/5"] {
+            let r = find(&all, id);
+            assert_eq!(r["cause"]["category"], "hooks_changed", "{torch} {id}: {r:#}");
+            assert_eq!(r["owner"], "user_attribute", "{torch} {id}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("keep it registered"), "{torch} {id}: {fix}");
+            assert!(!fix.contains("register_buffer"), "{torch} {id}: {fix}");
         }
     }
 }

@@ -25,6 +25,11 @@ const OPEN: &[(&str, &str, &str)] = &[
         "a global dict a hook fills once: judged as state changed at run time; the truth calls it a one-off",
     ),
     (
+        "hook_removed",
+        "0/2",
+        "owner: this truth calls the hook dict torch's state; the blind truths of scenarios35 and scenarios67 call the same guard the user's code (which registers and removes the hooks), and guardscope follows them",
+    ),
+    (
         "t5_generate",
         "0/4",
         "category: the cross-attention cache grew with a longer prompt (kv_cache here, shape_input in the truth)",

@@ -103,7 +103,7 @@ fn distance(r: &GuardFailure, all: &[GuardFailure]) -> (usize, usize) {
         let mut named = false;
         for c in changes {
             named |= names(c);
-            let k = value_read(&c.subject);
+            let k = one_action(c).unwrap_or_else(|| value_read(&c.subject));
             if !read.contains(&k) {
                 read.push(k);
             }
@@ -160,6 +160,18 @@ fn operand_before(s: &str, at: usize) -> &str {
         i -= 1;
     }
     &s[i..at]
+}
+
+/// One attribute of several submodules changed the same way
+/// (`self._modules['body']._modules['2'].training` and `..['5'].training`,
+/// both False -> True): one call set them all (`model.train()`, a loop
+/// that switches every Dropout back on), so they count as one value.
+fn one_action(c: &crate::reasons::GuardChange) -> Option<String> {
+    let subject = &*c.subject;
+    let root = &subject[..subject.find("._modules['")?];
+    let attribute = subject.rsplit_once("']")?.1.strip_prefix('.')?;
+    let plain = !attribute.is_empty() && attribute.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    plain.then(|| format!("{root}._modules[*].{attribute}: {} -> {}", c.old, c.new))
 }
 
 /// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.

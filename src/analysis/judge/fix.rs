@@ -205,6 +205,11 @@ fn for_owner(input: &FixInput<'_>) -> String {
                 format!("{}The compiled code reads the global {name}, which your code changed after the first compile. Keep a value that changes every call in a tensor passed in as an argument (a count as torch.tensor(0), bumped in place with += 1), or branch on it outside the compiled function.", once(input))
             }
         }
+        // Hooks the user's code registers and removes (owner.rs): the
+        // hooks' fix, not an attribute's.
+        ValueOwner::UserAttribute if input.guard.is_some_and(|g| torch_state::hook_dict(&g.guard)) => {
+            torch_state::hooks_fix()
+        }
         ValueOwner::UserAttribute => user_attribute_fix(input),
         ValueOwner::UserArgument if r.form == "hook.bound_argument" => hook_bound_fix(input),
         ValueOwner::UserArgument => user_argument_fix(input, dynamic),

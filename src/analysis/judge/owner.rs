@@ -29,13 +29,14 @@ pub enum ValueOwner {
     UserArgument,
     /// An argument a library passes on its own (a cache inside `generate()`).
     LibraryArgument,
-    /// A module or object attribute the user's code assigns (`model.eval()` included).
+    /// A module or object attribute the user's code assigns (`model.eval()`
+    /// and the hooks it registers included).
     UserAttribute,
     /// An attribute a library method sets (PEFT's `set_adapter`, an LR
     /// scheduler's `lr`, transformers' `gradient_checkpointing_enable`).
     LibraryAttribute,
-    /// Torch's own state: grad mode, autocast, inference tensors, hook
-    /// dicts, parametrization caches, optimizer state.
+    /// Torch's own state: grad mode, autocast, inference tensors,
+    /// parametrization caches, optimizer state.
     TorchState,
     /// A module-level global of the user's code.
     Global,
@@ -186,8 +187,14 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             &format!("your call; {binder} binds it into a hook"),
         );
     }
+    // Which hooks a module has is what the code that registers and removes
+    // them decided: the user's, through register_forward_hook() and
+    // handle.remove().
     if is_hook_dict(&guard) {
-        return Ownership::set_by(ValueOwner::TorchState, "register_forward_hook() / handle.remove()");
+        return Ownership::set_by(
+            ValueOwner::UserAttribute,
+            "register_*_hook() / handle.remove()",
+        );
     }
     if guard.contains("__closure__[") {
         return Ownership::of(ValueOwner::Closure);

@@ -15,8 +15,8 @@ pub(super) fn torch_state_fix(input: &FixInput<'_>) -> String {
             "Not a device change: {tensor} was made under torch.inference_mode() (an inference tensor, without autograd keys) where the graph was compiled for a normal tensor, or the reverse: one compile per kind. Make the inputs the same way for every call (outside inference_mode, or run every call under it); if both kinds are intended, it is one compile each."
         );
     }
-    if g.contains("_forward_hooks") || g.contains("_pre_hooks") || g.contains("_backward_hooks") {
-        return "Expected once: a hook was added, removed or replaced after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string();
+    if hook_dict(g) {
+        return hooks_fix();
     }
     if g.contains("parametrize") {
         return "torch.nn.utils.parametrize.cached() fills a cache the compiled code reads: one compile with it and one without, reused afterwards. Call the compiled model always inside, or always outside, parametrize.cached().".to_string();
@@ -25,4 +25,15 @@ pub(super) fn torch_state_fix(input: &FixInput<'_>) -> String {
         return requires_grad_fix(input);
     }
     r.advice.clone()
+}
+
+/// A module's hook dict, compared by length or emptiness.
+pub(super) fn hook_dict(guard: &str) -> bool {
+    guard.contains("_forward_hooks") || guard.contains("_pre_hooks") || guard.contains("_backward_hooks")
+}
+
+/// Hooks added or removed after compiling: what to do about it, whoever
+/// registered them.
+pub(super) fn hooks_fix() -> String {
+    "Expected once: a hook was added, removed or replaced after compiling (handle.remove() changes the module's hook dict): one compile per set of hooks, and removing the hook recompiles once. To switch a hook off and on, keep it registered and make it skip its work through state read outside the traced region (guardscope's trace_activations(...).disable() compiles nothing).".to_string()
 }
