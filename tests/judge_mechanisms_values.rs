@@ -256,3 +256,60 @@ fn hooks_the_users_code_registers_are_the_users() {
         }
     }
 }
+
+/// `self._modules['bn1'].momentum == 0.5` compared in torch's
+/// nn/modules/batchnorm.py, under a momentum decay schedule: BatchNorm
+/// hands momentum to F.batch_norm as a Python number, so a buffer would
+/// break the op. The fix keeps momentum fixed (or None, a cumulative
+/// average) and never suggests a buffer or a tensor.
+#[test]
+fn a_torch_layers_number_its_op_takes_gets_no_buffer_fix() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios66", torch, "pointnet_bn_momentum_decay");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("nn/modules/batchnorm.py"), "{torch} {id}: {fix}");
+            assert!(fix.contains("Keep momentum fixed"), "{torch} {id}: {fix}");
+            assert!(fix.contains("momentum=None"), "{torch} {id}: {fix}");
+            for never in ["register_buffer", "Make it a buffer", "torch.tensor("] {
+                assert!(!fix.contains(never), "{torch} {id}: {fix}");
+            }
+        }
+    }
+}
+
+/// `torch._foreach_lerp_(teacher, student, 1.0 - momentum)` with a new
+/// momentum every step: the foreach ops take a 0-dim tensor where they take
+/// a scalar, so the fix is to pass the momentum as a tensor, as for every
+/// later recompile of the frame; not "an op that needs a Python number".
+#[test]
+fn a_foreach_ops_scalar_can_be_a_tensor() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios67", torch, "ema_teacher_cosine_momentum");
+        for id in ["0/1", "0/4"] {
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("torch.tensor(momentum)"), "{torch} {id}: {fix}");
+            assert!(!fix.contains("a tensor cannot replace"), "{torch} {id}: {fix}");
+        }
+    }
+}
+
+/// An expert's forward compiled on its own and called from a router that
+/// runs eagerly (its compile failed on `nonzero`): torch 2.14 logs the
+/// router's line `y = expert(x[idx]) * ...` right above the expert's
+/// forward, with no module-call frames between them. That line is the
+/// call.
+#[test]
+fn a_modules_forward_called_from_an_eager_line_takes_that_line() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios67", torch, "moe_top1_expert_routing");
+        let r = find(&all, "2/1");
+        let site = r["called_from"].as_str().unwrap_or("");
+        assert!(site.ends_with("/train.py:33"), "{torch}: {r:#}");
+        assert_eq!(r["user_line"]["from"], "caller", "{torch}");
+    }
+}

@@ -43,7 +43,23 @@ pub fn call_site(compile: &Compile) -> Option<CallSite> {
         Some(name) => site.code.as_deref().is_some_and(|code| calls(code, name)),
         None => false,
     };
-    (through_torch || direct_call).then_some(site)
+    // A module's forward is called through the instance (`expert(x)`), and
+    // torch 2.14 may log no module-call frames in between: a call on the
+    // line above counts, unless that line is the forward's own decorator.
+    let module_call = called == Some("forward")
+        && site.code.as_deref().is_some_and(|code| code.contains('('))
+        && !own_decorator(&callers[at], last);
+    (through_torch || direct_call || module_call).then_some(site)
+}
+
+/// The caller frame is the compiled function's own definition (a
+/// decorator line just above it, in the same file).
+fn own_decorator(caller: &StackFrame, compiled: &StackFrame) -> bool {
+    let same_file = caller.file.is_some() && caller.file == compiled.file;
+    match (caller.line, compiled.line) {
+        (Some(c), Some(f)) => same_file && c <= f && f - c <= 3,
+        _ => false,
+    }
 }
 
 /// Whether a line calls `name(...)`.

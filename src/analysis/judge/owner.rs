@@ -191,10 +191,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // them decided: the user's, through register_forward_hook() and
     // handle.remove().
     if is_hook_dict(&guard) {
-        return Ownership::set_by(
-            ValueOwner::UserAttribute,
-            "register_*_hook() / handle.remove()",
-        );
+        return Ownership::set_by(ValueOwner::UserAttribute, "register_*_hook() / handle.remove()");
     }
     if guard.contains("__closure__[") {
         return Ownership::of(ValueOwner::Closure);

@@ -6,7 +6,7 @@ use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
     compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
-    op_number, torch_layer_argument, Children,
+    op_number, torch_layer_argument, torch_layer_number, Children,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::culprit::python_name;
@@ -29,6 +29,11 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     }
     if let Some(layer) = input.guard.and_then(torch_layer_argument) {
         return torch_layer_fix(input, &layer);
+    }
+    // Not when torch made it dynamic: then the graph no longer holds it.
+    let held = input.evidence.kind != EvidenceKind::BecameDynamic;
+    if let Some((name, layer)) = input.guard.and_then(torch_layer_number).filter(|_| held) {
+        return torch_layer_number_fix(input, &name, &layer);
     }
     if dtype_value(g) {
         return format!(
@@ -268,6 +273,34 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
     } else {
         format!("Expected: {what}. No action needed while the values are fewer than the limit; past it: {choices}.")
     }
+}
+
+/// A float of a torch layer that its own code passes to the functional op
+/// as a Python number (BatchNorm's momentum under a decay schedule): a
+/// buffer would break the op, so the choices are the schedule's.
+fn torch_layer_number_fix(input: &FixInput<'_>, name: &str, layer: &str) -> String {
+    let culprit = python_name(&input.reason.culprit);
+    let how = format!(
+        "{culprit} is a number torch's own layer code (nn/modules/{layer}.py) passes to its functional op as a Python number: the graph holds it as a constant, so each new value compiles again, and a tensor or a buffer cannot replace it there"
+    );
+    let cumulative = match (layer, name) {
+        ("batchnorm", "momentum") => {
+            " (BatchNorm with momentum=None keeps a cumulative average instead of a decayed one)"
+        }
+        _ => "",
+    };
+    if input.evidence.kind.severity() == super::super::verdict::Severity::Problem {
+        return format!(
+            "{how}. Keep {name} fixed while the model is compiled{cumulative}, or change it in a few steps (each value compiles once and is reused when it returns): a schedule that sets a new {name} every step or epoch recompiles each time until the recompile limit."
+        );
+    }
+    let lead = match once(input) {
+        "" => expected(input),
+        lead => lead,
+    };
+    format!(
+        "{lead}{how}: one graph per value, reused when it returns. No action needed while it takes a few values; to compile once, keep {name} fixed while the model is compiled{cumulative}."
+    )
 }
 
 /// An attribute's number torch held symbolically that the traced code

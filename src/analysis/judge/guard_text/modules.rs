@@ -1,5 +1,6 @@
 //! What a guard on a module's own structure says: how many entries a
-//! container holds, and an argument a torch layer was built with.
+//! container holds, an argument a torch layer was built with, and a number
+//! a torch layer hands its functional op.
 
 use crate::reasons::GuardFailure;
 
@@ -77,4 +78,24 @@ pub(in crate::analysis::judge) fn torch_layer_argument(g: &GuardFailure) -> Opti
     let subject = crate::reasons::failed_subject(&g.guard);
     let name = subject.rsplit('.').next()?.to_string();
     STRUCTURAL.contains(&name.as_str()).then_some(name)
+}
+
+/// The guarded attribute is a float of a torch layer (`self._modules['bn1']
+/// .momentum == 0.5`), compared inside torch's own layer code
+/// (`nn/modules/batchnorm.py`), which passes it to the functional op as a
+/// Python number (F.batch_norm's momentum, F.leaky_relu's slope): a tensor
+/// or a buffer cannot stand in for it there. The attribute's name and the
+/// layer's file stem (`batchnorm`).
+pub(in crate::analysis::judge) fn torch_layer_number(g: &GuardFailure) -> Option<(String, String)> {
+    let file = g.location.as_ref()?.file.replace('\\', "/");
+    let stem = file.split("nn/modules/").nth(1)?.trim_end_matches(".py").to_string();
+    if !g.guard.contains("._modules[") || torch_layer_argument(g).is_some() {
+        return None;
+    }
+    let test = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    let (subject, value) = test.split_once(" == ")?;
+    let float = value.trim().contains('.') && value.trim().parse::<f64>().is_ok();
+    let name = subject.trim().rsplit('.').next()?;
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (float && plain).then(|| (name.to_string(), stem))
 }

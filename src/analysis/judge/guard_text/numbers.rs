@@ -148,12 +148,23 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
     const TENSOR_MAKERS: [&str; 4] = ["tensor", "as_tensor", "scalar_tensor", "asarray"];
     let makes_tensor = |callee: &str| TENSOR_MAKERS.contains(&callee.rsplit('.').next().unwrap_or(callee));
     // Ops whose number may as well be a tensor (`torch.lerp(e, p, weight)`
-    // takes a 0-dim tensor weight, `clamp_min` a tensor floor): a tensor
+    // and `torch._foreach_lerp_` take a 0-dim tensor weight, `clamp_min` a
+    // tensor floor): a tensor
     // can replace the number there, so it is no op that needs it. Not
     // add/sub, whose `alpha=` must stay a number.
-    const TAKE_TENSORS: [&str; 14] = [
+    const TAKE_TENSORS: [&str; 22] = [
         "lerp",
         "lerp_",
+        // The foreach ops an EMA or optimizer step calls take a 0-dim
+        // tensor (or a list of them) where they take a scalar.
+        "_foreach_lerp_",
+        "_foreach_lerp",
+        "_foreach_mul_",
+        "_foreach_mul",
+        "_foreach_add_",
+        "_foreach_add",
+        "_foreach_div_",
+        "_foreach_div",
         "clamp",
         "clamp_min",
         "clamp_max",

@@ -38,7 +38,7 @@ fn owners_of_each_kind_of_source() {
     );
     assert_eq!(o("0/0: G['__import___main__'].FLAG == False"), ValueOwner::Global);
     assert_eq!(o("0/0: ___stack0 == 3"), ValueOwner::GraphBreakValue);
-    assert_eq!(o("0/0: len(m._forward_hooks) != 1"), ValueOwner::TorchState);
+    assert_eq!(o("0/0: len(m._forward_hooks) != 1"), ValueOwner::UserAttribute);
     assert_eq!(
         o("0/0: fn._forward_hooks[list(dict.keys(fn._forward_hooks))[0]].__closure__[0].cell_contents.on == False"),
         ValueOwner::Closure
