@@ -356,7 +356,7 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "0/2",
             "cache.state",
             "kv_cache",
-            "user_argument",
+            "library_attribute",
             "one_per_variant",
         ),
         // A DynamicCache's flag, empty at the prompt and filled after.
@@ -365,7 +365,7 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "0/2",
             "cache.state",
             "kv_cache",
-            "user_argument",
+            "library_attribute",
             "one_per_variant",
         ),
         // `if i in skip:` over a list whose ints torch holds dynamic.

@@ -270,7 +270,7 @@ fn a_torch_layers_number_its_op_takes_gets_no_buffer_fix() {
             let r = find(&all, id);
             assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
             let fix = r["fix"].as_str().unwrap();
-            assert!(fix.contains("nn/modules/batchnorm.py"), "{torch} {id}: {fix}");
+            assert!(fix.contains("torch.nn's batchnorm module"), "{torch} {id}: {fix}");
             assert!(fix.contains("Keep momentum fixed"), "{torch} {id}: {fix}");
             assert!(fix.contains("momentum=None"), "{torch} {id}: {fix}");
             for never in ["register_buffer", "Make it a buffer", "torch.tensor("] {
@@ -311,5 +311,45 @@ fn a_modules_forward_called_from_an_eager_line_takes_that_line() {
         let site = r["called_from"].as_str().unwrap_or("");
         assert!(site.ends_with("/train.py:33"), "{torch}: {r:#}");
         assert_eq!(r["user_line"]["from"], "caller", "{torch}");
+    }
+}
+
+/// A transformers StaticCache passed under the name `cache`: its layers
+/// initialise on their first update (`cache.layers[0].is_initialized ==
+/// False`, transformers' state, one graph for an empty cache and one for a
+/// written one), and a cache built per request with another length
+/// (`cache.layers[0].max_cache_len == 64`) is the user's choice of size.
+/// Both are the KV cache's, whatever the argument is called.
+#[test]
+fn a_kv_cache_layers_state_is_the_caches_under_any_name() {
+    for torch in ["torch2.12.1", "torch2.15.0"] {
+        let all = recorded("scenarios69", torch, "qwen3_static_cache_chat_server");
+        let init = find(&all, "0/1");
+        assert_eq!(init["cause"]["form"], "cache.layer_initialized", "{torch}: {init:#}");
+        assert_eq!(init["cause"]["category"], "kv_cache", "{torch}");
+        assert_eq!(init["owner"], "library_attribute", "{torch}");
+        assert_eq!(init["severity"], "expected", "{torch}");
+        let length = find(&all, "0/3");
+        assert_eq!(length["cause"]["form"], "cache.layer_length", "{torch}: {length:#}");
+        assert_eq!(length["cause"]["category"], "kv_cache", "{torch}");
+        assert_eq!(length["owner"], "user_argument", "{torch}");
+    }
+}
+
+/// `beam_step` compiled and called from `translate`, a function under
+/// `@torch.no_grad()`: dynamo_start's stack leaves `translate` out and
+/// names only the script's loop (train.py:64). The Python stack torch
+/// logged while tracing the compile (a dynamic dim's create_symbol) holds
+/// the direct call, train.py:53, which is the caller shown.
+#[test]
+fn the_direct_caller_comes_from_the_stack_logged_while_tracing() {
+    for torch in ["torch2.12.1", "torch2.15.0"] {
+        let all = recorded("scenarios69", torch, "gru_translator_beam_search");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            let site = r["called_from"].as_str().unwrap_or("");
+            assert!(site.ends_with("/train.py:53"), "{torch} {id}: {r:#}");
+            assert_eq!(r["user_line"]["from"], "caller", "{torch} {id}");
+        }
     }
 }

@@ -43,6 +43,13 @@ const OPEN: &[(&str, &str, &str)] = &[
     ("layer_skip_index", "0/3", "as 0/1"),
 ];
 
+/// Scenarios whose truth says the log holds no caller because
+/// `dynamo_start` leaves it out, where the Python stack torch logged while
+/// tracing the same compile (a dynamic dim's create_symbol) does name the
+/// direct call: decorated_fn's `loss = smooth_ce(...)` in train_epoch (the
+/// truth's note calls it line 22; the script has it at 21).
+const CALLER_ON_TRACING_STACK: &[(&str, &str)] = &[("decorated_fn", "/train.py:21")];
+
 fn scenarios(version: &str) -> Vec<PathBuf> {
     common::truth_scenarios("tests/scenarios/logs", version)
 }
@@ -84,7 +91,13 @@ fn every_recompile_is_judged_from_the_log() {
                     assert_eq!(r["cause_entry"], entry, "{at}");
                 }
                 if t["called_from"].is_null() {
-                    assert_eq!(r["called_from"], Value::Null, "{at}: a caller the log does not hold");
+                    match CALLER_ON_TRACING_STACK.iter().find(|(s, _)| *s == scenario) {
+                        Some((_, line)) => {
+                            let from = r["called_from"].as_str().unwrap_or("");
+                            assert!(from.ends_with(line), "{at}: {from}");
+                        }
+                        None => assert_eq!(r["called_from"], Value::Null, "{at}: a caller the log does not hold"),
+                    }
                 }
                 let advice = cause["advice"].as_str().unwrap().to_lowercase();
                 let must: Vec<String> = t["fix_must_contain"]

@@ -196,7 +196,25 @@ pub fn frame_call_site(frame: &Frame, compile: &Compile, breaks: &BreakCallers) 
     // stack's own caller: where both name one, it is the deeper (the
     // user's function the stack elides, `evaluate_batch` calling into
     // torchmetrics, rather than the loop that called it).
-    breaks.caller(frame, stacked).or_else(|| call_site(stacked))
+    breaks
+        .caller(frame, stacked)
+        .or_else(|| direct_caller(frame, stacked))
+        .or_else(|| call_site(stacked))
+}
+
+/// The user's line that called the compiled function, from the full Python
+/// stack torch logged while tracing this compile (a dynamic dim's
+/// `create_symbol`): `dynamo_start`'s stack can leave that frame out (a
+/// function under `@torch.no_grad()` calling the compiled one, a
+/// `training_step` a Trainer calls), and then names only an outer line. Not
+/// for a resume function: the frame above it on that stack is the
+/// function it resumes, at its graph break, not the user's call.
+fn direct_caller(frame: &Frame, compile: &Compile) -> Option<CallSite> {
+    let resumes = frame.function.as_deref().is_some_and(|f| resumed_function(f).is_some());
+    if resumes {
+        return None;
+    }
+    compile.symbol_caller.as_deref().and_then(user_frame)
 }
 
 pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {

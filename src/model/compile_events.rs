@@ -96,13 +96,27 @@ impl Interned {
 }
 
 /// The user's frame that made the call Dynamo intercepted, on a stack
-/// logged inside the compile: the innermost user frame before the first
-/// torch frame (a library may sit between the two).
+/// logged inside the compile: the innermost user frame before Dynamo starts
+/// compiling (`_dynamo/convert_frame.py`), past torch's wrappers of the
+/// user's functions (`torch.no_grad()` as a decorator, a module's
+/// `__call__`, the compiled callable's own wrapper) and a library's (a
+/// Trainer's loop). An outer compiled function's frames above it (a block
+/// compiled on its own, called from a forward that runs eagerly) are the
+/// user's code that led there, not the call. Without Dynamo's frames on
+/// the stack: the innermost user frame before the first torch frame.
 fn user_caller(stack: &[event::StackFrame]) -> Option<&event::StackFrame> {
     use crate::reasons::paths::{owner, Owner};
     let is = |f: &event::StackFrame, who: Owner| f.file.as_deref().is_some_and(|p| owner(p) == who);
-    let torch = stack.iter().position(|f| is(f, Owner::Torch))?;
-    stack[..torch].iter().rev().find(|f| is(f, Owner::User))
+    let dynamo = |f: &event::StackFrame| {
+        f.file
+            .as_deref()
+            .is_some_and(|p| p.replace('\\', "/").contains("torch/_dynamo/convert_frame.py"))
+    };
+    let end = match stack.iter().position(dynamo) {
+        Some(at) => at,
+        None => stack.iter().position(|f| is(f, Owner::Torch))?,
+    };
+    stack[..end].iter().rev().find(|f| is(f, Owner::User))
 }
 
 pub(super) fn apply(

@@ -167,6 +167,33 @@ pub fn rules() -> Vec<Rule> {
             advice: "The KV cache you pass went from empty (the prompt: prefill) to filled (a decode step): one compile for prefill and one for decode, each reused for every later request. No action needed; to compile one graph for both, pass a static cache (transformers' StaticCache) preallocated at its maximum length.",
         },
         Rule {
+            // The same flag of a transformers Cache under any name (a
+            // StaticCache passed as `cache`): `cache.layers[0].is_initialized
+            // == False`, read in transformers' cache_utils.py. Its layers
+            // initialise on their first update. Recorded: tests/scenarios69
+            // qwen3_static_cache_chat_server (2.12.1, 2.15.0).
+            id: "cache.layer_initialized",
+            category: KvCache,
+            when: When::Always,
+            pattern: r"^(?P<src>[A-Za-z_\[\]'.]*\.layers\[\d+\])\.is_initialized (?:==|!=|is not|is) (?P<val>[^ #]+)",
+            culprit: Culprit::Template("{@src}.is_initialized (a cache layer's lazy initialisation)"),
+            detail: Some("a layer of the KV cache you pass was initialised by its first update (the compiled entry had is_initialized == {val})"),
+            advice: "The cache's layers initialise on their first update, so a new, empty cache (a prefill) and one already written (a decode step) compile one graph each, reused for every later request. No action needed; reusing one cache object across requests (reset between them) keeps it initialised.",
+        },
+        Rule {
+            // A transformers Cache built with another length
+            // (`cache.layers[0].max_cache_len == 64`, a StaticCache sized per
+            // request): one graph per length. Recorded: tests/scenarios69
+            // qwen3_static_cache_chat_server (2.12.1, 2.15.0).
+            id: "cache.layer_length",
+            category: KvCache,
+            when: When::Always,
+            pattern: r"^(?P<src>[A-Za-z_\[\]'.]*\.layers\[\d+\])\.(?P<attr>max_cache_len|max_batch_size) == (?P<val>\d+)",
+            culprit: Culprit::Template("{@src}.{attr}"),
+            detail: Some("the KV cache you pass was built with another {attr} (the compiled entry had {val})"),
+            advice: "The cache you pass was built with another {attr}, which the compiled code reads as a constant: one graph per size, each compiled once and reused when it returns. No action needed while the sizes are a few buckets; to compile once, build every cache with the same (largest) {attr}.",
+        },
+        Rule {
             id: "generate.kwargs",
             category: KvCache,
             when: When::Generate,

@@ -173,6 +173,14 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     {
         return Ownership::set_by(ValueOwner::TorchState, "the optimizer's first step");
     }
+    // A KV cache layer's lazy initialisation: transformers sets it on the
+    // layer's first update, whoever made the cache.
+    if guard.contains(".layers[") && guard.contains(".is_initialized") {
+        return Ownership::set_by(
+            ValueOwner::LibraryAttribute,
+            "transformers (a cache layer initialises on its first update)",
+        );
+    }
     // A value bound into a hook (functools.partial): the argument the
     // user's call names when a library binds it (PEFT's adapter_names per
     // call), else what the hook's maker captured.

@@ -281,7 +281,7 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
 fn torch_layer_number_fix(input: &FixInput<'_>, name: &str, layer: &str) -> String {
     let culprit = python_name(&input.reason.culprit);
     let how = format!(
-        "{culprit} is a number torch's own layer code (nn/modules/{layer}.py) passes to its functional op as a Python number: the graph holds it as a constant, so each new value compiles again, and a tensor or a buffer cannot replace it there"
+        "{culprit} is a number torch's own layer code (torch.nn's {layer} module) passes to its functional op as a Python number: the graph holds it as a constant, so each new value compiles again, and a tensor or a buffer cannot replace it there"
     );
     let cumulative = match (layer, name) {
         ("batchnorm", "momentum") => {
