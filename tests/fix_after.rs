@@ -57,7 +57,7 @@ const PAIRS: &[Pair] = &[
     },
     Pair {
         kind: "shape_static",
-        applied: "torch._dynamo.mark_dynamic(x, 0)",
+        applied: "torch._dynamo.mark_dynamic(<the tensor you pass as x>, 0)",
         code: "torch._dynamo.mark_dynamic(x, 0)",
         cause: "argument x",
         remains: None,
