@@ -7,7 +7,7 @@
 
 use super::evidence::EvidenceKind;
 use super::guard_text::is_flag as boolean;
-use super::owner::ValueOwner;
+use super::owner::{ValueOwner, Via};
 use crate::reasons::culprit::python_name;
 use crate::reasons::paths::{owner as code_owner, Owner as Code};
 use crate::reasons::Category;
@@ -207,27 +207,20 @@ fn for_owner(input: &FixInput<'_>) -> String {
         }
         // Hooks the user's code registers and removes (owner.rs): the
         // hooks' fix, not an attribute's.
-        ValueOwner::UserAttribute if input.guard.is_some_and(|g| torch_state::hook_dict(&g.guard)) => {
-            torch_state::hooks_fix()
-        }
+        ValueOwner::UserAttribute if input.ownership.via == Some(Via::HookDict) => torch_state::hooks_fix(),
         ValueOwner::UserAttribute => user_attribute_fix(input),
-        ValueOwner::UserArgument if r.form == "hook.bound_argument" => hook_bound_fix(input),
-        ValueOwner::UserArgument => user_argument_fix(input, dynamic),
+        ValueOwner::UserArgument => match &input.ownership.via {
+            Some(Via::HookBinding { binder }) => hook_bound_fix(input, binder),
+            _ => user_argument_fix(input, dynamic),
+        },
     }
 }
 
 /// An argument of the user's call that a library binds into a hook on each
 /// layer it wraps (PEFT's adapter_names per request): the graph holds the
 /// value, a list item by item, so the calls are what to arrange.
-fn hook_bound_fix(input: &FixInput<'_>) -> String {
+fn hook_bound_fix(input: &FixInput<'_>, binder: &str) -> String {
     let culprit = &input.reason.culprit;
-    let binder = input
-        .ownership
-        .set_by
-        .as_deref()
-        .and_then(|s| s.strip_prefix("your call; "))
-        .and_then(|s| s.strip_suffix(" binds it into a hook"))
-        .unwrap_or("a library");
     let how = format!(
         "{binder} binds a value your call passes into a hook on each layer it wraps ({culprit}), and the compiled graph holds it as a constant (a list item by item), so each new value or mix of values compiles again"
     );

@@ -18,10 +18,7 @@ pub struct Judgement {
 impl Default for Judgement {
     fn default() -> Self {
         Judgement {
-            ownership: Ownership {
-                owner: ValueOwner::UserArgument,
-                set_by: None,
-            },
+            ownership: Ownership::by(ValueOwner::UserArgument, None),
             evidence: Evidence::new(EvidenceKind::DidNotRecur, ""),
         }
     }

@@ -35,21 +35,12 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
         .map(|f| match inner_guard(f) {
             // Whose value an unread text guards is not known: say so
             // rather than guess from its spelling.
-            Some(_) if !inner_reason(f).recognised() => Ownership {
-                owner: ValueOwner::Unknown,
-                set_by: None,
-            },
+            Some(_) if !inner_reason(f).recognised() => Ownership::by(ValueOwner::Unknown, None),
             Some(g) => ownership(g, &context(f.frame, f.compile), f.frame, f.compile),
             // No value changed that the log names: another region's first
             // compile has no owner to name.
-            None if recompile_facts::other_region(f) => Ownership {
-                owner: ValueOwner::Unknown,
-                set_by: None,
-            },
-            None => Ownership {
-                owner: ValueOwner::UserArgument,
-                set_by: None,
-            },
+            None if recompile_facts::other_region(f) => Ownership::by(ValueOwner::Unknown, None),
+            None => Ownership::by(ValueOwner::UserArgument, None),
         })
         .collect();
     let keys: Vec<String> = recompiles.iter().zip(&owners).map(|(f, o)| cause_key(f, o)).collect();

@@ -12,112 +12,16 @@ use crate::reasons::culprit::canonical;
 use crate::reasons::paths::{library_name, owner as code_owner, Owner as Code};
 use crate::reasons::subject::{function_mode_state, receiver_identity};
 use crate::reasons::{failed_subject, GuardFailure};
-use serde::Serialize;
 use source::{
     argument_name, attribute_path, called_by_library, computed_inside_call, constant_value, first_operand,
     global_module, hook_bound_value, installed_package, is_generate_internal, is_hook_dict, library_switch,
     named_by_user, private_attribute_of_global, root_of, GlobalOf,
 };
 
+mod kind;
 mod source;
+pub use kind::{Ownership, ValueOwner, Via};
 pub use source::is_inference_change;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ValueOwner {
-    /// A value the user's code passes to the compiled call.
-    UserArgument,
-    /// An argument a library passes on its own (a cache inside `generate()`).
-    LibraryArgument,
-    /// A module or object attribute the user's code assigns (`model.eval()`
-    /// and the hooks it registers included).
-    UserAttribute,
-    /// An attribute a library method sets (PEFT's `set_adapter`, an LR
-    /// scheduler's `lr`, transformers' `gradient_checkpointing_enable`).
-    LibraryAttribute,
-    /// Torch's own state: grad mode, autocast, inference tensors,
-    /// parametrization caches, optimizer state.
-    TorchState,
-    /// A module-level global of the user's code.
-    Global,
-    /// A variable captured by a closure (a hook's state included).
-    Closure,
-    /// A Python value computed before a graph break (`___stack0`).
-    GraphBreakValue,
-    /// Not known: no row of the table reads the guard text, so nothing
-    /// says whose value it is.
-    Unknown,
-}
-
-impl ValueOwner {
-    pub fn name(self) -> &'static str {
-        match self {
-            ValueOwner::UserArgument => "user_argument",
-            ValueOwner::LibraryArgument => "library_argument",
-            ValueOwner::UserAttribute => "user_attribute",
-            ValueOwner::LibraryAttribute => "library_attribute",
-            ValueOwner::TorchState => "torch_state",
-            ValueOwner::Global => "global",
-            ValueOwner::Closure => "closure",
-            ValueOwner::GraphBreakValue => "graph_break_value",
-            ValueOwner::Unknown => "unknown",
-        }
-    }
-
-    /// Words for people: "an argument you pass".
-    pub fn words(self) -> &'static str {
-        match self {
-            ValueOwner::UserArgument => "an argument your code passes",
-            ValueOwner::LibraryArgument => "an argument a library passes on its own",
-            ValueOwner::UserAttribute => "an attribute your code sets",
-            ValueOwner::LibraryAttribute => "an attribute a library sets",
-            ValueOwner::TorchState => "torch's own state",
-            ValueOwner::Global => "a global of your code",
-            ValueOwner::Closure => "a variable a closure captures",
-            ValueOwner::GraphBreakValue => "a value computed before a graph break",
-            ValueOwner::Unknown => "not known (guardscope does not recognise the guard text)",
-        }
-    }
-
-    /// Python state the user's code changes while it runs and the compiled
-    /// code reads: each change the graph did not see compiles again.
-    pub fn is_hidden_state(self) -> bool {
-        matches!(
-            self,
-            ValueOwner::Closure | ValueOwner::Global | ValueOwner::UserAttribute
-        )
-    }
-}
-
-/// The owner of a guarded value, and who sets it when that is a library.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Ownership {
-    pub owner: ValueOwner,
-    /// The library method or mechanism that sets the value, when known
-    /// ("PEFT's disable_adapter() / set_adapter()", "generate()").
-    pub set_by: Option<String>,
-}
-
-impl Ownership {
-    fn of(owner: ValueOwner) -> Self {
-        Ownership { owner, set_by: None }
-    }
-
-    fn set_by(owner: ValueOwner, who: &str) -> Self {
-        Ownership {
-            owner,
-            set_by: Some(who.to_string()),
-        }
-    }
-
-    /// One line: "an attribute a library sets (PEFT's disable_adapter())".
-    pub fn sentence(&self) -> String {
-        match &self.set_by {
-            Some(who) => format!("{} ({who})", self.owner.words()),
-            None => self.owner.words().to_string(),
-        }
-    }
-}
 
 /// Who owns what the guard `g` failed on, in the frame and compile it
 /// failed for.
@@ -188,18 +92,22 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         if !named_by_user(&compile.stack, keyword) {
             return Ownership::of(ValueOwner::Closure);
         }
-        let library = frame.file.as_deref().and_then(library_name);
-        let binder = library.as_deref().unwrap_or("a library");
+        let binder = frame
+            .file
+            .as_deref()
+            .and_then(library_name)
+            .unwrap_or_else(|| "a library".into());
         return Ownership::set_by(
             ValueOwner::UserArgument,
             &format!("your call; {binder} binds it into a hook"),
-        );
+        )
+        .via(Via::HookBinding { binder });
     }
     // Which hooks a module has is what the code that registers and removes
     // them decided: the user's, through register_forward_hook() and
     // handle.remove().
     if is_hook_dict(&guard) {
-        return Ownership::set_by(ValueOwner::UserAttribute, "register_*_hook() / handle.remove()");
+        return Ownership::set_by(ValueOwner::UserAttribute, "register_*_hook() / handle.remove()").via(Via::HookDict);
     }
     if guard.contains("__closure__[") {
         return Ownership::of(ValueOwner::Closure);
@@ -209,10 +117,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // the library's state, not a global the user reassigns.
     if g.read_in_library() && (private_attribute_of_global(&guard) || attribute_of_global_object(&guard)) {
         let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
-        return Ownership {
-            owner: ValueOwner::LibraryAttribute,
-            set_by: lib,
-        };
+        return Ownership::by(ValueOwner::LibraryAttribute, lib);
     }
     // An attribute of a submodule of a model the compiled function reaches
     // through a global (`G['model']._modules['fc1'].scaling['default']`):
@@ -300,13 +205,13 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             && frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
         if library_parameter {
             let lib = frame.file.as_deref().and_then(library_name);
-            return Ownership {
-                owner: ValueOwner::LibraryAttribute,
-                set_by: Some(format!(
+            return Ownership::by(
+                ValueOwner::LibraryAttribute,
+                Some(format!(
                     "a method of the {} model",
                     lib.as_deref().unwrap_or("library's")
                 )),
-            };
+            );
         }
         // A config field no library method flips (those are in
         // LIBRARY_SWITCHES, above) is what the user configured: from_pretrained's
@@ -323,10 +228,10 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
             && frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
         if library_object {
             let lib = frame.file.as_deref().and_then(library_name);
-            return Ownership {
-                owner: ValueOwner::LibraryAttribute,
-                set_by: Some(format!("{}'s own methods", lib.as_deref().unwrap_or("the library"))),
-            };
+            return Ownership::by(
+                ValueOwner::LibraryAttribute,
+                Some(format!("{}'s own methods", lib.as_deref().unwrap_or("the library"))),
+            );
         }
         // A public attribute of a library's module (`drop_path.drop_prob`,
         // `dropout.p`) is a setting the user's code writes; the library's
@@ -341,10 +246,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         let lazily_set = guard_text::is_flag(&guard) && (guard.contains(" is None") || guard.contains(" is not None"));
         if read_in_library && (private || lazily_set || !attribute_path(&subject)) {
             let lib = g.location.as_ref().and_then(|l| library_name(&l.file));
-            return Ownership {
-                owner: ValueOwner::LibraryAttribute,
-                set_by: lib,
-            };
+            return Ownership::by(ValueOwner::LibraryAttribute, lib);
         }
         // State behind a property the user's line reads (`self.current_epoch`
         // guarded as `self._trainer.fit_loop...completed`): a private
@@ -378,10 +280,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if let Some(lib) = called_by_library(frame, compile)
         .filter(|_| (object_check || library_constant || library_tensor) && !ctx.generate)
     {
-        return Ownership {
-            owner: ValueOwner::LibraryArgument,
-            set_by: Some(lib),
-        };
+        return Ownership::by(ValueOwner::LibraryArgument, Some(lib));
     }
     Ownership::of(ValueOwner::UserArgument)
 }

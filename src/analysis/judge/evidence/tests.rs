@@ -25,10 +25,7 @@ fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, comp
 // Hand-made snippets in the shape of torch 2.15's reason texts.
 #[test]
 fn a_size_made_dynamic_is_expected_and_a_static_config_is_not() {
-    let arg = Ownership {
-        owner: ValueOwner::UserArgument,
-        set_by: None,
-    };
+    let arg = Ownership::by(ValueOwner::UserArgument, None);
     let mut g = split("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 4");
     g.now = Some(GuardedNow::Dynamic);
     let c = Compile::default();
@@ -53,18 +50,12 @@ fn a_size_made_dynamic_is_expected_and_a_static_config_is_not() {
 
 #[test]
 fn hidden_state_is_a_problem_even_once_and_a_bool_argument_is_not() {
-    let closure = Ownership {
-        owner: ValueOwner::Closure,
-        set_by: None,
-    };
+    let closure = Ownership::by(ValueOwner::Closure, None);
     let c = Compile::default();
     let g = split("0/0: fn._forward_hooks[0].__closure__[0].cell_contents.on == False");
     let e = evidence(&facts(&g, Category::ClosureHookState, &closure, &c));
     assert_eq!(e.kind, EvidenceKind::HiddenState);
-    let arg = Ownership {
-        owner: ValueOwner::UserArgument,
-        set_by: None,
-    };
+    let arg = Ownership::by(ValueOwner::UserArgument, None);
     let g = split("0/0: need_weights == True");
     let e = evidence(&facts(&g, Category::ConstantValue, &arg, &c));
     assert_eq!(e.kind, EvidenceKind::OnePerVariant);

@@ -15,9 +15,6 @@ pub(super) fn torch_state_fix(input: &FixInput<'_>) -> String {
             "Not a device change: {tensor} was made under torch.inference_mode() (an inference tensor, without autograd keys) where the graph was compiled for a normal tensor, or the reverse: one compile per kind. Make the inputs the same way for every call (outside inference_mode, or run every call under it); if both kinds are intended, it is one compile each."
         );
     }
-    if hook_dict(g) {
-        return hooks_fix();
-    }
     if g.contains("parametrize") {
         return "torch.nn.utils.parametrize.cached() fills a cache the compiled code reads: one compile with it and one without, reused afterwards. Call the compiled model always inside, or always outside, parametrize.cached().".to_string();
     }
@@ -25,11 +22,6 @@ pub(super) fn torch_state_fix(input: &FixInput<'_>) -> String {
         return requires_grad_fix(input);
     }
     r.advice.clone()
-}
-
-/// A module's hook dict, compared by length or emptiness.
-pub(super) fn hook_dict(guard: &str) -> bool {
-    guard.contains("_forward_hooks") || guard.contains("_pre_hooks") || guard.contains("_backward_hooks")
 }
 
 /// Hooks added or removed after compiling: what to do about it, whoever

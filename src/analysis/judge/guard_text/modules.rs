@@ -58,13 +58,7 @@ impl Children {
 /// a Python int there, so it cannot become a tensor or dynamic. The layer
 /// argument's name.
 pub(in crate::analysis::judge) fn torch_layer_argument(g: &GuardFailure) -> Option<String> {
-    let in_torch_layer = g
-        .location
-        .as_ref()
-        .is_some_and(|l| l.file.replace('\\', "/").contains("nn/modules/"));
-    if !in_torch_layer || !g.guard.contains("._modules[") {
-        return None;
-    }
+    torch_layer_file(g)?;
     const STRUCTURAL: [&str; 8] = [
         "dilation",
         "padding",
@@ -87,9 +81,8 @@ pub(in crate::analysis::judge) fn torch_layer_argument(g: &GuardFailure) -> Opti
 /// or a buffer cannot stand in for it there. The attribute's name and the
 /// layer's file stem (`batchnorm`).
 pub(in crate::analysis::judge) fn torch_layer_number(g: &GuardFailure) -> Option<(String, String)> {
-    let file = g.location.as_ref()?.file.replace('\\', "/");
-    let stem = file.split("nn/modules/").nth(1)?.trim_end_matches(".py").to_string();
-    if !g.guard.contains("._modules[") || torch_layer_argument(g).is_some() {
+    let stem = torch_layer_file(g)?;
+    if torch_layer_argument(g).is_some() {
         return None;
     }
     let test = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
@@ -98,4 +91,14 @@ pub(in crate::analysis::judge) fn torch_layer_number(g: &GuardFailure) -> Option
     let name = subject.trim().rsplit('.').next()?;
     let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     (float && plain).then(|| (name.to_string(), stem))
+}
+
+/// A submodule's attribute (`self._modules['bn1'].momentum`) compared inside
+/// torch's own layer code (`nn/modules/batchnorm.py`): the layer file's stem
+/// (`batchnorm`). Both the layer's build arguments and the numbers it hands
+/// its functional op are read there.
+fn torch_layer_file(g: &GuardFailure) -> Option<String> {
+    let file = g.location.as_ref()?.file.replace('\\', "/");
+    let stem = file.split("nn/modules/").nth(1)?.trim_end_matches(".py").to_string();
+    g.guard.contains("._modules[").then_some(stem)
 }
