@@ -75,6 +75,14 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     // Blocks compiled one by one share one cache: each instance's layer
     // argument is one compile, as many as there are instances. At the limit
     // the evidence is the limit (above), not this.
+    // A function's code is made once, where it is defined: only another
+    // definition fails the guard, so however many recompiles it causes, the
+    // functions are as few as their definitions in the source (the views of
+    // a test-time augmentation, one activation per config). Not a
+    // partial's function object, which can be made anew.
+    if f.form == "function.identity" && guard.contains(".__code__") {
+        return Some(super::variants::FUNCTION_CODE.into());
+    }
     if let Some(layer) = f.guard.and_then(torch_layer_argument) {
         return Some(format!(
             "the {layer} each instance of a torch layer was built with: one compile per instance's value, reused whenever that instance runs again"

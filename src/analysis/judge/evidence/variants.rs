@@ -7,6 +7,9 @@ use crate::analysis::judge::guard_text;
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
 
+/// Why another function's code is one of a few variants.
+pub(super) const FUNCTION_CODE: &str = "another function (another definition in the source: its code object is made once, where it is defined) compiled once for it, reused when it returns; functions are as few as their definitions";
+
 /// An identity guard on the object a method runs on, or on a class passed
 /// as a value, seen once: instances a method is called on and classes are
 /// few, each compiled once. A new object every call shows up as a repeat.
@@ -17,7 +20,7 @@ pub(super) fn few_objects(f: &Facts<'_>) -> Option<String> {
     // another definition in the source, and definitions are few, however
     // often one is made again (a lambda in a loop keeps its code).
     if f.category == Category::FunctionIdentity {
-        return Some("another function (another definition in the source: its code object is made once, where it is defined) compiled once for it, reused when it returns; functions are as few as their definitions".into());
+        return Some(FUNCTION_CODE.into());
     }
     if f.category != Category::ObjectId || f.same_cause.len() >= 2 {
         return None;
