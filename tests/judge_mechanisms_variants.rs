@@ -28,3 +28,57 @@ fn functions_passed_by_code_are_as_few_as_their_definitions() {
         }
     }
 }
+
+/// A repeat whose new entry torch had made symbolic until a line of the
+/// traced code needed it as a number (`symbolic_shape_specialization` in
+/// the log): the why names that line, and the fix never offers
+/// mark_dynamic (the line fixes the value again) but what removes the pin:
+/// a batched op instead of a Python loop over a tensor's rows, a 0-d tensor
+/// instead of a Python int used as an index.
+#[test]
+fn a_repeat_the_traced_code_pins_names_the_line_and_offers_no_mark() {
+    let cases = [
+        (
+            "jacobian_penalty_probe_schedule",
+            "0/2",
+            "`for v in probes:` at train.py:29",
+            "torch.vmap",
+        ),
+        (
+            "saliency_vjp_per_request_class",
+            "0/3",
+            "`cot[:, target] = 1.0` at train.py:29",
+            "torch.tensor(value)",
+        ),
+    ];
+    for torch in ["torch2.12.1", "torch2.15.0"] {
+        for (name, id, line, remedy) in cases {
+            let all = recorded("scenarios72", torch, name);
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "problem", "{torch} {name}: {r:#}");
+            let why = r["evidence"]["text"].as_str().unwrap();
+            assert!(why.contains(line), "{torch} {name}: {why}");
+            assert!(why.contains("fixed it to"), "{torch} {name}: {why}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains(remedy), "{torch} {name}: {fix}");
+            assert!(!fix.contains("mark_dynamic("), "{torch} {name}: {fix}");
+        }
+    }
+}
+
+/// Pinned inside a library's code (diffusers' scheduler needs its step
+/// index as a number): the why says whose code it is and never names the
+/// library's file, which the user does not edit.
+#[test]
+fn a_pin_in_a_librarys_code_is_named_by_the_library_not_its_file() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios18", torch, "diffusers_dpmsolver_request_steps");
+        let r = find(&all, "1/2");
+        let why = r["evidence"]["text"].as_str().unwrap();
+        assert!(
+            why.contains("diffusers's own code needs it as a number"),
+            "{torch}: {why}"
+        );
+        assert!(!why.contains("scheduling_dpmsolver_multistep.py"), "{torch}: {why}");
+    }
+}

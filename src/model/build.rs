@@ -140,6 +140,11 @@ impl RunBuilder {
             | EventData::GuardAdded {
                 user_stack: stack,
                 interned_files,
+            }
+            | EventData::Specialized {
+                user_stack: stack,
+                interned_files,
+                ..
             } => {
                 let table = self.interned.get(&ev.pid);
                 for &(i, index) in interned_files.iter() {

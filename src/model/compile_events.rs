@@ -1,7 +1,7 @@
 //! What each event says about the compile it names: its attempts, stack,
 //! metrics, reasons, graph breaks and cache lookups.
 
-use super::{Attempt, BackwardCompile, CacheCounts, Compile, Frame, Phases, StackFrame};
+use super::{Attempt, BackwardCompile, CacheCounts, Compile, Frame, Phases, Specialization, StackFrame};
 use crate::reasons;
 use crate::shared::ArcSet;
 use crate::trace::event::{self, CacheKind, CacheLookup, CacheOutcome, CompilationMetrics};
@@ -178,6 +178,21 @@ pub(super) fn apply(
             }
             if c.symbol_caller.is_none() {
                 c.symbol_caller = user_caller(stack).map(|f| Arc::new(interned.frame(f)));
+            }
+        }
+        EventData::Specialized {
+            sources,
+            value,
+            user_stack,
+            ..
+        } => {
+            let at = user_stack.last().map(|f| Arc::new(interned.frame(f)));
+            for source in sources {
+                c.specialized.push(Specialization {
+                    source: crate::reasons::culprit::canonical(source),
+                    value: value.clone(),
+                    at: at.clone(),
+                });
             }
         }
         EventData::CacheLookup(lookup) => count_lookup(c.cache_lookups.get_or_insert_default(), *lookup),

@@ -122,6 +122,10 @@ pub struct Compile {
     /// not (a `@torch.compile`-decorated function). None when the compile
     /// created no symbol or that stack holds no user frame.
     pub symbol_caller: Option<Arc<StackFrame>>,
+    /// Values this compile fixed while tracing (`symbolic_shape_specialization`):
+    /// a dim or an int torch held symbolically until the traced code needed
+    /// it as a number. Empty where the log has none (before torch 2.4).
+    pub specialized: Vec<Specialization>,
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
     pub guard_latency_us: Option<f64>,
@@ -180,6 +184,16 @@ impl Compile {
 
 /// One frame of a compile's stack. Its texts are held once per log: a
 /// job's compiles share most of their callers' files and functions.
+/// A symbol the traced code fixed to one value: what it stood for
+/// (`probes.size()[0]`, `target`), the value, and the traced line that
+/// needed it as a number (`for v in probes:`), when logged.
+#[derive(Clone, Debug, Serialize)]
+pub struct Specialization {
+    pub source: String,
+    pub value: String,
+    pub at: Option<Arc<StackFrame>>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct StackFrame {
     pub file: Option<Arc<str>>,

@@ -32,6 +32,7 @@ pub(super) fn decode(env: &Envelope<'_>) -> Decoded {
             .map_err(|e| e.to_string()),
         "guard_added" | "guard_added_fast" => Ok(Some(decode_guard_added(body))),
         "create_symbol" => Ok(Some(decode_create_symbol(body).unwrap_or(EventData::Seen))),
+        "symbolic_shape_specialization" => Ok(Some(decode_specialization(body).unwrap_or(EventData::Seen))),
         _ if env.compile.is_empty() => Ok(None),
         _ => Ok(Some(EventData::Seen)),
     };
@@ -69,6 +70,31 @@ fn decode_create_symbol(body: &str) -> Option<EventData> {
     (declared.is_some() || !stack.is_empty()).then_some(EventData::CreateSymbol {
         declared,
         stack,
+        interned_files,
+    })
+}
+
+/// A symbol fixed to one value: what it stood for, the value, and where
+/// the traced code needed it. None when the event names no source.
+fn decode_specialization(body: &str) -> Option<EventData> {
+    #[derive(serde::Deserialize)]
+    struct Specialization {
+        #[serde(default)]
+        sources: Vec<String>,
+        value: Option<serde_json::Value>,
+        #[serde(default)]
+        user_stack: Vec<Frame>,
+    }
+    let s: Specialization = serde_json::from_str(body).ok()?;
+    let value = match s.value? {
+        serde_json::Value::String(v) => v,
+        v => v.to_string(),
+    };
+    let (user_stack, interned_files) = decode_stack(s.user_stack);
+    (!s.sources.is_empty()).then_some(EventData::Specialized {
+        sources: s.sources,
+        value,
+        user_stack,
         interned_files,
     })
 }

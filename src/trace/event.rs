@@ -67,6 +67,17 @@ pub enum EventData {
         stack: Vec<StackFrame>,
         interned_files: Vec<(usize, u64)>,
     },
+    /// A symbol fixed to one value while tracing
+    /// (`symbolic_shape_specialization`): the sources it stood for (`L['x']
+    /// .size()[0]`, `L['k']`), the value, and the traced code's stack where
+    /// the code needed it as a number (`user_stack`, outermost first, files
+    /// interned as in `DynamoStart`).
+    Specialized {
+        sources: Vec<String>,
+        value: String,
+        user_stack: Vec<StackFrame>,
+        interned_files: Vec<(usize, u64)>,
+    },
     /// A compile cache lookup (`fx_graph_cache_hit`, `aotautograd_cache_miss`
     /// artifacts; their payload, the cache key's details, is not read).
     CacheLookup(CacheLookup),
@@ -101,6 +112,12 @@ impl Event {
                     user_stack,
                     interned_files,
                 } => frames(user_stack, interned_files),
+                EventData::Specialized {
+                    sources,
+                    value,
+                    user_stack,
+                    interned_files,
+                } => frames(user_stack, interned_files) + texts(sources) + value.len(),
                 EventData::InternedPath { path, .. } => path.len(),
                 EventData::CompilationMetrics(m) => {
                     size_of::<CompilationMetrics>()
