@@ -14,7 +14,7 @@ use super::guard_text::{
 use super::owner::ValueOwner;
 use super::verdict::Severity;
 use crate::reasons::subject::{function_mode_state, size_relation};
-use crate::reasons::{Category, GuardFailure, GuardedNow};
+use crate::reasons::{Category, GuardedNow};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -145,32 +145,6 @@ impl Evidence {
     }
 }
 
-/// A value as the user wrote it: sympy prints floats to 15 places
-/// (`0.350000000000000`).
-fn plain_number(value: &str) -> &str {
-    if value.contains('.') && value.parse::<f64>().is_ok() {
-        let trimmed = value.trim_end_matches('0');
-        if trimmed.ends_with('.') {
-            &value[..trimmed.len() + 1]
-        } else {
-            trimmed
-        }
-    } else {
-        value
-    }
-}
-
-/// What this compile fixed while tracing of the value the guard failed on
-/// (a dim of the tensor, or the value itself).
-fn fixed_while_tracing<'c>(g: &GuardFailure, c: &'c crate::model::Compile) -> Option<&'c crate::model::Specialization> {
-    let subject = crate::reasons::failed_subject(&g.guard);
-    let key = match crate::reasons::subject::size_mismatch_dim(&g.guard) {
-        Some(dim) => format!("{subject}.size()[{dim}]"),
-        None => subject,
-    };
-    c.specialized.iter().find(|s| s.source == key)
-}
-
 /// The evidence for one recompile, strongest first: the limit, a declared
 /// range, a static-shapes config, a repeat, then what the new entry holds.
 pub fn evidence(f: &Facts<'_>) -> Evidence {
@@ -248,48 +222,10 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     // target] = 1.0`) and fixed it: the log names what pins it. Seen once,
     // the pin is judged below (one new size compiled once is no repeat).
     let repeats = f.same_cause.len() >= 2 && bounded(f).is_none();
-    if let Some(s) = f
-        .guard
-        .filter(|_| repeats)
-        .and_then(|g| fixed_while_tracing(g, f.compile))
-    {
-        // The user's line by name; a library's or torch's only as whose it
-        // is: the user does not edit that code.
-        let line = s.at.as_ref().map(|at| {
-            let path = at.file.as_deref().unwrap_or("");
-            match crate::reasons::paths::owner(path) {
-                crate::reasons::paths::Owner::User => {
-                    let code = at
-                        .code
-                        .as_deref()
-                        .map_or(String::new(), |c| format!("`{}` at ", c.trim()));
-                    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
-                    format!("{code}{file}:{}", at.line.unwrap_or(0))
-                }
-                crate::reasons::paths::Owner::Library => format!(
-                    "{}'s own code",
-                    crate::reasons::paths::library_name(path).unwrap_or_else(|| "a library".into())
-                ),
-                crate::reasons::paths::Owner::Torch => "torch's own code".into(),
-            }
-        });
+    if let Some((why, line)) = repeats.then(|| traced_pin(f)).flatten() {
         return Evidence {
-            fixed_by: Some(line.clone().unwrap_or_else(|| "the traced code".into())),
-            ..Evidence::new(
-                EvidenceKind::Repeats,
-                format!(
-                    "the same cause compiled this frame {} times ({}): torch made {} dynamic, but {} needs it as a number and fixed it to {} again",
-                    f.same_cause.len(),
-                    f.same_cause.join(", "),
-                    if s.source.starts_with("___") {
-                        f.culprit.to_string()
-                    } else {
-                        crate::reasons::culprit::python_name(&s.source)
-                    },
-                    line.unwrap_or_else(|| "the traced code".into()),
-                    plain_number(&s.value)
-                ),
-            )
+            fixed_by: Some(line),
+            ..Evidence::new(EvidenceKind::Repeats, why)
         };
     }
     if repeats {
@@ -497,10 +433,12 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
 mod bounded;
 mod facts;
 mod no_reason;
+mod traced_pin;
 pub use bounded::{bounded, open_string, OPEN_STRINGS};
 use no_reason::{failed_compile, NoReason};
 mod variants;
 pub use facts::Facts;
+use traced_pin::traced_pin;
 use variants::{few_objects, first_call_setting, mode_switch};
 
 #[cfg(test)]
