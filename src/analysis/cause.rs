@@ -117,7 +117,7 @@ pub fn user_line(
     if let Some(c) = caller {
         return line(c.short(), "caller");
     }
-    let logged = |c: &&Compile| !c.stack.is_empty() || c.symbol_caller.is_some();
+    let logged = |c: &&Compile| !c.stack.is_empty() || c.symbol_caller().is_some();
     let stacks = if logged(&compile) {
         compile
     } else {
@@ -126,7 +126,7 @@ pub fn user_line(
             .iter()
             .rfind(|c| c.frame_compile_id < compile.frame_compile_id && logged(c))?
     };
-    if let Some(site) = stacks.symbol_caller.as_deref().and_then(user_frame) {
+    if let Some(site) = stacks.symbol_caller().and_then(user_frame) {
         return line(site.short(), "symbol_stack");
     }
     let (last, callers) = stacks.stack.split_last()?;
@@ -214,7 +214,7 @@ fn direct_caller(frame: &Frame, compile: &Compile) -> Option<CallSite> {
     if resumes {
         return None;
     }
-    compile.symbol_caller.as_deref().and_then(user_frame)
+    compile.symbol_caller().and_then(user_frame)
 }
 
 pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {

@@ -176,8 +176,9 @@ pub(super) fn apply(
                 c.declared_ranges
                     .push((crate::reasons::culprit::canonical(source), range.clone()));
             }
-            if c.symbol_caller.is_none() {
-                c.symbol_caller = user_caller(stack).map(|f| Arc::new(interned.frame(f)));
+            let symbols = c.symbols.get_or_insert_default();
+            if symbols.caller.is_none() {
+                symbols.caller = user_caller(stack).map(|f| Arc::new(interned.frame(f)));
             }
         }
         EventData::Specialized {
@@ -187,8 +188,9 @@ pub(super) fn apply(
             ..
         } => {
             let at = user_stack.last().map(|f| Arc::new(interned.frame(f)));
+            let symbols = c.symbols.get_or_insert_default();
             for source in sources {
-                c.specialized.push(Specialization {
+                symbols.specialized.push(Specialization {
                     source: crate::reasons::culprit::canonical(source),
                     value: value.clone(),
                     at: at.clone(),

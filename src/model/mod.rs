@@ -116,16 +116,10 @@ pub struct Compile {
     /// the last entry is the compiled frame, the ones before it its callers.
     /// Shared with the compiles whose stack is the same (see `compile_events::Interned`).
     pub stack: Arc<[StackFrame]>,
-    /// The user's call into the compiled code on the Python stack that the
-    /// compile's first `create_symbol` logged: the innermost frame of the
-    /// user's code above torch. It names the caller even where `stack` does
-    /// not (a `@torch.compile`-decorated function). None when the compile
-    /// created no symbol or that stack holds no user frame.
-    pub symbol_caller: Option<Arc<StackFrame>>,
-    /// Values this compile fixed while tracing (`symbolic_shape_specialization`):
-    /// a dim or an int torch held symbolically until the traced code needed
-    /// it as a number. Empty where the log has none (before torch 2.4).
-    pub specialized: Vec<Specialization>,
+    /// What the compile's symbol records say (`create_symbol`,
+    /// `symbolic_shape_specialization`), boxed: most compiles of a fleet's
+    /// logs create no symbol, and a pointer keeps them small.
+    pub symbols: Option<Box<Symbols>>,
     /// Microseconds to check the new cache entry's guards once, as Dynamo
     /// measured it after the compile (`guard_latency_us`; torch >= 2.6).
     pub guard_latency_us: Option<f64>,
@@ -184,6 +178,33 @@ impl Compile {
 
 /// One frame of a compile's stack. Its texts are held once per log: a
 /// job's compiles share most of their callers' files and functions.
+/// What a compile's symbol records say.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Symbols {
+    /// The user's call into the compiled code on the Python stack that the
+    /// compile's first `create_symbol` logged: the innermost frame of the
+    /// user's code above torch. It names the caller even where `stack` does
+    /// not (a `@torch.compile`-decorated function). None when that stack
+    /// holds no user frame.
+    pub caller: Option<Arc<StackFrame>>,
+    /// Values this compile fixed while tracing (`symbolic_shape_specialization`):
+    /// a dim or an int torch held symbolically until the traced code needed
+    /// it as a number. Empty where the log has none (before torch 2.4).
+    pub specialized: Vec<Specialization>,
+}
+
+impl Compile {
+    /// The user's call into the compiled code that the symbol records name.
+    pub fn symbol_caller(&self) -> Option<&StackFrame> {
+        self.symbols.as_ref()?.caller.as_deref()
+    }
+
+    /// The values this compile fixed while tracing.
+    pub fn specialized(&self) -> &[Specialization] {
+        self.symbols.as_ref().map_or(&[], |s| &s.specialized)
+    }
+}
+
 /// A symbol the traced code fixed to one value: what it stood for
 /// (`probes.size()[0]`, `target`), the value, and the traced line that
 /// needed it as a number (`for v in probes:`), when logged.
@@ -325,7 +346,7 @@ mod tests {
             size_of::<StackFrame>()
         );
         assert!(size_of::<Frame>() <= 112, "{}", size_of::<Frame>());
-        // 384 before `symbol_caller`, one pointer.
+        // 384 before the symbol records (`symbols`), one pointer.
         assert!(size_of::<Compile>() <= 392, "{}", size_of::<Compile>());
     }
 }

@@ -127,7 +127,7 @@ impl BreakCallers {
         }
         // Another call's traceback: only on the path this compile's own
         // symbol stack shows (a function called from two lines).
-        if let Some(symbol) = compile.symbol_caller.as_deref() {
+        if let Some(symbol) = compile.symbol_caller() {
             on_stack.push((symbol.file.as_deref()?, symbol.line?));
         }
         one_site(known.iter().filter(|c| on_path(c, &on_stack)))

@@ -72,9 +72,6 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
             guard.split("  #").next().unwrap_or(guard).trim()
         ));
     }
-    // Blocks compiled one by one share one cache: each instance's layer
-    // argument is one compile, as many as there are instances. At the limit
-    // the evidence is the limit (above), not this.
     // A function's code is made once, where it is defined: only another
     // definition fails the guard, so however many recompiles it causes, the
     // functions are as few as their definitions in the source (the views of
@@ -83,6 +80,9 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if f.form == "function.identity" && guard.contains(".__code__") {
         return Some(super::variants::FUNCTION_CODE.into());
     }
+    // Blocks compiled one by one share one cache: each instance's layer
+    // argument is one compile, as many as there are instances. At the limit
+    // the evidence is the limit (above), not this.
     if let Some(layer) = f.guard.and_then(torch_layer_argument) {
         return Some(format!(
             "the {layer} each instance of a torch layer was built with: one compile per instance's value, reused whenever that instance runs again"

@@ -71,7 +71,7 @@ fn fixed_while_tracing<'c>(g: &GuardFailure, c: &'c crate::model::Compile) -> Op
         Some(dim) => format!("{subject}.size()[{dim}]"),
         None => subject,
     };
-    c.specialized.iter().find(|s| s.source == key)
+    c.specialized().iter().find(|s| s.source == key)
 }
 
 #[cfg(test)]
