@@ -23,20 +23,6 @@ const OPEN66: &[Open] = &[
         "ours 'nn_module_attr', the truth 'global_var'",
     ),
     (
-        "fno_darcy_superres_eval",
-        "*",
-        "0/2",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "fno_darcy_superres_eval",
-        "*",
-        "0/3",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
         "gqa_decoder_model_zoo",
         "*",
         "0/2",

@@ -40,7 +40,7 @@ fn a_repeat_the_traced_code_pins_names_the_line_and_offers_no_mark() {
     let cases = [
         (
             "jacobian_penalty_probe_schedule",
-            "0/2",
+            "0/1",
             "`for v in probes:` at train.py:29",
             "torch.vmap",
         ),

@@ -20,22 +20,24 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             g.trim()
         );
     }
-    // An int torch made dynamic and the traced code fixed again (an index,
-    // a count): a Python int cannot stay dynamic there, a tensor can.
+    let member_of = input.guard.and_then(enum_member);
+    // The op that takes the value as a Python number, when one does.
+    let op = input.guard.and_then(crate::analysis::judge::guard_text::op_number);
+    // An int torch made dynamic and the traced code fixed again where it
+    // indexes (`cot[:, target]`): a tensor index keeps one graph. Not where
+    // an op takes it as an int (`torch.rot90(x, k)`): a tensor cannot
+    // stand in there, and the op's own advice follows.
     if let Some(line) = input
         .evidence
         .fixed_by
         .as_ref()
-        .filter(|_| r.category == Category::ConstantValue)
+        .filter(|l| r.category == Category::ConstantValue && op.is_none() && l.contains('['))
     {
         return format!(
             "{} is a number the compiled code needs as a Python int ({line}): torch made it dynamic, and that line fixed each value again, so every new value compiles again, until the recompile limit. Pass it as a 0-d tensor (torch.tensor(value), on the model's device) and use it with tensor ops (index_select, gather, scatter, torch.nn.functional.one_hot) instead of Python indexing or a Python loop, so one graph serves every value; or group the calls by value.",
             r.culprit
         );
     }
-    let member_of = input.guard.and_then(enum_member);
-    // The op that takes the value as a Python number, when one does.
-    let op = input.guard.and_then(crate::analysis::judge::guard_text::op_number);
     match r.category {
         Category::ObjectId if member_of.is_some() => format!(
             "Expected: {} is a member of {} and the compiled code branches on which one: one compile per member, reused when it returns (two variants for two members). Nothing to change; to have one graph for all members, pass the choice as data the graph computes with instead of branching on it.",

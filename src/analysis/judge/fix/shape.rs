@@ -208,14 +208,6 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             }
         );
     }
-    // Torch made the dim dynamic and the traced code fixed it again: a
-    // mark cannot outlast that line.
-    if let Some(line) = &input.evidence.fixed_by {
-        return format!(
-            "Dim {dim} changed size, and torch made it dynamic, but {line} needs the size as a number (a Python loop over the tensor's rows, an index, a size an op takes as an int) and fixes it again: every new size compiles again, and marking the dim dynamic cannot help while that line stays. Rewrite it to work on the whole dim at once (one batched op, or torch.vmap over the rows instead of a Python loop), or keep the size fixed: {}.",
-            chunks.clone().unwrap_or_else(|| format!("{pad} with a mask"))
-        );
-    }
     if pinned_now {
         let keep = chunks.clone().unwrap_or_else(|| {
             format!("{pad} with a mask, or drop the incomplete batch (DataLoader(..., drop_last=True))")
@@ -251,6 +243,14 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             } else {
                 format!("pad dim {dim} to {n} (the size compiled before)")
             })),
+        );
+    }
+    // Torch made the dim dynamic and the traced code fixed it again: a
+    // mark cannot outlast that line.
+    if let Some(line) = &input.evidence.fixed_by {
+        return format!(
+            "Dim {dim} changed size, and torch made it dynamic, but {line} needs the size as a number (a Python loop over the tensor's rows, an index, a size an op takes as an int) and fixes it again: every new size compiles again, and marking the dim dynamic cannot help while that line stays. Rewrite it to work on the whole dim at once (one batched op, or torch.vmap over the rows instead of a Python loop), or keep the size fixed: {}.",
+            chunks.clone().unwrap_or_else(|| format!("{pad} with a mask"))
         );
     }
     format!("Dim {dim} changed size. To compile it once for all sizes, {mark}; or pad inputs to a fixed set of sizes.")
