@@ -12,7 +12,7 @@ mod break_callers;
 mod call_site;
 mod entry;
 pub(in crate::analysis) use break_callers::BreakCallers;
-pub use call_site::CallSite;
+pub use call_site::{CallSite, TracedLine};
 pub use entry::{cause_index, cause_of};
 pub(in crate::analysis) use entry::{entry_distance_ties, lead_with_failed_subject};
 
@@ -31,8 +31,8 @@ pub(in crate::analysis) use entry::{entry_distance_ties, lead_with_failed_subjec
 /// the log does not hold the caller.
 pub fn call_site(compile: &Compile) -> Option<CallSite> {
     let (last, callers) = compile.stack.split_last()?;
-    let at = callers.iter().rposition(|f| user_frame(f).is_some())?;
-    let site = user_frame(&callers[at])?;
+    let at = callers.iter().rposition(|f| CallSite::of_user(f).is_some())?;
+    let site = CallSite::of_user(&callers[at])?;
     let through_torch = at + 1 < callers.len();
     // A resume function runs the rest of the function the line called.
     let called = last
@@ -126,14 +126,14 @@ pub fn user_line(
             .iter()
             .rfind(|c| c.frame_compile_id < compile.frame_compile_id && logged(c))?
     };
-    if let Some(site) = stacks.symbol_caller().and_then(user_frame) {
+    if let Some(site) = stacks.symbol_caller().and_then(CallSite::of_user) {
         return line(site.short(), "symbol_stack");
     }
     let (last, callers) = stacks.stack.split_last()?;
-    if let Some(outer) = callers.iter().find_map(user_frame) {
+    if let Some(outer) = callers.iter().find_map(CallSite::of_user) {
         return line(outer.short(), "outer_caller");
     }
-    user_frame(last).and_then(|own| line(own.short(), "compiled_function"))
+    CallSite::of_user(last).and_then(|own| line(own.short(), "compiled_function"))
 }
 
 /// For a cause whose guard comment names no line of the user's (it points
@@ -163,18 +163,7 @@ pub fn same_value_line(frame: &Frame, compile: &Compile, cause: usize) -> Option
 /// Every frame of the user's code on the compile's stack, outermost first:
 /// the training loop's line as well as the innermost call.
 pub fn user_calls(compile: &Compile) -> Vec<CallSite> {
-    compile.stack.iter().filter_map(user_frame).collect()
-}
-
-fn user_frame(f: &StackFrame) -> Option<CallSite> {
-    let file = f.file.as_deref()?;
-    let line = f.line?;
-    (owner(file) == Owner::User).then(|| CallSite {
-        file: file.to_string(),
-        line,
-        function: f.function.as_deref().map(String::from),
-        code: f.code.as_deref().map(String::from),
-    })
+    compile.stack.iter().filter_map(CallSite::of_user).collect()
 }
 
 /// The call site of a compile, or for one without a stack (a compile the
@@ -214,7 +203,7 @@ fn direct_caller(frame: &Frame, compile: &Compile) -> Option<CallSite> {
     if resumes {
         return None;
     }
-    compile.symbol_caller().and_then(user_frame)
+    compile.symbol_caller().and_then(CallSite::of_user)
 }
 
 pub(super) fn context<'a>(frame: &'a Frame, compile: &Compile) -> Context<'a> {

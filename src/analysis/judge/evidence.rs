@@ -117,11 +117,11 @@ pub struct Evidence {
     /// contract keeps the kind `one_per_variant`.
     #[serde(skip)]
     pub pinned_once: bool,
-    /// The traced line that fixed the value to a number again after torch
-    /// made it dynamic (`` `for v in probes:` at train.py:29 ``), for a
-    /// repeat: marking it dynamic cannot help there.
+    /// For a repeat, what fixed the value to a number again after torch
+    /// made it dynamic: marking it dynamic cannot help there. The frame is
+    /// None where the log names no line (the traced code did).
     #[serde(skip)]
-    pub fixed_by: Option<String>,
+    pub fixed_by: Option<FixedBy>,
 }
 
 impl Evidence {
@@ -222,9 +222,9 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
     // target] = 1.0`) and fixed it: the log names what pins it. Seen once,
     // the pin is judged below (one new size compiled once is no repeat).
     let repeats = f.same_cause.len() >= 2 && bounded(f).is_none();
-    if let Some((why, line)) = repeats.then(|| traced_pin(f)).flatten() {
+    if let Some((why, pin)) = repeats.then(|| traced_pin(f)).flatten() {
         return Evidence {
-            fixed_by: Some(line),
+            fixed_by: Some(pin),
             ..Evidence::new(EvidenceKind::Repeats, why)
         };
     }
@@ -439,6 +439,7 @@ use no_reason::{failed_compile, NoReason};
 mod variants;
 pub use facts::Facts;
 use traced_pin::traced_pin;
+pub use traced_pin::FixedBy;
 use variants::{few_objects, first_call_setting, mode_switch};
 
 #[cfg(test)]

@@ -4,36 +4,38 @@
 //! evidence names that line, so the fix can offer what removes the pin.
 
 use super::facts::Facts;
-use crate::reasons::paths::{library_name, owner, Owner};
+use crate::analysis::cause::TracedLine;
 use crate::reasons::GuardFailure;
 
+/// What fixed a value to a number again after torch made it dynamic: the
+/// traced frame, when the log names one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixedBy {
+    pub at: Option<TracedLine>,
+}
+
+impl FixedBy {
+    pub fn describe(&self) -> String {
+        self.at
+            .as_ref()
+            .map_or_else(|| "the traced code".into(), TracedLine::describe)
+    }
+
+    /// The user's source line that pinned it, when it is the user's.
+    pub fn user_code(&self) -> Option<&str> {
+        self.at.as_ref()?.user_code()
+    }
+}
+
 /// For a repeat whose new entry the traced code pinned: why it repeats,
-/// and the line that pinned it (the user's by file and line, else whose
-/// code it is). None when this compile fixed nothing of the value the
-/// guard failed on.
-pub(super) fn traced_pin(f: &Facts<'_>) -> Option<(String, String)> {
+/// and the frame that pinned it, when the log names one. None when this
+/// compile fixed nothing of the value the guard failed on.
+pub(super) fn traced_pin(f: &Facts<'_>) -> Option<(String, FixedBy)> {
     let s = fixed_while_tracing(f.guard?, f.compile)?;
-    // The user's line by name; a library's or torch's only as whose it
-    // is: the user does not edit that code.
-    let line = s.at.as_ref().map(|at| {
-        let path = at.file.as_deref().unwrap_or("");
-        match owner(path) {
-            Owner::User => {
-                let code = at
-                    .code
-                    .as_deref()
-                    .map_or(String::new(), |c| format!("`{}` at ", c.trim()));
-                let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
-                format!("{code}{file}:{}", at.line.unwrap_or(0))
-            }
-            Owner::Library => format!(
-                "{}'s own code",
-                library_name(path).unwrap_or_else(|| "a library".into())
-            ),
-            Owner::Torch => "torch's own code".into(),
-        }
-    });
-    let line = line.unwrap_or_else(|| "the traced code".into());
+    let pin = FixedBy {
+        at: s.at.as_deref().and_then(TracedLine::of),
+    };
+    let line = pin.describe();
     let why = format!(
         "the same cause compiled this frame {} times ({}): torch made {} dynamic, but {line} needs it as a number and fixed it to {} again",
         f.same_cause.len(),
@@ -45,7 +47,7 @@ pub(super) fn traced_pin(f: &Facts<'_>) -> Option<(String, String)> {
         },
         plain_number(&s.value)
     );
-    Some((why, line))
+    Some((why, pin))
 }
 
 /// A value as the user wrote it: sympy prints floats to 15 places

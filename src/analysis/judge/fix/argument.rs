@@ -5,7 +5,7 @@
 use super::input::FixInput;
 use super::number_param;
 use super::shape::shape_fix;
-use crate::analysis::judge::evidence::EvidenceKind;
+use crate::analysis::judge::evidence::{EvidenceKind, FixedBy};
 use crate::analysis::judge::guard_text::{dict_length, enum_member, is_flag as boolean, string_value};
 use crate::reasons::culprit::python_name;
 use crate::reasons::Category;
@@ -27,12 +27,14 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     // indexes (`cot[:, target]`): a tensor index keeps one graph. Not where
     // an op takes it as an int (`torch.rot90(x, k)`): a tensor cannot
     // stand in there, and the op's own advice follows.
-    if let Some(line) = input
+    let indexes = |pin: &&FixedBy| pin.user_code().is_some_and(|code| code.contains('['));
+    if let Some(pin) = input
         .evidence
         .fixed_by
         .as_ref()
-        .filter(|l| r.category == Category::ConstantValue && op.is_none() && l.contains('['))
+        .filter(|pin| r.category == Category::ConstantValue && op.is_none() && indexes(pin))
     {
+        let line = pin.describe();
         return format!(
             "{} is a number the compiled code needs as a Python int ({line}): torch made it dynamic, and that line fixed each value again, so every new value compiles again, until the recompile limit. Pass it as a 0-d tensor (torch.tensor(value), on the model's device) and use it with tensor ops (index_select, gather, scatter, torch.nn.functional.one_hot) instead of Python indexing or a Python loop, so one graph serves every value; or group the calls by value.",
             r.culprit

@@ -247,7 +247,8 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     }
     // Torch made the dim dynamic and the traced code fixed it again: a
     // mark cannot outlast that line.
-    if let Some(line) = &input.evidence.fixed_by {
+    if let Some(pin) = &input.evidence.fixed_by {
+        let line = pin.describe();
         return format!(
             "Dim {dim} changed size, and torch made it dynamic, but {line} needs the size as a number (a Python loop over the tensor's rows, an index, a size an op takes as an int) and fixes it again: every new size compiles again, and marking the dim dynamic cannot help while that line stays. Rewrite it to work on the whole dim at once (one batched op, or torch.vmap over the rows instead of a Python loop), or keep the size fixed: {}.",
             chunks.clone().unwrap_or_else(|| format!("{pad} with a mask"))
