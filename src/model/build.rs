@@ -255,13 +255,18 @@ impl RunBuilder {
         if let EventData::GuardTree(lines) = &mut ev.data {
             let set = self.sets.share(lines, self.guard_cache.parse(lines));
             if state.frame.module_class.is_none() {
-                state.frame.module_class = ["self", "fn", "args[0]"]
+                state.frame.module_class = ["self", "fn.__self__", "fn", "args[0]"]
                     .iter()
                     .find_map(|root| set.root_types.get(*root))
                     .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
                     .map(|ty| self.shared.text(ty));
             }
-            if set.root_types.contains_key("self") {
+            // The compiled method's receiver: `self`, or `fn.__self__` where
+            // torch.compile wrapped a bound method.
+            let receiver = ["self", "fn.__self__"]
+                .into_iter()
+                .find(|r| set.root_types.contains_key(*r));
+            if let Some(receiver) = receiver {
                 const MODULE_STATE: [&str; 7] = [
                     "._modules",
                     "._parameters",
@@ -272,8 +277,12 @@ impl RunBuilder {
                     ".__dict__['_parameters']",
                 ];
                 // One pass over the tree's mentions of `self`, not one per kind.
+                let root = match receiver {
+                    "self" => "L['self']",
+                    _ => "L['fn'].__self__",
+                };
                 let module = lines
-                    .match_indices("L['self']")
+                    .match_indices(root)
                     .any(|(at, m)| MODULE_STATE.iter().any(|s| lines[at + m.len()..].starts_with(s)));
                 state.frame.compiles[i].self_is_module = Some(module);
             }

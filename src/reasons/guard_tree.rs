@@ -292,6 +292,26 @@ mod tests {
         assert_eq!(s.sites.len(), 1);
     }
 
+    // Trimmed from tests/scenarios75 (torch 2.14.1, `torch.compile(ema.step)`):
+    // the roots are the frame's locals and a bound method's receiver, never
+    // a manager below them.
+    #[test]
+    fn a_compiled_bound_methods_receiver_is_a_root() {
+        let tree = "\
+TREE_GUARD_MANAGER:
++- RootGuardManager
+| +- GuardManager: source=L['fn'], accessed_by=FrameLocalsGuardAccessor(key='fn', framelocals_idx=2), type=<class 'method'>, tag_safe=(False, False)
+| | +- GuardManager: source=L['fn'].__func__, accessed_by=GetAttrGuardAccessor(__func__), type=<class 'function'>, tag_safe=(False, False)
+| | +- GuardManager: source=L['fn'].__self__, accessed_by=GetAttrGuardAccessor(__self__), type=<class 'diffusers.training_utils.EMAModel'>, tag_safe=(False, False)
+| | | +- GuardManager: source=L['fn'].__self__.decay, accessed_by=GetAttrGuardAccessor(decay), type=<class 'float'>, tag_safe=(False, False)
+";
+        let s = GuardSet::parse(tree);
+        let root = |k: &str| s.root_types.get(k).map(String::as_str);
+        assert_eq!(root("fn"), Some("method"));
+        assert_eq!(root("fn.__self__"), Some("diffusers.training_utils.EMAModel"));
+        assert_eq!(s.root_types.len(), 2);
+    }
+
     #[test]
     fn changes_read_as_people_say_them() {
         let c = |s: &str, o: &str, n: &str| GuardChange {

@@ -111,10 +111,11 @@ pub(crate) fn is_kept_guard_line(line: &[u8]) -> bool {
     };
     let rest = &line[at + 3..];
     if let Some(manager) = rest.strip_prefix(b"GuardManager: source=") {
-        // Only a root local (`L['self'], accessed_by=...`) or a wrapper's
-        // first argument (`L['args'][0]`), whose type names what was
+        // Only a root local (`L['self'], accessed_by=...`), a wrapper's
+        // first argument (`L['args'][0]`) or a compiled bound method's
+        // receiver (`L['fn'].__self__`), whose type names what was
         // compiled; managers of paths into them are half the tree.
-        if manager.starts_with(b"L['args'][0], ") {
+        if manager.starts_with(b"L['args'][0], ") || manager.starts_with(b"L['fn'].__self__, ") {
             return true;
         }
         return manager.starts_with(b"L['")

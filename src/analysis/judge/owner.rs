@@ -222,12 +222,22 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         }
         // A library's object that is no module (a diffusers scheduler),
         // compiled in its own method: its methods set what it holds
-        // (set_timesteps(), step()), not an assignment of the user's.
-        let library_object = root == "self"
-            && ctx.receiver_is_module == Some(false)
-            && frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library);
+        // (set_timesteps(), step()), not an assignment of the user's. So
+        // for a bound method compiled directly (`torch.compile(ema.step)`,
+        // whose receiver is `fn.__self__` in torch's wrapper frame), when
+        // the library's method is where the value is read.
+        let own_method = match root {
+            "self" => frame.file.as_deref().is_some_and(|f| code_owner(f) == Code::Library),
+            _ => subject.starts_with("fn.__self__.") && g.read_in_library(),
+        };
+        let library_object = ctx.receiver_is_module == Some(false) && own_method;
         if library_object {
-            let lib = frame.file.as_deref().and_then(library_name);
+            // The library whose method it is: the frame's file, or for a
+            // bound method in torch's wrapper frame, where the value is read.
+            let lib = match root {
+                "self" => frame.file.as_deref().and_then(library_name),
+                _ => g.location.as_ref().and_then(|l| library_name(&l.file)),
+            };
             return Ownership::by(
                 ValueOwner::LibraryAttribute,
                 Some(format!("{}'s own methods", lib.as_deref().unwrap_or("the library"))),

@@ -72,10 +72,19 @@ impl LineSink<'_> {
         let Some((name, rest)) = rest.split_once("']") else {
             return;
         };
+        // The root itself, not a manager below it (`L['self']._modules[..]`
+        // names a submodule's class); the receiver of a compiled bound
+        // method (`torch.compile(ema.step)`) is `fn.__self__`.
         let (name, rest) = match rest.strip_prefix("[0]") {
             Some(after) if name == "args" => ("args[0]", after),
-            _ => (name, rest),
+            _ => match rest.strip_prefix(".__self__") {
+                Some(after) if name == "fn" => ("fn.__self__", after),
+                _ => (name, rest),
+            },
         };
+        if !rest.starts_with(',') {
+            return;
+        }
         let Some(ty) = rest
             .split_once("type=<class '")
             .and_then(|(_, t)| t.split_once('\''))

@@ -34,6 +34,12 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             r.culprit
         ),
         Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
+        // A count or state the library's own code advances, which torch now
+        // holds symbolically: the change cost one compile, the next none.
+        _ if input.evidence.kind == EvidenceKind::BecameDynamic => format!(
+            "Expected once: {who} changed {} as it runs (state its own code keeps), and torch made it dynamic at this recompile, so later values compile nothing. No action needed.",
+            r.culprit
+        ),
         _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
             "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
             r.culprit
