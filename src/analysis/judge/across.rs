@@ -179,7 +179,7 @@ pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[
             // A recompile that made the value dynamic for the entry it
             // failed (one per class sharing a wrapper frame, say) is no
             // repeat: nothing was specialised again.
-            let alone = super::recompile_facts::facts(f, o, Vec::new());
+            let alone = super::recompile_facts::facts(f, o, Vec::new(), 0);
             super::evidence::bounded(&alone).is_none()
                 && super::evidence::evidence(&alone).kind != EvidenceKind::BecameDynamic
         })

@@ -8,7 +8,12 @@ use crate::analysis::finding::Finding;
 
 /// The facts of one recompile, with the frame's recompiles of its cause
 /// (`same_cause`) as its judge counted them.
-pub(super) fn facts<'a>(f: &'a Finding<'_>, ownership: &'a Ownership, same_cause: Vec<&'a str>) -> Facts<'a> {
+pub(super) fn facts<'a>(
+    f: &'a Finding<'_>,
+    ownership: &'a Ownership,
+    same_cause: Vec<&'a str>,
+    values_taken: usize,
+) -> Facts<'a> {
     let inner = f.cause_index.map(|i| &f.reasons[i]);
     // The compile of the cause entry (`F/M` of its reason).
     let entry = f
@@ -24,6 +29,7 @@ pub(super) fn facts<'a>(f: &'a Finding<'_>, ownership: &'a Ownership, same_cause
         compile: f.compile,
         guard: f.guard(),
         same_cause,
+        values_taken,
         declared: entry.map_or(&[][..], |c| c.declared_ranges.as_slice()),
         retry_of: f
             .guard()

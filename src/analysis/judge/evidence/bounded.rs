@@ -31,10 +31,11 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
             unit = c.unit()
         ));
     }
-    // Stepped by one at each of several recompiles: a counter, not modes.
+    // Stepped by one at each of several recompiles: a counter, not modes;
+    // a counter's values do not return (a grid's do).
     let argument = matches!(f.ownership.owner, ValueOwner::UserArgument);
     let steps = if argument { OPEN_STRINGS } else { 2 };
-    if f.same_cause.len() >= steps && f.guard.is_some_and(counter_step) {
+    if f.values_taken >= steps && f.guard.is_some_and(counter_step) {
         return None;
     }
     use Category::*;
@@ -168,19 +169,17 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     }
     // A number an op needs as a Python number compiles once per value by
     // nature; a few values (levels, stages) are a set, a fourth one a sweep.
-    if let Some(op) = f
-        .guard
-        .and_then(op_number)
-        .filter(|_| f.same_cause.len() < OPEN_STRINGS)
-    {
+    if let Some(op) = f.guard.and_then(op_number).filter(|_| f.values_taken < OPEN_STRINGS) {
         return Some(format!(
-            "{op} takes it as a Python number, so torch keeps it a constant of the graph (the new entry guards it == its value): one graph per value, each compiled once and reused when it returns; a few values so far"
+            "{op} takes it as a Python number, so torch keeps it a constant of the graph (the new entry guards it == its value): one graph per value, each compiled once and reused when it returns; a few values so far{}",
+            grid(f)
         ));
     }
-    if f.guard.is_some_and(specialised_number) && f.same_cause.len() < OPEN_STRINGS {
-        return Some(
-            "the traced code needs it as a Python number (torch tried to keep it symbolic and specialised it back, or a library's code uses it as one), so each value is a graph of its own, compiled once and reused when it returns; a few values so far".into(),
-        );
+    if f.guard.is_some_and(specialised_number) && f.values_taken < OPEN_STRINGS {
+        return Some(format!(
+            "the traced code needs it as a Python number (torch tried to keep it symbolic and specialised it back, or a library's code uses it as one), so each value is a graph of its own, compiled once and reused when it returns; a few values so far{}",
+            grid(f)
+        ));
     }
     // A dict's keys are few (optional entries); a list's length is not, so
     // a list that keeps changing length shows up as a repeat.
@@ -208,6 +207,19 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
         return Some("one compile per number of dims (or per set of dynamic dims)".into());
     }
     None
+}
+
+/// Where the value's recompiles outnumber its values, a value came back
+/// with another setting changed (a grid of settings): say so.
+fn grid(f: &Facts<'_>) -> String {
+    if f.values_taken >= f.same_cause.len() {
+        return String::new();
+    }
+    format!(
+        " ({} values over {} recompiles: a value came back with another setting changed, a grid of settings compiled once per combination)",
+        f.values_taken,
+        f.same_cause.len()
+    )
 }
 
 /// Recompiles of one cause with a new string each, from which the strings

@@ -20,6 +20,10 @@ pub struct Facts<'a> {
     /// The frame's recompiles with the same cause, this one included, that
     /// are not bounded variants, in compile order (their compile ids).
     pub same_cause: Vec<&'a str>,
+    /// How many values the cause's value took at those recompiles: fewer
+    /// than the recompiles where a value returned with another setting (a
+    /// grid of settings, each combination compiled once).
+    pub values_taken: usize,
     /// The dims the cause entry's compile was given a declared range for.
     pub declared: &'a [(String, String)],
     /// For a compile the log gives no guard failure for: the frame's

@@ -15,6 +15,7 @@ fn facts<'a>(g: &'a GuardFailure, category: Category, owner: &'a Ownership, comp
         compile,
         guard: Some(g),
         same_cause: vec!["0/1"],
+        values_taken: 1,
         declared: &[],
         retry_of: None,
         other_region: false,
