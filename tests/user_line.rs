@@ -159,3 +159,33 @@ fn a_graph_break_value_keeps_its_line_in_every_entry() {
         }
     }
 }
+
+/// A function called from a script's top level whose compile made no
+/// dynamic symbol (a changed `requires_grad`, a size of 0 or 1): its own
+/// stacks hold no caller, but every other compile of the frame that logged
+/// a symbol stack names the same call, so that line is the one. Truth from
+/// tests/scenarios76 (written blind: `x, v = step(x, v, stiffness)` at
+/// train.py:47 on torch 2.15.0) and the corpus's size_zero_one
+/// (`loss = box_loss(pred, gt)` at train.py:16).
+#[test]
+fn a_top_level_call_is_taken_from_the_frames_other_compiles_when_they_agree() {
+    let at = |dir: &str, id: &str| {
+        let s = summary_json(&root().join(dir));
+        let r = s["recompiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["compile_id"] == id)
+            .unwrap_or_else(|| panic!("{dir}: no recompile {id}"))
+            .clone();
+        line(&r)
+    };
+    for v in ["torch2.12.1", "torch2.15.0"] {
+        let dir = format!("tests/scenarios76/logs/{v}/mass_spring_substep_simulation");
+        assert_eq!(at(&dir, "0/1"), pair("train.py:47", "symbol_stack"), "{v}");
+    }
+    for v in ["torch2.11.0", "torch2.15.0"] {
+        let dir = format!("tests/corpus/logs/{v}/size_zero_one");
+        assert_eq!(at(&dir, "0/3"), pair("train.py:16", "symbol_stack"), "{v}");
+    }
+}

@@ -85,7 +85,8 @@ pub struct UserLine {
     /// `caller` (the user's line that called the compiled code, from the
     /// compile's `dynamo_start` stack), `symbol_stack` (that line from the
     /// Python stack torch logged while creating a dynamic dim in this
-    /// compile: `dynamo_start` holds no caller for a decorated function),
+    /// compile, or in every other compile of the frame that logged one:
+    /// `dynamo_start` holds no caller for a decorated function),
     /// `outer_caller` (the outermost user line on the compile's stack: the
     /// call that led there, torch not recording the direct one) or
     /// `compiled_function` (the compiled function's own line: the log holds
@@ -133,7 +134,24 @@ pub fn user_line(
     if let Some(outer) = callers.iter().find_map(CallSite::of_user) {
         return line(outer.short(), "outer_caller");
     }
+    if let Some(site) = one_symbol_caller(frame) {
+        return line(site.short(), "symbol_stack");
+    }
     CallSite::of_user(last).and_then(|own| line(own.short(), "compiled_function"))
+}
+
+/// The one user line that the frame's other compiles' symbol stacks name
+/// as the caller, for a compile whose own stacks name none (a function
+/// called from a script's top level, compiled again for a change that made
+/// no dynamic symbol): the same call reached it. None when they name more
+/// than one line, or none.
+fn one_symbol_caller(frame: &Frame) -> Option<CallSite> {
+    let mut sites = frame
+        .compiles
+        .iter()
+        .filter_map(|c| c.symbol_caller().and_then(CallSite::of_user));
+    let first = sites.next()?;
+    sites.all(|s| s == first).then_some(first)
 }
 
 /// For a cause whose guard comment names no line of the user's (it points
