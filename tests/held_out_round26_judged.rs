@@ -79,36 +79,13 @@ const OPEN56: &[Open] = &[
     ),
 ];
 
-const OPEN57: &[Open] = &[
-    (
-        "poisson_count_models",
-        "*",
-        "0/2",
-        "cause_entry",
-        "ours '0/0', the truth '0/1'",
-    ),
-    (
-        "rrelu_phase_training",
-        "*",
-        "0/3",
-        "category",
-        "ours 'torch_global_state', the truth 'constant_value'",
-    ),
-    (
-        "rrelu_phase_training",
-        "*",
-        "0/3",
-        "cause_entry",
-        "ours '0/2', the truth '0/1'",
-    ),
-    (
-        "rrelu_phase_training",
-        "*",
-        "0/3",
-        "owner",
-        "ours 'torch_state', the truth 'user_argument'",
-    ),
-];
+const OPEN57: &[Open] = &[(
+    "poisson_count_models",
+    "*",
+    "0/2",
+    "cause_entry",
+    "ours '0/0', the truth '0/1'",
+)];
 
 #[test]
 fn scenarios56_is_judged_as_its_blind_truth_says() {

@@ -28,6 +28,7 @@ pub fn cause_index(compile: &Compile) -> Option<usize> {
             .min_by(|(i, a), (j, b)| {
                 distance(a, reasons)
                     .cmp(&distance(b, reasons))
+                    .then_with(|| mode_only(a, reasons).cmp(&mode_only(b, reasons)))
                     .then_with(|| newest_first(*j, b).cmp(&newest_first(*i, a)))
             })
             .map(|(i, _)| i);
@@ -37,6 +38,16 @@ pub fn cause_index(compile: &Compile) -> Option<usize> {
         .enumerate()
         .max_by_key(|(i, r)| newest_first(*i, r))
         .map(|(i, _)| i)
+}
+
+/// An entry that failed on torch's global state (grad mode, autocast)
+/// where another failed on something else: a mode has few values (train
+/// and eval), so on a tie the entry that differs in another value is the
+/// cause (train and eval calls alternating while a setting changes: the
+/// setting is what compiles again, not the mode).
+fn mode_only(r: &GuardFailure, all: &[GuardFailure]) -> bool {
+    let mode = |g: &GuardFailure| g.guard.starts_with("GLOBAL_STATE");
+    mode(r) && all.iter().any(|o| !std::ptr::eq(o, r) && !mode(o))
 }
 
 /// The other failed entries exactly as close to the new call as entry `i`
@@ -166,8 +177,15 @@ fn operand_before(s: &str, at: usize) -> &str {
 /// (`self._modules['body']._modules['2'].training` and `..['5'].training`,
 /// both False -> True): one call set them all (`model.train()`, a loop
 /// that switches every Dropout back on), so they count as one value.
+///
+/// So do the lengths of several containers that changed the same way
+/// (`len(mem_feats)` and `len(mem_labels)`, both 2 -> 3): the loop appends
+/// to all of them at once.
 fn one_action(c: &crate::reasons::GuardChange) -> Option<String> {
     let subject = &*c.subject;
+    if subject.starts_with("len(") && subject.ends_with(')') {
+        return Some(format!("len(*): {} -> {}", c.old, c.new));
+    }
     let root = &subject[..subject.find("._modules['")?];
     let attribute = subject.rsplit_once("']")?.1.strip_prefix('.')?;
     let plain = !attribute.is_empty() && attribute.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
@@ -237,6 +255,25 @@ mod tests {
         };
         assert_eq!(cause_of(&c).unwrap().guard, "m.on == True");
         assert!(entry_distance_ties(&c, 2).is_empty());
+    }
+
+    #[test]
+    fn lists_that_grow_together_are_one_change() {
+        // tests/scenarios79's xbm_cross_batch_memory 0/2 (torch 2.15): two
+        // memory lists appended to at each step; the empty entry guards only
+        // `not mem_feats`, so it differs in one value, as the newest does.
+        let mut newest = split("0/1: len(mem_feats) == 1");
+        newest.changes = Some(vec![
+            change("len(mem_feats)", "1", "2"),
+            change("len(mem_labels)", "1", "2"),
+        ]);
+        let mut empty = split("0/0: not mem_feats");
+        empty.changes = Some(vec![]);
+        let c = Compile {
+            recompile_reasons: vec![newest, empty],
+            ..Compile::default()
+        };
+        assert_eq!(cause_of(&c).unwrap().entry.as_deref(), Some("0/1"));
     }
 
     #[test]
