@@ -189,3 +189,19 @@ fn a_top_level_call_is_taken_from_the_frames_other_compiles_when_they_agree() {
         assert_eq!(at(&dir, "0/3"), pair("train.py:16", "symbol_stack"), "{v}");
     }
 }
+
+/// Layers unfrozen stage by stage (`requires_grad_(True)` on a block's
+/// parameters): the guard is on a parameter's flag, which the user flips
+/// where they unfreeze it, not where the graph reads it, so the line is the
+/// call, as for any tensor guard (blind truth, tests/scenarios37:
+/// `loss = loss_fn(compiled(x), y)` at train.py:60, torch 2.14.1 and 2.15.0).
+#[test]
+fn a_parameters_requires_grad_is_read_at_the_call_not_where_the_graph_uses_it() {
+    for v in ["torch2.14.1", "torch2.15.0"] {
+        let s = summary_json(&root().join(format!("tests/scenarios37/logs/{v}/gradual_unfreeze_finetune")));
+        for r in s["recompiles"].as_array().unwrap() {
+            assert_eq!(r["cause"]["category"], "requires_grad", "{v}: {r:#}");
+            assert_eq!(line(r), pair("train.py:60", "caller"), "{v}: {r:#}");
+        }
+    }
+}

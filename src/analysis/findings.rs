@@ -190,7 +190,12 @@ pub(super) fn finding<'r>(frame: &'r Frame, compile: &'r Compile, breaks: &Break
             .into_iter()
             .any(|j| reasons[j].category != reasons[i].category)
     });
-    let read_at = cause_index.and_then(|i| compile.recompile_reasons[i].read_at.as_ref());
+    // Where the graph reads a parameter says nothing of its requires_grad,
+    // which the user flips where they freeze or unfreeze it: as for any
+    // tensor guard, the line is the call.
+    let read_at = cause_index
+        .and_then(|i| compile.recompile_reasons[i].read_at.as_ref())
+        .filter(|_| cause.category != crate::reasons::Category::RequiresGrad);
     let user_line = user_line(frame, compile, cause.source.as_deref(), read_at, called_from.as_ref());
     Finding {
         frame,
