@@ -28,7 +28,7 @@ pub fn cause_index(compile: &Compile) -> Option<usize> {
             .min_by(|(i, a), (j, b)| {
                 distance(a, reasons)
                     .cmp(&distance(b, reasons))
-                    .then_with(|| mode_only(a, reasons).cmp(&mode_only(b, reasons)))
+                    .then_with(|| failed_on_mode(a, reasons).cmp(&failed_on_mode(b, reasons)))
                     .then_with(|| newest_first(*j, b).cmp(&newest_first(*i, a)))
             })
             .map(|(i, _)| i);
@@ -45,7 +45,7 @@ pub fn cause_index(compile: &Compile) -> Option<usize> {
 /// and eval), so on a tie the entry that differs in another value is the
 /// cause (train and eval calls alternating while a setting changes: the
 /// setting is what compiles again, not the mode).
-fn mode_only(r: &GuardFailure, all: &[GuardFailure]) -> bool {
+fn failed_on_mode(r: &GuardFailure, all: &[GuardFailure]) -> bool {
     let mode = |g: &GuardFailure| g.guard.starts_with("GLOBAL_STATE");
     mode(r) && all.iter().any(|o| !std::ptr::eq(o, r) && !mode(o))
 }

@@ -339,3 +339,22 @@ fn word_options(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> bool {
     let distinct = strings.iter().enumerate().all(|(k, s)| !strings[..k].contains(s));
     distinct && strings.len() < WORDS_AT_MOST
 }
+
+/// How many values the recompiles `same` (compile ids) changed their cause
+/// to; as many as the recompiles where one does not name its new value.
+pub(super) fn values_taken(recompiles: &[Finding<'_>], same: &[&str]) -> usize {
+    let mut values = Vec::new();
+    for id in same {
+        let new = recompiles
+            .iter()
+            .find(|f| f.compile.compile_id == *id)
+            .and_then(|f| f.cause.changed.first())
+            .map(|c| &c.new);
+        match new {
+            Some(v) if !values.contains(&v) => values.push(v),
+            Some(_) => {}
+            None => return same.len(),
+        }
+    }
+    values.len()
+}

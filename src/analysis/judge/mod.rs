@@ -65,7 +65,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
         let filled = (i + 1..recompiles.len())
             .find(|&j| across::one_cause(recompiles, &keys, i, j) && recompiles[j].compile.cache_limit)
             .map(|j| recompiles[j].compile.compile_id.as_str());
-        let values_taken = values_taken(recompiles, &same);
+        let values_taken = across::values_taken(recompiles, &same);
         let mut fs = recompile_facts::facts(&recompiles[i], &owners[i], same, values_taken);
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
@@ -221,23 +221,4 @@ fn caller_of(f: &Finding<'_>, g: &crate::reasons::GuardFailure) -> Option<caller
         None => failed_subject(&g.guard),
     };
     caller::caller_arg(code, &name, f.frame.function.as_deref())
-}
-
-/// How many values the recompiles `same` (compile ids) changed their cause
-/// to; as many as the recompiles where one does not name its new value.
-fn values_taken(recompiles: &[Finding<'_>], same: &[&str]) -> usize {
-    let mut values = Vec::new();
-    for id in same {
-        let new = recompiles
-            .iter()
-            .find(|f| f.compile.compile_id == *id)
-            .and_then(|f| f.cause.changed.first())
-            .map(|c| &c.new);
-        match new {
-            Some(v) if !values.contains(&v) => values.push(v),
-            Some(_) => {}
-            None => return same.len(),
-        }
-    }
-    values.len()
 }
