@@ -15,6 +15,7 @@ use std::sync::Arc;
 mod graph;
 mod growing;
 mod locate;
+mod receiver;
 
 use locate::{locate_reasons, FrameGuards};
 
@@ -255,35 +256,9 @@ impl RunBuilder {
         if let EventData::GuardTree(lines) = &mut ev.data {
             let set = self.sets.share(lines, self.guard_cache.parse(lines));
             if state.frame.module_class.is_none() {
-                state.frame.module_class = ["self", "fn.__self__", "fn", "args[0]"]
-                    .iter()
-                    .find_map(|root| set.root_types.get(*root))
-                    .filter(|ty| !ty.starts_with("builtins.") && !is_plain_python_type(ty))
-                    .map(|ty| self.shared.text(ty));
+                state.frame.module_class = receiver::compiled_class(&set).map(|ty| self.shared.text(ty));
             }
-            // The compiled method's receiver: `self`, or `fn.__self__` where
-            // torch.compile wrapped a bound method.
-            let receiver = ["self", "fn.__self__"]
-                .into_iter()
-                .find(|r| set.root_types.contains_key(*r));
-            if let Some(receiver) = receiver {
-                const MODULE_STATE: [&str; 7] = [
-                    "._modules",
-                    "._parameters",
-                    "._buffers",
-                    "._forward_hooks",
-                    ".training",
-                    ".__dict__['_modules']",
-                    ".__dict__['_parameters']",
-                ];
-                // One pass over the tree's mentions of `self`, not one per kind.
-                let root = match receiver {
-                    "self" => "L['self']",
-                    _ => "L['fn'].__self__",
-                };
-                let module = lines
-                    .match_indices(root)
-                    .any(|(at, m)| MODULE_STATE.iter().any(|s| lines[at + m.len()..].starts_with(s)));
+            if let Some(module) = receiver::receiver_is_module(&set, lines) {
                 state.frame.compiles[i].self_is_module = Some(module);
             }
             let id = state.frame.compiles[i].compile_id.clone();
@@ -441,14 +416,4 @@ fn locate_compile(c: &mut Compile, extra: Option<&FrameExtra>, paths: &PathResol
         callers: &callers,
     };
     locate_reasons(&c.compile_id, &mut c.recompile_reasons, &guards, paths);
-}
-
-/// A class that is a value, not what was compiled (a wrapper's `fn` can be
-/// a plain function, its `args[0]` a tensor).
-fn is_plain_python_type(ty: &str) -> bool {
-    !ty.contains('.')
-        || matches!(
-            ty,
-            "functools.partial" | "torch.Tensor" | "torch.nn.parameter.Parameter"
-        )
 }
