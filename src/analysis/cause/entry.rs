@@ -41,13 +41,17 @@ pub fn cause_index(compile: &Compile) -> Option<usize> {
 }
 
 /// An entry that failed on torch's global state (grad mode, autocast)
-/// where another failed on something else: a mode has few values (train
-/// and eval), so on a tie the entry that differs in another value is the
-/// cause (train and eval calls alternating while a setting changes: the
-/// setting is what compiles again, not the mode).
+/// where another failed on a value the new entry still holds as a
+/// constant: a mode has few values (train and eval), so on a tie that
+/// value is the cause (train and eval calls alternating while a setting
+/// changes: the setting is what compiles again, not the mode). Not a size
+/// the new entry made dynamic: that compiles once, and the mode is the
+/// change (a validation batch of another size under inference_mode).
 fn failed_on_mode(r: &GuardFailure, all: &[GuardFailure]) -> bool {
+    use crate::reasons::GuardedNow;
     let mode = |g: &GuardFailure| g.guard.starts_with("GLOBAL_STATE");
-    mode(r) && all.iter().any(|o| !std::ptr::eq(o, r) && !mode(o))
+    let compiles_again = |g: &GuardFailure| matches!(g.now, Some(GuardedNow::Constant(_) | GuardedNow::Specialised(_)));
+    mode(r) && all.iter().any(|o| !std::ptr::eq(o, r) && !mode(o) && compiles_again(o))
 }
 
 /// The other failed entries exactly as close to the new call as entry `i`
