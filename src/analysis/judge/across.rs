@@ -340,17 +340,13 @@ fn word_options(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> bool {
     distinct && strings.len() < WORDS_AT_MOST
 }
 
-/// How many values the recompiles `same` (compile ids) changed their cause
-/// to; as many as the recompiles where one does not name its new value.
-pub(super) fn values_taken(recompiles: &[Finding<'_>], same: &[&str]) -> usize {
+/// How many values the recompiles `same` (indices into `recompiles`)
+/// changed their cause to; as many as the recompiles where one does not
+/// name its new value.
+pub(super) fn values_taken(recompiles: &[Finding<'_>], same: &[usize]) -> usize {
     let mut values = Vec::new();
-    for id in same {
-        let new = recompiles
-            .iter()
-            .find(|f| f.compile.compile_id == *id)
-            .and_then(|f| f.cause.changed.first())
-            .map(|c| &c.new);
-        match new {
+    for &j in same {
+        match recompiles[j].cause.changed.first().map(|c| &c.new) {
             Some(v) if !values.contains(&v) => values.push(v),
             Some(_) => {}
             None => return same.len(),

@@ -54,18 +54,21 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
         unbounded[i] |= c.is_some() || computed[i].is_some();
     }
     for i in 0..recompiles.len() {
-        let same: Vec<&str> = (0..recompiles.len())
+        let same: Vec<usize> = (0..recompiles.len())
             .filter(|&j| {
                 across::one_cause(recompiles, &keys, i, j)
                     && (unbounded[j] || recompiles[j].compile.cache_limit)
                     && !across::other_variant(&recompiles[i], &recompiles[j])
             })
-            .map(|j| recompiles[j].compile.compile_id.as_str())
+            .collect();
+        let values_taken = across::values_taken(recompiles, &same);
+        let same: Vec<&str> = same
+            .iter()
+            .map(|&j| recompiles[j].compile.compile_id.as_str())
             .collect();
         let filled = (i + 1..recompiles.len())
             .find(|&j| across::one_cause(recompiles, &keys, i, j) && recompiles[j].compile.cache_limit)
             .map(|j| recompiles[j].compile.compile_id.as_str());
-        let values_taken = across::values_taken(recompiles, &same);
         let mut fs = recompile_facts::facts(&recompiles[i], &owners[i], same, values_taken);
         fs.filled_limit = filled;
         let mut e = evidence(&fs);
