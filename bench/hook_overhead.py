@@ -15,6 +15,11 @@ hits them alike, and the median step time is reported.
     python bench/hook_overhead.py                    # 24 blocks, d_model 256, all modules
     python bench/hook_overhead.py --stats abs_mean,sum,min,max,mean,std --rounds 5
 
+On a GPU (``--device cuda``) the model and input live on the device, every
+timed step ends with ``torch.cuda.synchronize()`` (so the wall time holds
+the kernels; the CPU time is what the hooks cost the host), and the peak
+memory also reads the CUDA allocator's high-water mark over the timed steps.
+
 Peak memory: each variant also runs alone in a fresh process (the same
 model and input), warmed up and compiled first; then the kernel's resident
 high-water mark (VmHWM) is reset (``/proc/self/clear_refs``) and read again
@@ -109,7 +114,7 @@ def variant_copy(base, args):
     block = own_code(Block, attention=attention)
     model = own_code(Model, block=block)(args.blocks, args.d_model, args.heads).eval()
     model.load_state_dict(base.state_dict())
-    return model
+    return model.to(args.device)
 
 
 # The reference: one reduction and one .item() per stat, json.dumps per tensor, line-buffered file.
@@ -223,6 +228,11 @@ def make_variants(base, args, stats, out_dir, compiled, only=None):
     return variants
 
 
+def _sync(x):
+    if x.is_cuda:
+        torch.cuda.synchronize(x.device)
+
+
 def measure(variants, x, warmup, rounds, steps):
     """Per variant: (wall median, CPU median, CPU min) per step, and records per step."""
     wall = {name: [] for name in variants}
@@ -235,6 +245,7 @@ def measure(variants, x, warmup, rounds, steps):
             for _ in range(warmup):
                 trace.set_step(step)
                 run(x)
+            _sync(x)
             print(f"  warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
         for name, (_, trace, _) in variants.items():
             records[name] = trace.records
@@ -245,6 +256,7 @@ def measure(variants, x, warmup, rounds, steps):
                     trace.set_step(step)
                     w0, c0 = time.perf_counter(), time.process_time()
                     run(x)
+                    _sync(x)
                     cpu[name].append(time.process_time() - c0)
                     wall[name].append(time.perf_counter() - w0)
     per_step = {name: (trace.records - records[name]) / (rounds * steps) for name, (_, trace, _) in variants.items()}
@@ -272,21 +284,36 @@ def memory_child(args, base, x, stats, compiled, name):
                 trace.set_step(step)
                 run(x)
             trace.set_step(args.warmup)
+            _sync(x)
+            if x.is_cuda:
+                torch.cuda.reset_peak_memory_stats(x.device)
+                gpu_before = torch.cuda.memory_allocated(x.device)
             with open("/proc/self/clear_refs", "w") as f:
                 f.write("5")  # resets VmHWM to the current resident size
             before = _status_kib("VmRSS")
             for step in range(args.warmup + 1, args.warmup + 1 + args.steps):
                 run(x)
                 trace.set_step(step)
+            _sync(x)
             peak = _status_kib("VmHWM")
+            gpu_step_peak = (torch.cuda.max_memory_allocated(x.device) - gpu_before) / 2**20 if x.is_cuda else None
         trace.close()
-    print(json.dumps({"rss_before": before / 1024, "peak": peak / 1024, "step_peak": (peak - before) / 1024}))
+    print(
+        json.dumps(
+            {
+                "rss_before": before / 1024,
+                "peak": peak / 1024,
+                "step_peak": (peak - before) / 1024,
+                "gpu_step_peak": gpu_step_peak,
+            }
+        )
+    )
 
 
 def memory_of(args, compiled, name):
     """Peak memory of one variant, measured in a fresh process."""
     cmd = [sys.executable, os.path.abspath(__file__), "--memory-child", name, "--compiled-child", str(int(compiled))]
-    for flag in ("blocks", "d_model", "heads", "batch", "seq", "stats", "steps", "warmup", "backend", "threads"):
+    for flag in ("blocks", "d_model", "heads", "batch", "seq", "stats", "steps", "warmup", "backend", "threads", "device"):
         cmd += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
     # Every allocation of 64 KiB or more gets pages of its own and returns
     # them when freed, so the resident size follows the live tensors instead
@@ -295,6 +322,10 @@ def memory_of(args, compiled, name):
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="0")
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _device_name(x):
+    return f", {torch.cuda.get_device_name(x.device)}" if x.is_cuda else ""
 
 
 def main():
@@ -310,6 +341,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--backend", default="inductor")
     parser.add_argument("--no-compiled", action="store_true")
+    parser.add_argument("--device", default="cpu", help="where the model and input live (cpu, cuda, cuda:1, ...)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory processes")
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
@@ -321,14 +353,14 @@ def main():
     torch.manual_seed(0)
     stats = [s for s in args.stats.split(",") if s]
     base = Model(args.blocks, args.d_model, args.heads).eval()
-    x = torch.randn(args.batch, args.seq, args.d_model)
+    x = torch.randn(args.batch, args.seq, args.d_model).to(args.device)
     if args.memory_child:
         memory_child(args, base, x, stats, bool(args.compiled_child), args.memory_child)
         return
     print(
         f"model: {args.blocks} blocks, d_model {args.d_model}, {len(list(base.modules()))} modules, "
         f"input {tuple(x.shape)}; stats {stats}; torch {torch.__version__}, {torch.get_num_threads()} threads, "
-        f"{platform.machine()} {os.cpu_count()} CPUs; best and median of {args.rounds}x{args.steps} steps",
+        f"{platform.machine()} {os.cpu_count()} CPUs{_device_name(x)}; best and median of {args.rounds}x{args.steps} steps",
         flush=True,
     )
     rows = []
@@ -355,14 +387,20 @@ def main():
     print(
         "| run | hooks | registered hooks | records/step | CPU ms/step, best / median | CPU overhead ms, best / median "
         "| ratio to reference, CPU best / median | wall ms/step, median | wall overhead ms | ratio, wall "
-        "| step peak MiB (RSS) | peak minus reference's MiB |"
+        "| step peak MiB (RSS) | peak minus reference's MiB | step peak MiB (GPU) | GPU peak minus reference's MiB |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, name, hooks, (wall, cpu, best, recs), base, ref in rows:
         mem = memory.get((label, name))
         ref_mem = memory.get((label, "reference hook"))
         peak = "" if mem is None else f"{mem['step_peak']:.1f}"
         peak_ratio = "" if mem is None or ref_mem is None or name == "reference hook" else f"{mem['step_peak'] - ref_mem['step_peak']:+.1f}"
+        gpu = "" if mem is None or mem.get("gpu_step_peak") is None else f"{mem['gpu_step_peak']:.1f}"
+        gpu_ratio = (
+            ""
+            if not gpu or ref_mem is None or name == "reference hook"
+            else f"{mem['gpu_step_peak'] - ref_mem['gpu_step_peak']:+.1f}"
+        )
         over = ratio = wall_over = wall_ratio = ""
         if name != "no hooks":
             over_best, over_med, over_wall = (best - base[2]) * 1e3, (cpu - base[1]) * 1e3, (wall - base[0]) * 1e3
@@ -372,7 +410,7 @@ def main():
                 wall_ratio = f"{over_wall / ((ref[0] - base[0]) * 1e3):.2f}"
         print(
             f"| {label} | {name} | {hooks} | {recs:g} | {best * 1e3:.1f} / {cpu * 1e3:.1f} | {over} | {ratio} "
-            f"| {wall * 1e3:.1f} | {wall_over} | {wall_ratio} | {peak} | {peak_ratio} |"
+            f"| {wall * 1e3:.1f} | {wall_over} | {wall_ratio} | {peak} | {peak_ratio} | {gpu} | {gpu_ratio} |"
         )
 
 

@@ -8,7 +8,10 @@ Usage: .venv/bin/python bench/step_overhead.py [--steps N] [--repeats R]
    Then steps that run an already compiled function (aot_eager, 64x64
    matmul) with and without the logger (paired, alternating order), and
    the number of trace events torch sent to guardscope's handler during
-   them (0: nothing on the compiled call's path). CPU time of the process
+   them (0: nothing on the compiled call's path). With ``--device cuda``
+   the matmul's tensors are on the GPU: the steps launch kernels without
+   waiting for them (as a training loop does), and each timed loop ends
+   with a synchronize. CPU time of the process
    with one torch thread, so that other jobs on the machine and idle
    spinning threads do not count.
 2. Per compile: with the handler attached torch builds the payloads of its
@@ -28,7 +31,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def per_step(steps, repeats):
+def per_step(steps, repeats, device="cpu"):
     """Per-step cost in microseconds of CPU time (process_time: other jobs on
     a shared machine stretch wall time, not this process's CPU time), with
     one torch thread so that idle-spinning workers do not count."""
@@ -38,14 +41,17 @@ def per_step(steps, repeats):
 
     torch.set_num_threads(1)
     f = torch.compile(lambda a, b: (a @ b).relu(), backend="aot_eager")
-    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    a, b = torch.randn(64, 64, device=device), torch.randn(64, 64, device=device)
     f(a, b)
+    sync = torch.cuda.synchronize if a.is_cuda else (lambda: None)
     tmp = tempfile.mkdtemp(prefix="guardscope-bench-")
     log = guardscope.StepLogger(os.path.join(tmp, "steps.jsonl"), warn=False)
 
     def timed(body):
+        sync()
         t0 = time.process_time()
         body()
+        sync()
         return (time.process_time() - t0) / steps * 1e6
 
     def plain():
@@ -124,14 +130,19 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--device", default="cpu", help="where the compiled step's tensors live (cpu, cuda)")
     p.add_argument("--no-compile", action="store_true", help="skip the first-compile measurement")
     args = p.parse_args()
     import platform
 
     import torch
 
-    print(f"torch {torch.__version__}, {platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-    r = per_step(args.steps, args.repeats)
+    gpu = f", {torch.cuda.get_device_name()}" if args.device.startswith("cuda") else ""
+    print(
+        f"torch {torch.__version__}, {platform.machine()}, {os.cpu_count()} CPUs{gpu}, "
+        f"load average {os.getloadavg()[0]:.1f}; compiled step on {args.device}"
+    )
+    r = per_step(args.steps, args.repeats, args.device)
     print(f"per step without compiles ({args.steps} steps x {args.repeats} repeats, {r['records']} records; CPU time, 1 torch thread):")
     print(f"  begin() + end(), the logger's own cost: {r['empty_diff']:.1f} us median, {r['empty_best']:.1f} us best")
     print(

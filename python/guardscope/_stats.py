@@ -116,7 +116,7 @@ def _defer_on_device(native: _native.Tracer, module_id: int, call: int, items: L
         parts = tuple(native.reduced_parts)
         with torch.no_grad():
             reduced = [reduce_pieces(t.detach(), parts) for _, t, _, _, _ in items]
-            stacked = torch.cat(reduced)
+            stacked = reduced[0] if len(reduced) == 1 else torch.cat(reduced)
         layout = SEP.join(name + FIELD_SEP + dtype + FIELD_SEP + str(len(shape)) for name, _, shape, dtype, _ in items)
         sizes = [d for _, _, shape, _, _ in items for d in shape]
     except Exception:
@@ -146,19 +146,21 @@ def reduce_pieces(x: Any, parts: Tuple[str, ...]) -> Any:
     the sum of absolute values as an L1 norm, then shifted in place for the
     variance sums). No value leaves the device.
     """
+    # Each op here is a kernel launch per hooked module on a GPU, where the
+    # launches, not the reductions, are the cost: nothing is computed that
+    # the wanted parts do not read.
     n = x.numel()
-    zero = torch.zeros((), dtype=_FLOAT64, device=x.device)
     if n == 0:
-        return torch.stack([zero for _ in parts])
-    first = x[(0,) * x.dim()].float().double()
+        return torch.zeros(len(parts), dtype=_FLOAT64, device=x.device)
+    want = set(parts)
+    first = x[(0,) * x.dim()].float().double() if "shifted_sum" in want else None
     exact = x.dtype in _EXACT_IN_FLOAT32
     dim = max(range(x.dim()), key=lambda i: x.shape[i]) if x.dim() else None
-    if dim is None:
+    if dim is None or n <= PIECE:
         pieces = [x]
     else:
         per_index = n // x.shape[dim]
         pieces = x.split(max(1, PIECE // max(1, per_index)), dim=dim)
-    want = set(parts)
     acc: dict[str, List[Any]] = {part: [] for part in parts}
     for piece in pieces:
         d = torch.empty(piece.shape, dtype=_FLOAT64, device=x.device)
