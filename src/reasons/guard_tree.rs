@@ -16,6 +16,7 @@
 
 use super::change::{GuardChange, GuardedNow};
 use super::guard_site::GuardSite;
+use super::split::Assignment;
 use super::subject::{container_tested, failed_subject, size_mismatch_dim};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -36,6 +37,8 @@ pub struct GuardSet {
     pub root_types: BTreeMap<String, String>,
     /// Where tensor guards were installed in user code.
     pub sites: Vec<GuardSite>,
+    /// Attributes the traced code assigns, by subject, and where.
+    pub assignments: Vec<(String, Assignment)>,
 }
 
 impl GuardSet {
@@ -55,6 +58,7 @@ impl GuardSet {
             self.root_types.insert(name.clone(), ty.clone());
         }
         self.sites.extend(later.sites.iter().cloned());
+        self.assignments.extend(later.assignments.iter().cloned());
     }
 
     /// Orders the values by subject once all lines are in.
@@ -121,8 +125,23 @@ impl GuardSet {
             values: &mut self.values,
             root_types: &mut self.root_types,
             sites: &mut self.sites,
+            assignments: &mut self.assignments,
         }
         .add_line(line);
+    }
+
+    /// Where the traced code assigns `subject` (a failed guard's subject).
+    /// A buffer is guarded as `m._buffers['cache']` and assigned as
+    /// `m.cache` (through `Module.__setattr__`): either names it.
+    pub fn assignment_of(&self, subject: &str) -> Option<&Assignment> {
+        let attribute = subject
+            .strip_suffix("']")
+            .and_then(|s| s.rsplit_once("._buffers['"))
+            .map(|(module, name)| format!("{module}.{name}"));
+        self.assignments
+            .iter()
+            .find(|(s, _)| s == subject || attribute.as_deref() == Some(s.as_str()))
+            .map(|(_, a)| a)
     }
 
     /// For a length or emptiness guard (`len(X) ...`, `not X`): whether X

@@ -1,6 +1,7 @@
 //! Recompile reasons: splitting Dynamo's guard-failure text into its parts,
 //! and classifying it (category, culprit, source, detail, advice).
 
+pub mod assignment;
 pub mod category;
 pub mod change;
 pub mod classify;
@@ -23,5 +24,5 @@ pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
 pub use guard_site::{graph_read_site, guard_sites, locate, locate_read, tensorified, GuardSite};
 pub use guard_tree::{constant_comparison, guarded_now, GuardSet};
-pub use split::{split, GuardFailure, Location};
+pub use split::{split, Assignment, GuardFailure, Location};
 pub use subject::failed_subject;

@@ -189,6 +189,21 @@ pub fn size_mismatch_dim(guard: &str) -> Option<usize> {
     rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
+/// `tensor '...' size mismatch at index I. expected E, actual A` with A
+/// below E: the sizes, old and new.
+pub fn size_shrank(guard: &str) -> Option<(u64, u64)> {
+    let (_, rest) = guard.split_once(". expected ")?;
+    let (expected, actual) = rest.split_once(", actual ")?;
+    let expected: u64 = expected.trim().parse().ok()?;
+    let actual: u64 = actual
+        .trim()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    (actual < expected).then_some((expected, actual))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -133,8 +133,11 @@ pub(crate) fn is_kept_guard_line(line: &[u8]) -> bool {
     if STATIC_KINDS.iter().any(|k| rest.starts_with(k)) {
         return false;
     }
+    // Which methods a module's __dict__ overrides says nothing, except
+    // `__setattr__`: Dynamo checks it before tracing a store, and its
+    // comment quotes the store (who writes an attribute, `reasons::assignment`).
     if rest.starts_with(b"DICT_CONTAINS") && memchr::memmem::find(rest, b".__dict__").is_some() {
-        return false;
+        return rest.starts_with(b"DICT_CONTAINS: not ___dict_contains('__setattr__', ");
     }
     rest.first().is_some_and(u8::is_ascii_uppercase)
 }

@@ -312,7 +312,13 @@ pub(super) fn two_sides_again(recompiles: &[Finding<'_>], keys: &[String]) -> Ve
             let same: Vec<usize> = (0..recompiles.len())
                 .filter(|&j| one_cause(recompiles, keys, i, j))
                 .collect();
-            (two && same.len() >= OPEN_STRINGS).then_some(same)
+            // Two-sided only if every failure of the cause was: a value
+            // tested for None once and compared with 199, then 399, later
+            // (a cache filled, then refilled) has more sides than two.
+            let all_two = same
+                .iter()
+                .all(|&j| recompiles[j].guard().is_some_and(|g| guard_text::boolean(&g.guard)));
+            (two && all_two && same.len() >= OPEN_STRINGS).then_some(same)
         })
         .collect()
 }

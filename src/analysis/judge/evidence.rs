@@ -340,13 +340,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
             || f.guard.is_some_and(|g| g.in_hook || function_mode_state(&g.guard));
         let grown_in_forward = f.category == Category::ShapeLazyBuffer;
         if hook || grown_in_forward {
-            let what = if f.guard.is_some_and(|g| function_mode_state(&g.guard)) {
-                "a torch-function mode's own state (its __torch_function__ changes it as ops run)"
-            } else if hook {
-                "a hook's state"
-            } else {
-                "a buffer your forward grows or reassigns"
-            };
+            let what = variants::changed_state(f, hook);
             return Evidence::new(
                 EvidenceKind::HiddenState,
                 format!(

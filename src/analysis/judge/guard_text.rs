@@ -391,6 +391,7 @@ pub(super) fn zero_one_change(g: &GuardFailure) -> Option<(String, usize, u64)> 
 
 mod modules;
 mod numbers;
+pub(super) use crate::reasons::subject::size_shrank as shrank;
 pub(super) use modules::{module_children, torch_layer_argument, torch_layer_number, Children};
 pub(super) use numbers::{
     compared_value, counter_step, full_precision_float, int_zero_one, length_as_number, numeric, op_number,

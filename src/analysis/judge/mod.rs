@@ -136,6 +136,9 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
             .then(|| across::follows_string(&recompiles[i]))
             .flatten();
         let follows = follows.map(fix::Follows::Number).or(string.map(fix::Follows::String));
+        let cause_recompiles = (0..recompiles.len())
+            .filter(|&j| across::one_cause(recompiles, &keys, i, j))
+            .count();
         let f = &mut recompiles[i];
         f.severity = e.kind.severity();
         let inner = inner_reason(f);
@@ -155,6 +158,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
             follows,
             partner,
             pinned_elsewhere,
+            cause_recompiles,
         });
         f.judgement = Judgement {
             ownership: owners[i].clone(),

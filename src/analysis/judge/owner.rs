@@ -112,6 +112,18 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     if guard.contains("__closure__[") {
         return Ownership::of(ValueOwner::Closure);
     }
+    // The compiled code itself assigns the value, in a library's code (a
+    // cache a library's forward keeps, a field it fills on the first
+    // call): the library's state, whichever object holds it and whoever
+    // reads it.
+    if let Some(a) = g
+        .assigned_at
+        .as_ref()
+        .filter(|a| code_owner(&a.location.file) == Code::Library)
+    {
+        let lib = library_name(&a.location.file);
+        return Ownership::by(ValueOwner::LibraryAttribute, lib).via(Via::OwnAssignment(a.clone()));
+    }
     // An attribute of an object kept in a global (`G['metric']._update_count`,
     // `G['scheduler'].dt`) that a library's code reads and its methods keep:
     // the library's state, not a global the user reassigns.

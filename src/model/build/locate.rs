@@ -121,6 +121,13 @@ pub(super) fn locate_reasons(
         }
         if let Some(old) = old {
             g.dict_subject = old.holds_dict_of(&g.guard);
+            let subject = reasons::failed_subject(&g.guard);
+            g.assigned_at = old.assignment_of(&subject).cloned().map(|mut a| {
+                if let Some(full) = paths.resolve(&a.location.file) {
+                    a.location.file = full;
+                }
+                a
+            });
         }
         if let (Some(old), Some(new)) = (old, new) {
             g.changes = Some(old.changes_to(new));

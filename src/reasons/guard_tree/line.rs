@@ -3,8 +3,10 @@
 //! names a failed guard's (locals without `L['..']`), so a failure finds
 //! its value in the new compile's set.
 
+use crate::reasons::assignment;
 use crate::reasons::culprit::{canonical, strip_locals};
 use crate::reasons::guard_site::{self, GuardSite};
+use crate::reasons::split::Assignment;
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 
@@ -25,6 +27,7 @@ pub(in crate::reasons) struct LineSink<'s> {
     pub values: &'s mut Vec<(Arc<str>, Arc<str>)>,
     pub root_types: &'s mut BTreeMap<String, String>,
     pub sites: &'s mut Vec<GuardSite>,
+    pub assignments: &'s mut Vec<(String, Assignment)>,
 }
 
 impl LineSink<'_> {
@@ -39,6 +42,12 @@ impl LineSink<'_> {
             return;
         };
         let guard = &line[at + 3..];
+        // A traced store's guard holds no value the call changes: only
+        // who writes the attribute, for the judge.
+        if guard.starts_with("DICT_CONTAINS: not ___dict_contains('__setattr__', ") {
+            self.assignments.extend(assignment::parse_line(line));
+            return;
+        }
         // A dict's keys are guarded one by one: its first key's site is
         // enough to say where the dict was read.
         let first_key = guard.starts_with("EQUALS_MATCH: list(dict.keys(") && guard.contains("))[0] ==");

@@ -4,7 +4,9 @@
 
 use super::facts::Facts;
 use crate::analysis::judge::guard_text;
-use crate::analysis::judge::owner::ValueOwner;
+use crate::analysis::judge::owner::{ValueOwner, Via};
+use crate::reasons::culprit::canonical;
+use crate::reasons::subject::function_mode_state;
 use crate::reasons::Category;
 
 /// Why another function's code is one of a few variants.
@@ -63,9 +65,33 @@ pub(super) fn first_call_setting(f: &Facts<'_>) -> bool {
     f.ownership.owner == ValueOwner::LibraryAttribute
         && f.guard.is_some_and(|g| {
             g.guard.contains("problem_type")
+                // The entry was compiled while it was None (`X is None`
+                // failed) and the library's own traced code assigns it:
+                // a cache it fills on the first call.
+                || (canonical(&g.guard).trim_end().ends_with(" is None")
+                    && matches!(f.ownership.via, Some(Via::OwnAssignment(_))))
                 || g.changes
                     .iter()
                     .flatten()
                     .any(|c| &*c.old == "None" && &*c.new != "None")
         })
+}
+
+/// What changed, for state the compiled code reads that changed while
+/// running: a mode's, a hook's, or a buffer (grown by forward, or resized
+/// outside the compiled code when it got smaller and no traced line
+/// assigns it).
+pub(super) fn changed_state(f: &Facts<'_>, hook: bool) -> &'static str {
+    if f.guard.is_some_and(|g| function_mode_state(&g.guard)) {
+        "a torch-function mode's own state (its __torch_function__ changes it as ops run)"
+    } else if hook {
+        "a hook's state"
+    } else if f
+        .guard
+        .is_some_and(|g| g.assigned_at.is_none() && guard_text::shrank(&g.guard).is_some())
+    {
+        "a buffer your code resized outside the compiled function (it got smaller)"
+    } else {
+        "a buffer your forward grows or reassigns"
+    }
 }

@@ -6,9 +6,10 @@ use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
     compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
-    op_number, torch_layer_argument, torch_layer_number, Children,
+    op_number, shrank, torch_layer_argument, torch_layer_number, Children,
 };
 use crate::analysis::judge::owner::ValueOwner;
+use crate::analysis::judge::verdict::Severity;
 use crate::reasons::culprit::python_name;
 use crate::reasons::Category;
 
@@ -70,6 +71,16 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             "{} appeared after the first compile (set by your code, or by a method of the library's model you called after compiling, one that switches a feature on), and the library's code checks for it: one compile with and one without it, each reused. To avoid it, switch the feature on (or off) before compiling, so every call sees the same attributes.",
             r.culprit
         ),
+        // A buffer that got smaller, and no traced line assigns it: the
+        // module was rebuilt or resized outside the compiled code (pruning
+        // rounds), not a cache forward fills.
+        Category::ShapeLazyBuffer if input.guard.is_some_and(|g| g.assigned_at.is_none()) && shrank(g).is_some() => {
+            let (exp, act) = shrank(g).unwrap_or_default();
+            format!(
+                "{} got smaller ({exp} -> {act}) and no compiled line assigns it: your code replaced or resized the module outside the compiled function (pruning, a narrower layer), not a cache forward fills. Module buffer and parameter shapes are compiled static, so each new size compiles again, once per resize. To keep those compiles off the training steps, compile the resized model again after each round (torch._dynamo.reset(), then torch.compile); to have one graph, keep the shapes and zero (mask) the pruned channels instead; or let torch make the sizes dynamic (torch._dynamo.config.force_parameter_static_shapes = False and force_nn_module_property_static_shapes = False: one more compile, then none).",
+                r.culprit
+            )
+        }
         Category::ShapeLazyBuffer | Category::NewAttribute | Category::ObjectId | Category::FunctionIdentity => {
             r.advice.clone()
         }
@@ -266,6 +277,11 @@ fn torch_layer_fix(input: &FixInput<'_>, layer: &str) -> String {
     );
     if matches!(input.evidence.kind, EvidenceKind::Repeats | EvidenceKind::LimitHit) {
         format!("{what}. The choices: {choices}.")
+    } else if input.cause_recompiles == 1 && input.evidence.kind.severity() == Severity::Expected {
+        // One change, not a set of instances seen: a setting changed once
+        // (a model switched to another output stride) is one more graph.
+        let change = change_words(input).map(|c| format!(" ({c})")).unwrap_or_default();
+        format!("Expected: {layer_value}. It changed once here{change}: one more graph, compiled once and reused when the setting returns. No action needed; to avoid it, make the change before compiling (or keep one compiled model per setting).")
     } else if let Some(n) = input.compile.recompile_limit.filter(|n| n.get() > 8) {
         // The limit was raised above the default (the fix for these
         // values): saying "past it, raise the limit" again would loop.

@@ -35,6 +35,9 @@ pub struct FixInput<'a> {
     /// static (`frame 4 (_pad_to_window_size)`): marking the dim dynamic
     /// would make torch raise there.
     pub pinned_elsewhere: Option<&'a str>,
+    /// The frame's recompiles with this one's cause, this one included:
+    /// one is a single change, not a set of values seen.
+    pub cause_recompiles: usize,
 }
 
 /// "Expected: " when the evidence shows the value took a few values, each

@@ -4,11 +4,26 @@
 
 use super::input::FixInput;
 use crate::analysis::judge::evidence::EvidenceKind;
+use crate::analysis::judge::owner::Via;
 use crate::reasons::Category;
 
 pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
     let r = input.reason;
     let who = input.ownership.set_by.as_deref().unwrap_or("a library");
+    // Its own code filled it in on the first call (a cache it keeps):
+    // nothing for the user to set, before compiling or after.
+    if let (Some(Via::OwnAssignment(a)), EvidenceKind::FirstCall) = (&input.ownership.via, input.evidence.kind) {
+        // A field of the model's config is also the user's to set first.
+        let avoid = r
+            .culprit
+            .split_once(".config.")
+            .map(|(_, field)| format!(" To avoid even this one, set it before compiling (model.config.{field} = ...)."))
+            .unwrap_or_default();
+        return format!(
+            "Expected once: {who}'s own code set {} on the first call (`{}`), after the first compile read it unset: one recompile, and no later compile failed on its being set. No action needed.{avoid}",
+            r.culprit, a.code
+        );
+    }
     match r.category {
         Category::OptimizerHyperparam => {
             let lr = r.culprit.contains("['lr']");
@@ -62,6 +77,15 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             } else {
                 ""
             };
+            // The value is written by the library's own code as it runs
+            // (the log quotes the store): name that line, and never ask
+            // the user to set the library's state.
+            if let Some(Via::OwnAssignment(a)) = &input.ownership.via {
+                return format!(
+                    "{who}'s own code assigns {} as the compiled code runs (`{}`){at}, and the compiled code reads it back as a constant: each new value it writes compiles again, until the recompile limit. It is {who}'s state, not a setting to change: if it follows your inputs (a cache of their length, say), pad or bucket them to a few sizes so that each value compiles once and is reused, or keep that module outside the compiled function (torch.compiler.disable on it).{unspec}",
+                    r.culprit, a.code
+                );
+            }
             // State behind a property the line reads (Lightning's
             // self.global_step): named by the property, not by the library's
             // internal path, which the user never wrote.

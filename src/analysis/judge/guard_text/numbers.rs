@@ -152,7 +152,9 @@ pub(in crate::analysis::judge) fn op_number(g: &GuardFailure) -> Option<String> 
     // tensor floor): a tensor
     // can replace the number there, so it is no op that needs it. Not
     // add/sub, whose `alpha=` must stay a number.
-    const TAKE_TENSORS: [&str; 22] = [
+    const TAKE_TENSORS: [&str; 23] = [
+        // Its `tensor_qparams` overload takes scale and zero_point as tensors.
+        "fake_quantize_per_tensor_affine",
         "lerp",
         "lerp_",
         // The foreach ops an EMA or optimizer step calls take a 0-dim

@@ -2,6 +2,7 @@
 //! it takes into the compiled code. The owner stage (owner.rs) decides
 //! these; the fix and verdict stages read them.
 
+use crate::reasons::Assignment;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -93,6 +94,9 @@ pub enum Via {
     /// A value a library binds into a hook made with functools.partial;
     /// `binder` is that library ("peft"), or "a library".
     HookBinding { binder: String },
+    /// The compiled code itself assigns the value, in a library's code (a
+    /// cache its forward keeps): that statement and where it is.
+    OwnAssignment(Assignment),
 }
 
 impl Ownership {
