@@ -43,13 +43,6 @@ const OPEN46: &[Open] = &[
         "fix",
         "the fix names none of what the truth requires, or something it forbids",
     ),
-    (
-        "sdpa_scale_per_model_config",
-        "*",
-        "0/1",
-        "owner",
-        "ours 'user_argument', the truth 'user_attribute'",
-    ),
 ];
 
 const OPEN47: &[Open] = &[

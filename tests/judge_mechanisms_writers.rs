@@ -1,5 +1,5 @@
 //! Who writes a value, and what a single change is (issue 37, items 3-5),
-//! read off the held-out sets of round 40 (tests/scenarios83-86, truth
+//! read off the held-out sets of rounds 40 and 41 (tests/scenarios83-87, truth
 //! written blind before guardscope ran on them), each on logs recorded
 //! from third-party code on two torch versions.
 
@@ -115,6 +115,26 @@ fn a_number_an_op_also_takes_as_a_tensor_is_passed_as_one() {
             assert!(fix.contains("torch.tensor("), "{torch} {id}: {fix}");
             assert!(!fix.contains("cannot replace"), "{torch} {id}: {fix}");
             assert!(!fix.contains("recompile_limit"), "{torch} {id}: {fix}");
+        }
+    }
+}
+
+/// A ring-buffer cache module handed to the compiled forward as an argument
+/// (`cache.pos`, advanced by the user's loop after every token): torch's
+/// hint names it an integer attribute of an nn.Module, so it is that
+/// module's state, set where the module is kept (`user_attribute`), not a
+/// value the call passes; it fills the cache up to the limit, and the fix
+/// is the module attribute's (a buffer, or unspecialised ints).
+#[test]
+fn an_int_attribute_of_a_module_passed_in_is_that_modules_state() {
+    for torch in ["torch2.12.1", "torch2.15.0"] {
+        let all = recorded("scenarios87", torch, "ring_buffer_sliding_window_decoder");
+        for id in ["0/1", "0/4", "0/7"] {
+            let r = find(&all, id);
+            assert_eq!(r["owner"], "user_attribute", "{torch} {id}: {r:#}");
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("allow_unspec_int_on_nn_module"), "{torch} {id}: {fix}");
         }
     }
 }

@@ -198,6 +198,13 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         || (crate::reasons::subject::through_submodules(&subject)
             && !guard.starts_with("tensor '")
             && !guard.starts_with("___check_"))
+        // An int attribute of a module handed in as an argument (torch's
+        // hint names it one of the nn.Module's): that module's state, set
+        // where the module is kept, not a value the call passes.
+        || (!matches!(root, "self" | "fn" | "G")
+            && attribute_path(&subject)
+            && subject.contains('.')
+            && g.hint.as_deref().is_some_and(|h| h.contains("integer attributes of the nn.Module")))
         || subject.starts_with("id(self")
         || subject.starts_with("type id(self")
         || (config_field && matches!(root, "args" | "kwargs"));
