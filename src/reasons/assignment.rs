@@ -13,7 +13,8 @@
 use super::culprit::strip_locals;
 use super::split::{split, Assignment};
 
-const MARKER: &str = "DICT_CONTAINS: not ___dict_contains('__setattr__', ";
+/// How the guard of a traced store starts (after the tree's `+- `).
+pub(super) const MARKER: &str = "DICT_CONTAINS: not ___dict_contains('__setattr__', ";
 
 /// A guard tree line that records a traced store: the attribute it assigns
 /// (`model._modules['pos'].cached_len`, written as `subject.rs` names a

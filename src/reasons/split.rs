@@ -280,10 +280,12 @@ fn pick_source(location: Option<&Location>, stack: &[Location]) -> Option<String
 }
 
 impl GuardFailure {
-    /// Replaces the shortened paths of the guard comment with the full ones
+    /// Replaces the shortened paths of the guard comment (and of the store
+    /// that assigns the guarded attribute) with the full ones
     /// the log holds, and picks the user's line again from the full paths.
     pub fn resolve_paths(&mut self, paths: &PathResolver) {
-        if let Some(loc) = self.location.as_mut() {
+        let assigned = self.assigned_at.as_mut().map(|a| &mut a.location);
+        for loc in self.location.as_mut().into_iter().chain(assigned) {
             if let Some(full) = paths.resolve(&loc.file) {
                 loc.file = full;
             }

@@ -192,6 +192,7 @@ pub fn size_mismatch_dim(guard: &str) -> Option<usize> {
 /// `tensor '...' size mismatch at index I. expected E, actual A` with A
 /// below E: the sizes, old and new.
 pub fn size_shrank(guard: &str) -> Option<(u64, u64)> {
+    size_mismatch_dim(guard)?;
     let (_, rest) = guard.split_once(". expected ")?;
     let (expected, actual) = rest.split_once(", actual ")?;
     let expected: u64 = expected.trim().parse().ok()?;

@@ -40,6 +40,14 @@ pub(super) fn specialisation_note(g: &GuardFailure) -> bool {
         .is_some_and(|h| h.contains("0/1 specialization") || h.contains("0/1 specialisation"))
 }
 
+/// Torch's hint on the guard names the value an integer attribute of an
+/// nn.Module (its `allow_unspec_int_on_nn_module` advice).
+pub(super) fn module_int_hint(g: &GuardFailure) -> bool {
+    g.hint
+        .as_deref()
+        .is_some_and(|h| h.contains("integer attributes of the nn.Module"))
+}
+
 pub(super) fn small_size(guard: &str) -> bool {
     if size_mismatch_dim(guard).is_some() {
         return guard
@@ -391,7 +399,6 @@ pub(super) fn zero_one_change(g: &GuardFailure) -> Option<(String, usize, u64)> 
 
 mod modules;
 mod numbers;
-pub(super) use crate::reasons::subject::size_shrank as shrank;
 pub(super) use modules::{module_children, torch_layer_argument, torch_layer_number, Children};
 pub(super) use numbers::{
     compared_value, counter_step, full_precision_float, int_zero_one, length_as_number, numeric, op_number,

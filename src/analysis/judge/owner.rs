@@ -204,7 +204,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         || (!matches!(root, "self" | "fn" | "G")
             && attribute_path(&subject)
             && subject.contains('.')
-            && g.hint.as_deref().is_some_and(|h| h.contains("integer attributes of the nn.Module")))
+            && guard_text::module_int_hint(g))
         || subject.starts_with("id(self")
         || subject.starts_with("type id(self")
         || (config_field && matches!(root, "args" | "kwargs"));

@@ -115,19 +115,15 @@ pub(super) fn locate_reasons(
             reasons::locate(g, &new.sites);
         }
         reasons::locate_read(g, guards.reads);
+        if let Some(old) = old {
+            g.assigned_at = old.assignment_of(&reasons::failed_subject(&g.guard)).cloned();
+        }
         g.resolve_paths(paths);
         if let Some(callers) = g.entry.as_deref().and_then(guards.callers) {
             locate_caller(g, callers);
         }
         if let Some(old) = old {
             g.dict_subject = old.holds_dict_of(&g.guard);
-            let subject = reasons::failed_subject(&g.guard);
-            g.assigned_at = old.assignment_of(&subject).cloned().map(|mut a| {
-                if let Some(full) = paths.resolve(&a.location.file) {
-                    a.location.file = full;
-                }
-                a
-            });
         }
         if let (Some(old), Some(new)) = (old, new) {
             g.changes = Some(old.changes_to(new));

@@ -44,7 +44,7 @@ impl LineSink<'_> {
         let guard = &line[at + 3..];
         // A traced store's guard holds no value the call changes: only
         // who writes the attribute, for the judge.
-        if guard.starts_with("DICT_CONTAINS: not ___dict_contains('__setattr__', ") {
+        if guard.starts_with(assignment::MARKER) {
             self.assignments.extend(assignment::parse_line(line));
             return;
         }

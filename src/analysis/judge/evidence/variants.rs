@@ -6,7 +6,7 @@ use super::facts::Facts;
 use crate::analysis::judge::guard_text;
 use crate::analysis::judge::owner::{ValueOwner, Via};
 use crate::reasons::culprit::canonical;
-use crate::reasons::subject::function_mode_state;
+use crate::reasons::subject::{function_mode_state, size_shrank};
 use crate::reasons::Category;
 
 /// Why another function's code is one of a few variants.
@@ -88,7 +88,7 @@ pub(super) fn changed_state(f: &Facts<'_>, hook: bool) -> &'static str {
         "a hook's state"
     } else if f
         .guard
-        .is_some_and(|g| g.assigned_at.is_none() && guard_text::shrank(&g.guard).is_some())
+        .is_some_and(|g| g.assigned_at.is_none() && size_shrank(&g.guard).is_some())
     {
         "a buffer your code resized outside the compiled function (it got smaller)"
     } else {

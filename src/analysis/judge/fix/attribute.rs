@@ -6,11 +6,12 @@ use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
     compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
-    op_number, shrank, torch_layer_argument, torch_layer_number, Children,
+    op_number, torch_layer_argument, torch_layer_number, Children,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::analysis::judge::verdict::Severity;
 use crate::reasons::culprit::python_name;
+use crate::reasons::subject::size_shrank;
 use crate::reasons::Category;
 
 pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
@@ -74,8 +75,8 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
         // A buffer that got smaller, and no traced line assigns it: the
         // module was rebuilt or resized outside the compiled code (pruning
         // rounds), not a cache forward fills.
-        Category::ShapeLazyBuffer if input.guard.is_some_and(|g| g.assigned_at.is_none()) && shrank(g).is_some() => {
-            let (exp, act) = shrank(g).unwrap_or_default();
+        Category::ShapeLazyBuffer if input.guard.is_some_and(|g| g.assigned_at.is_none()) && size_shrank(g).is_some() => {
+            let (exp, act) = size_shrank(g).unwrap_or_default();
             format!(
                 "{} got smaller ({exp} -> {act}) and no compiled line assigns it: your code replaced or resized the module outside the compiled function (pruning, a narrower layer), not a cache forward fills. Module buffer and parameter shapes are compiled static, so each new size compiles again, once per resize. To keep those compiles off the training steps, compile the resized model again after each round (torch._dynamo.reset(), then torch.compile); to have one graph, keep the shapes and zero (mask) the pruned channels instead; or let torch make the sizes dynamic (torch._dynamo.config.force_parameter_static_shapes = False and force_nn_module_property_static_shapes = False: one more compile, then none).",
                 r.culprit

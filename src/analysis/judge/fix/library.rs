@@ -72,7 +72,7 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
                 .and_then(|g| g.source.as_deref())
                 .map(|s| format!(" (your call at {})", s.rsplit(['/', '\\']).next().unwrap_or(s)))
                 .unwrap_or_default();
-            let unspec = if input.guard.is_some_and(|g| g.hint.as_deref().is_some_and(|h| h.contains("integer attributes of the nn.Module"))) {
+            let unspec = if input.guard.is_some_and(crate::analysis::judge::guard_text::module_int_hint) {
                 " For an int attribute of an nn.Module, torch._dynamo.config.allow_unspec_int_on_nn_module = True makes it dynamic instead (one more recompile, none after)."
             } else {
                 ""
