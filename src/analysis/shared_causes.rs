@@ -12,7 +12,7 @@
 
 use super::finding::Finding;
 use super::judge::Severity;
-use crate::reasons::subject::size_mismatch_dim;
+use crate::reasons::subject::size_mismatch;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -144,14 +144,8 @@ fn change(f: &Finding<'_>) -> String {
         return f.cause.culprit.clone();
     };
     let guard = g.guard.trim();
-    if let Some(dim) = size_mismatch_dim(guard) {
-        let number = |word: &str| {
-            let rest = &guard[guard.find(word)? + word.len()..];
-            Some(rest.split([',', ' ']).next()?.trim_end_matches('.').to_string())
-        };
-        if let (Some(old), Some(new)) = (number("expected "), number("actual ")) {
-            return format!("dim {dim}: {old} -> {new}");
-        }
+    if let Some(m) = size_mismatch(guard) {
+        return format!("dim {}: {} -> {}", m.dim, m.expected, m.actual);
     }
     // `tensor 'kwargs['x']' dtype mismatch. ...`: the text after the name.
     if let Some(rest) = guard.strip_prefix("tensor '") {

@@ -301,7 +301,7 @@ fn apply(rule: &Rule, caps: &Captures<'_>, g: &GuardFailure, ctx: &Context<'_>) 
         culprit = "another module (other parameter shapes) in the frame torch.compile shares between models".into();
         detail = Some("the module's parameters differ in shape from the compiled entry's: a different model object, not a new input size".into());
     }
-    if rule.category == Category::ShapeInput && short_batch(caps) {
+    if rule.category == Category::ShapeInput && short_batch(&g.guard) {
         advice.push_str(" If this is a DataLoader's short last batch, DataLoader(..., drop_last=True) avoids it.");
     }
     if matches!(rule.category, Category::NnModuleAttr | Category::DictKeys) {
@@ -383,9 +383,9 @@ pub fn only_autograd_keys_differ(old: &str, new: &str) -> bool {
 }
 
 /// Dim 0 shrank: the signature of a DataLoader's last, short batch.
-fn short_batch(caps: &Captures<'_>) -> bool {
-    let n = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u64>().ok());
-    matches!((n("idx"), n("exp"), n("act")), (Some(0), Some(e), Some(a)) if a < e)
+fn short_batch(guard: &str) -> bool {
+    crate::reasons::subject::size_mismatch_dim(guard) == Some(0)
+        && crate::reasons::subject::size_shrank(guard).is_some()
 }
 
 /// What happens to a dim whose size changed: automatic dynamic shapes make

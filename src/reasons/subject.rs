@@ -189,25 +189,87 @@ pub fn size_mismatch_dim(guard: &str) -> Option<usize> {
     rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
-/// `tensor '...' size mismatch at index I. expected E, actual A` with A
-/// below E: the sizes, old and new.
-pub fn size_shrank(guard: &str) -> Option<(u64, u64)> {
-    size_mismatch_dim(guard)?;
+/// The two sides of torch's `... mismatch. expected E, actual A` text (a
+/// size, a stride, a dispatch key set): `E` whole, and `A` up to the end of
+/// the text (torch may add a sentence after it: ". Guard failed on a
+/// parameter, ...").
+pub fn expected_actual(guard: &str) -> Option<(&str, &str)> {
     let (_, rest) = guard.split_once(". expected ")?;
     let (expected, actual) = rest.split_once(", actual ")?;
-    let expected: u64 = expected.trim().parse().ok()?;
-    let actual: u64 = actual
-        .trim()
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
-    (actual < expected).then_some((expected, actual))
+    Some((expected.trim(), actual.trim()))
+}
+
+/// `tensor '...' size mismatch at index D. expected E, actual A`, read once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeMismatch<'a> {
+    pub dim: usize,
+    /// The size the failed entry was compiled for, as torch wrote it.
+    pub expected: &'a str,
+    /// The size the new call passed: the digits right after "actual".
+    pub actual: u64,
+}
+
+impl SizeMismatch<'_> {
+    /// The compiled size as a number.
+    pub fn expected_size(&self) -> Option<u64> {
+        self.expected.parse().ok()
+    }
+}
+
+pub fn size_mismatch(guard: &str) -> Option<SizeMismatch<'_>> {
+    let dim = size_mismatch_dim(guard)?;
+    let (expected, actual) = expected_actual(guard)?;
+    let digits = actual.bytes().take_while(u8::is_ascii_digit).count();
+    Some(SizeMismatch {
+        dim,
+        expected,
+        actual: actual[..digits].parse().ok()?,
+    })
+}
+
+/// A size mismatch whose new size is below the compiled one: the sizes,
+/// old and new.
+pub fn size_shrank(guard: &str) -> Option<(u64, u64)> {
+    let m = size_mismatch(guard)?;
+    let expected = m.expected_size()?;
+    (m.actual < expected).then_some((expected, m.actual))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_and_actual_of_each_mismatch_text() {
+        let with_sentence =
+            "tensor 'w' size mismatch at index 0. expected 16, actual 8. Guard failed on a parameter, consider using ...";
+        assert_eq!(
+            size_mismatch(with_sentence),
+            Some(SizeMismatch {
+                dim: 0,
+                expected: "16",
+                actual: 8
+            })
+        );
+        assert_eq!(size_shrank(with_sentence), Some((16, 8)));
+        assert_eq!(
+            size_shrank("tensor 'x' size mismatch at index 1. expected 8, actual 12"),
+            None
+        );
+        assert_eq!(
+            expected_actual("tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, AutogradCPU), actual DispatchKeySet(CPU)"),
+            Some(("DispatchKeySet(CPU, AutogradCPU)", "DispatchKeySet(CPU)"))
+        );
+        assert_eq!(
+            expected_actual("tensor 'x' stride mismatch at index 1. expected 1, actual 64"),
+            Some(("1", "64"))
+        );
+        // A stride text is not a size mismatch.
+        assert_eq!(
+            size_mismatch("tensor 'x' stride mismatch at index 1. expected 1, actual 64"),
+            None
+        );
+    }
 
     #[test]
     fn subjects_of_each_kind_of_guard() {

@@ -3,7 +3,7 @@
 //! an Enum member, a range the user declared. The evidence and the fix stages read the value's kind
 //! here; neither needs the rest of the log for it.
 
-use crate::reasons::subject::{container_tested, dict_key_test, size_mismatch_dim};
+use crate::reasons::subject::{container_tested, dict_key_test, size_mismatch, size_mismatch_dim};
 use crate::reasons::GuardFailure;
 
 /// The constant the new entry holds the guarded value at (None when it
@@ -50,10 +50,7 @@ pub(super) fn module_int_hint(g: &GuardFailure) -> bool {
 
 pub(super) fn small_size(guard: &str) -> bool {
     if size_mismatch_dim(guard).is_some() {
-        return guard
-            .rsplit(", actual ")
-            .next()
-            .is_some_and(|a| matches!(a.trim(), "0" | "1"));
+        return size_mismatch(guard).is_some_and(|m| m.actual <= 1);
     }
     guard.contains(".size()[") && guard.trim_start().starts_with("2 <= ") && upper_bound(guard).is_none()
 }
@@ -174,8 +171,7 @@ pub(super) fn traced_bound(g: &GuardFailure) -> bool {
 
 /// `expected N` of a size mismatch: the size the failed entry was compiled for.
 pub(super) fn compiled_size(guard: &str) -> Option<&str> {
-    size_mismatch_dim(guard)?;
-    guard.split(". expected ").nth(1)?.split(',').next()
+    Some(size_mismatch(guard)?.expected)
 }
 
 /// The failed entry had size 0 or 1 at the dim: specialised by torch,
@@ -279,12 +275,7 @@ pub(super) fn size_modulus(guard: &str) -> Option<u64> {
 
 /// `actual N` of a size mismatch: the size the new call passed.
 pub(super) fn actual_size(guard: &str) -> Option<u64> {
-    size_mismatch_dim(guard)?;
-    // torch may add a sentence after the size (". Guard failed on a
-    // parameter, ..."): the number is the digits right after "actual".
-    let after = guard.rsplit(", actual ").next()?.trim_start();
-    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-    after[..digits].parse().ok()
+    Some(size_mismatch(guard)?.actual)
 }
 
 /// Both sizes of a size mismatch are multiples of 8 (16 -> 32, 32 -> 64):

@@ -235,5 +235,5 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
 /// The channel dim's stride became 1 (NCHW -> NHWC) or stopped being 1.
 fn channels_last(guard: &str) -> bool {
     guard.contains("stride mismatch at index 1.")
-        && (guard.trim_end().ends_with("actual 1") || guard.contains("expected 1,"))
+        && crate::reasons::subject::expected_actual(guard).is_some_and(|(e, a)| e == "1" || a == "1")
 }

@@ -237,10 +237,7 @@ pub fn is_inference_change(g: &GuardFailure) -> bool {
         }
     }
     // Without the trees: the text names both key sets.
-    let Some((_, rest)) = g.guard.split_once("expected ") else {
-        return false;
-    };
-    let Some((old, new)) = rest.split_once(", actual ") else {
+    let Some((old, new)) = crate::reasons::subject::expected_actual(&g.guard) else {
         return false;
     };
     let backend = |s: &str| {
