@@ -19,6 +19,17 @@ use common::blind::{judge_set, HeldOut, Open};
 const OPEN75: &[Open] = &[];
 
 const OPEN76: &[Open] = &[
+    // The script rebinds the global (`target_net = copy.deepcopy(q_net)`)
+    // without requires_grad_(False); the log guards only the global's type,
+    // so it cannot tell a new object from the model's own parameters
+    // unfrozen, which is how we read a tensor of a model in a global.
+    (
+        "double_dqn_target_network_sync",
+        "*",
+        "0/1",
+        "owner",
+        "ours 'user_attribute', the truth 'global'",
+    ),
     (
         "ppo_gae_rollout_horizon",
         "*",

@@ -96,7 +96,7 @@ pub fn rules() -> Vec<Rule> {
             category: NnModuleAttr,
             when: When::Always,
             pattern: leak(format!(
-                r"^tensor '(?P<src>{MODULE_ROOT}(?:\._modules\['[^']+'\])*)\._parameters\['(?P<p>[^']+)'\]' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)"
+                r"^tensor '(?P<src>(?:{MODULE_ROOT}|G\['[^']+'\])(?:\._modules\['[^']+'\])*)\._parameters\['(?P<p>[^']+)'\]' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)"
             )),
             culprit: Culprit::Template("{@src} (parameter {p} changed size)"),
             detail: Some("parameter {p} is {act} at dim {idx} where the compiled code had {exp}: the module was replaced or resized after compiling"),

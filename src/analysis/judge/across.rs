@@ -139,11 +139,22 @@ pub(super) fn follows_string(f: &Finding<'_>) -> Option<String> {
 /// OPEN_STRINGS recompiles or more keeps changing: no set of variants. Its
 /// recompiles become one cause (their keys merged) and unbounded; the
 /// returned flags mark them.
-pub(super) fn value_recurs(recompiles: &[Finding<'_>], keys: &mut [String], unbounded: &mut [bool]) -> Vec<bool> {
+///
+/// A recompile at which torch made the value dynamic is no such form: it
+/// ended the specialisation (later values compile nothing).
+pub(super) fn value_recurs(
+    recompiles: &[Finding<'_>],
+    owners: &[Ownership],
+    keys: &mut [String],
+    unbounded: &mut [bool],
+) -> Vec<bool> {
     let values: Vec<Option<&str>> = recompiles
         .iter()
-        .map(|f| {
-            matches!(f.cause_category(), Category::TypeChange | Category::ConstantValue)
+        .zip(owners)
+        .map(|(f, o)| {
+            let alone = super::recompile_facts::facts(f, o, Vec::new(), 0);
+            (matches!(f.cause_category(), Category::TypeChange | Category::ConstantValue)
+                && super::evidence::evidence(&alone).kind != EvidenceKind::BecameDynamic)
                 .then_some(f.cause.culprit.as_str())
         })
         .collect();

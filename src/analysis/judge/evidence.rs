@@ -8,7 +8,7 @@
 //! once.
 
 use super::guard_text::{
-    declared_range, int_or_none_test, numeric, pinned, size_modulus, small_size, traced_bound, zero_one_bound,
+    declared_range, numeric, pinned, size_modulus, small_size, traced_bound, value_or_none_test, zero_one_bound,
     zero_one_change,
 };
 use super::owner::ValueOwner;
@@ -286,7 +286,7 @@ pub fn evidence(f: &Facts<'_>) -> Evidence {
                 && !g.guard.trim_start().starts_with("tensor '")
         });
     if dynamic
-        && !f.guard.is_some_and(int_or_none_test)
+        && !f.guard.is_some_and(value_or_none_test)
         && !small_size(guard)
         && !f.guard.is_some_and(|g| zero_one_bound(g, &f.compile.recompile_reasons))
         && f.guard.is_none_or(|g| zero_one_change(g).is_none())

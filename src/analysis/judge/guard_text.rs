@@ -345,16 +345,30 @@ pub(super) fn pinned(g: &GuardFailure, automatic_dynamic: Option<bool>) -> bool 
 }
 
 /// `self.window == 8` where the line the guard quotes tests the same value
-/// against None (`if self.window is not None:`): an int on some calls and
-/// None on others, a switch of code path torch cannot make dynamic.
-pub(super) fn int_or_none_test(g: &GuardFailure) -> bool {
+/// against None (`if self.window is not None:`), or any `X == V` where the
+/// new entry holds X as None: a value on some calls and None on others, a
+/// switch of code path torch cannot make dynamic.
+pub(super) fn value_or_none_test(g: &GuardFailure) -> bool {
     let guard = crate::reasons::culprit::canonical(&g.guard);
     let Some((subject, value)) = guard.split("  #").next().unwrap_or("").rsplit_once(" == ") else {
         return false;
     };
     // The new entry holding another int is an int that changed, not None.
     let now_int = matches!(&g.now, Some(crate::reasons::GuardedNow::Constant(v)) if v.trim().parse::<i64>().is_ok());
-    if value.trim().parse::<i64>().is_err() || now_int {
+    if now_int {
+        return false;
+    }
+    // The guard trees show the call passed None (`X is None` in the new
+    // entry), whatever kind of number the failed entry held.
+    let none = crate::reasons::guard_tree::line::NONE_VALUE;
+    if g.changes
+        .iter()
+        .flatten()
+        .any(|c| *c.subject == *subject.trim() && &*c.new == none)
+    {
+        return true;
+    }
+    if value.trim().parse::<i64>().is_err() {
         return false;
     }
     let subject = subject.trim().trim_start_matches("L[").to_string();

@@ -46,7 +46,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
     let keys: Vec<String> = recompiles.iter().zip(&owners).map(|(f, o)| cause_key(f, o)).collect();
     let mut unbounded = across::repeats(recompiles, &owners, &keys);
     let mut keys = keys;
-    let changing = across::value_recurs(recompiles, &mut keys, &mut unbounded);
+    let changing = across::value_recurs(recompiles, &owners, &mut keys, &mut unbounded);
     let climbing = across::climbs(recompiles, &keys);
     let two_sides = across::two_sides_again(recompiles, &keys);
     let computed = across::computed_floats(recompiles, &keys);
@@ -210,7 +210,14 @@ pub fn cause_key(f: &Finding<'_>, o: &Ownership) -> String {
         .guard()
         .and_then(|g| crate::reasons::subject::size_mismatch_dim(&g.guard))
         .map_or(String::new(), |d| format!(":dim{d}"));
-    format!("{}:{}{dim}", category.name(), f.cause.culprit)
+    // A value that was None on this call is one of two variants (None or
+    // a value), not the same cause as the value changing.
+    let none = if f.guard().is_some_and(guard_text::value_or_none_test) {
+        ":or_none"
+    } else {
+        ""
+    };
+    format!("{}:{}{dim}{none}", category.name(), f.cause.culprit)
 }
 
 /// `mon` of `mon.enabled`, `len(mon.values)`, `not mon.values`.

@@ -139,8 +139,15 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // a library method adds to a submodule: FreeU's factors). So is an
     // attribute of the model itself that its forward (the user's) reads as
     // `self.clip_value`.
-    let target = guard.trim_start_matches("not ").trim_start_matches("hasattr(");
-    let submodule = target.contains(".__dict__['_modules']") || target.contains("._modules['");
+    // A tensor of that model (a parameter's size or requires_grad, a
+    // buffer) is the model's too: `tensor 'G['model']._modules['head']...'`.
+    let target = guard
+        .trim_start_matches("not ")
+        .trim_start_matches("hasattr(")
+        .trim_start_matches("tensor '");
+    let submodule = target.contains(".__dict__['_modules']")
+        || target.contains("._modules['")
+        || (guard.starts_with("tensor '") && (target.contains("._parameters['") || target.contains("._buffers['")));
     let read_by_its_forward = g.read_as_self_in_forward() && !g.read_in_library();
     if target.starts_with("G['") && (submodule || read_by_its_forward) {
         return Ownership::set_by(

@@ -30,6 +30,12 @@ pub(in crate::reasons) struct LineSink<'s> {
     pub assignments: &'s mut Vec<(String, Assignment)>,
 }
 
+/// The value of a subject guarded as a tensor (`TENSOR_MATCH`) or as None
+/// (`NONE_MATCH`): what it is, for comparing two compiles, not a constant
+/// of either graph.
+pub const TENSOR_VALUE: &str = "a tensor";
+pub const NONE_VALUE: &str = "None";
+
 impl LineSink<'_> {
     fn insert(&mut self, subject: String, value: String) {
         self.values.push((subject.into(), value.into()));
@@ -70,6 +76,14 @@ impl LineSink<'_> {
             "TENSOR_MATCH" => self.add_tensor(body),
             "GLOBAL_STATE" => self.add_global_state(body),
             "ID_MATCH" | "TYPE_MATCH" => self.add_identity(kind, body),
+            // What a value is when it is None: the same subject a tensor or a
+            // number guard names when it is not, so an argument that was None
+            // in one compile and a tensor in the other shows as a change.
+            "NONE_MATCH" => {
+                if let Some(src) = body.strip_suffix(" is None") {
+                    self.insert(canonical(src.trim()), NONE_VALUE.into());
+                }
+            }
             _ => self.add_comparison(body),
         }
     }
@@ -114,6 +128,8 @@ impl LineSink<'_> {
             return;
         };
         let src = strip_locals(src);
+        // A tensor, not None (see NONE_MATCH).
+        self.insert(src.clone(), TENSOR_VALUE.into());
         let rest = rest.strip_prefix("Tensor, ").unwrap_or(rest);
         let (keys, rest) = match rest.strip_prefix("DispatchKeySet(") {
             Some(r) => match r.split_once("), ") {

@@ -5,9 +5,9 @@
 use super::facts::Facts;
 use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
-    boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch,
-    int_or_none_test, int_zero_one, module_children, op_number, size_keyed_dict, size_modulus, small_size,
-    specialised_number, string_value, torch_layer_argument, traced_bound, zero_one_bound, zero_one_change,
+    boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch, int_zero_one,
+    module_children, op_number, size_keyed_dict, size_modulus, small_size, specialised_number, string_value,
+    torch_layer_argument, traced_bound, value_or_none_test, zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -149,8 +149,8 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if mode_switch(f) {
         return Some("a mode switch: one compile per mode, reused when it returns".into());
     }
-    if f.guard.is_some_and(int_or_none_test) {
-        return Some("an int on some calls and None on others, and the code branches on which: two variants, each compiled once and reused".into());
+    if f.guard.is_some_and(value_or_none_test) {
+        return Some("a value on some calls and None on others, and the code branches on which: two variants, each compiled once and reused".into());
     }
     if dtype_value(guard) {
         return Some(

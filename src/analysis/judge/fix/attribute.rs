@@ -5,8 +5,8 @@
 use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
-    compared_with_int, dtype_value, int_or_none_test, is_flag as boolean, length_as_number, module_children, numeric,
-    op_number, torch_layer_argument, torch_layer_number, Children,
+    compared_with_int, dtype_value, is_flag as boolean, length_as_number, module_children, numeric, op_number,
+    torch_layer_argument, torch_layer_number, value_or_none_test, Children,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::analysis::judge::verdict::Severity;
@@ -47,7 +47,7 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     }
     if int_or_none(input) {
         return format!(
-            "{}{} is an int on some calls and None on others (instances of one class with different settings, as blocks compiled one by one share one code object), and the code branches on it: one graph for each, two variants at most, each compiled once and reused. No action needed; an int/None switch cannot be made dynamic (allowing unspecialised ints does not cover None).",
+            "{}{} is a value on some calls and None on others (instances of one class with different settings, as blocks compiled one by one share one code object), and the code branches on it: one graph for each, two variants at most, each compiled once and reused. No action needed; a value/None switch cannot be made dynamic (allowing unspecialised ints does not cover None).",
             expected(input),
             r.culprit
         );
@@ -248,7 +248,7 @@ fn change_words(input: &FixInput<'_>) -> Option<String> {
 /// (or the reverse).
 fn int_or_none(input: &FixInput<'_>) -> bool {
     let Some(g) = input.guard else { return false };
-    if int_or_none_test(g) {
+    if value_or_none_test(g) {
         return true;
     }
     let g_text = g.guard.trim();

@@ -2,7 +2,7 @@
 //! a parameter it resizes, a count it keeps, a setting it makes on the
 //! first call. Never an edit of the library's code.
 
-use super::input::FixInput;
+use super::input::{requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::owner::Via;
 use crate::reasons::Category;
@@ -44,10 +44,18 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
                 r.advice.clone()
             }
         }
-        _ if input.guard.is_some_and(|g| g.guard.trim_start().starts_with("tensor '")) => format!(
+        // A library model's parameters frozen or unfrozen (`requires_grad_`
+        // on its encoder): a setting, not a resize.
+        Category::RequiresGrad => requires_grad_fix(input),
+        _ if input
+            .guard
+            .is_some_and(|g| crate::reasons::subject::size_mismatch_dim(&g.guard).is_some()) =>
+        {
+            format!(
             "Expected once: {who} (resize_token_embeddings after adding tokens, or another that rebuilds a layer) gave {} another size, and parameter shapes are compiled static: one recompile for each such change, none while the size stays. No action needed; to avoid it, make the change before torch.compile (add the tokens and resize first).",
             r.culprit
-        ),
+        )
+        }
         Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
         // A count or state the library's own code advances, which torch now
         // holds symbolically: the change cost one compile, the next none.
@@ -55,10 +63,17 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             "Expected once: {who} changed {} as it runs (state its own code keeps), and torch made it dynamic at this recompile, so later values compile nothing. No action needed.",
             r.culprit
         ),
-        _ if input.evidence.kind == EvidenceKind::FirstCall => format!(
-            "Expected once: {who} set {} on the first call. Set it before compiling so it never changes.",
-            r.culprit
-        ),
+        // Only a public setting is the user's to set first; a private
+        // attribute (`self._step_index`) is state the library keeps.
+        _ if input.evidence.kind == EvidenceKind::FirstCall => {
+            let private = r.culprit.rsplit(['.', '[']).next().is_some_and(|a| a.trim_start_matches('\'').starts_with('_'));
+            let avoid = if private {
+                " No action needed: it is state the library keeps, not a setting of yours."
+            } else {
+                " Set it before compiling so it never changes."
+            };
+            format!("Expected once: {who} set {} on the first call.{avoid}", r.culprit)
+        }
         // Not a mode: the library's code changes it at every call (a count
         // it keeps), so the fix is to keep that call out of the graph. A
         // value that filled the frame's cache is no mode either.

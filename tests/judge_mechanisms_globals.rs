@@ -1,0 +1,87 @@
+//! A model kept in a global, an argument that is None on some calls, a
+//! library model's parameters frozen by the user (issue 37, items 1, 3 and
+//! 4), read off the held-out sets of round 42 (tests/scenarios89-90, truth
+//! written blind before guardscope ran on them), each on logs recorded
+//! from third-party code on two torch versions.
+
+mod common;
+
+use common::{recompile as find, recorded_recompiles as recorded};
+
+/// A compiled function that reaches the model through a module-level
+/// global (`model(...)` inside `contrastive_step`) guards its parameters as
+/// `G['model']._modules[...]._parameters[...]`. Their requires_grad and
+/// their sizes are the model's state, set by the user's code
+/// (`requires_grad_`, `model.head = nn.Linear(...)`), not a global the
+/// code reassigns: the owner is the user's attribute, the fix speaks of
+/// freezing, and a replaced head is a module change, not an input size.
+#[test]
+fn a_tensor_of_a_model_kept_in_a_global_is_the_models_state() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios89", torch, "clip_lit_unlock_image_tower");
+        let r = find(&all, "0/1");
+        assert_eq!(r["owner"], "user_attribute", "{torch}: {r:#}");
+        assert_eq!(r["severity"], "expected", "{torch}: {r:#}");
+        let fix = r["fix"].as_str().unwrap();
+        assert!(fix.contains("freezing or unfreezing"), "{torch}: {fix}");
+        assert!(!fix.contains("passed in as an argument"), "{torch}: {fix}");
+
+        let all = recorded("scenarios89", torch, "vqa_answer_vocab_growth");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert_eq!(r["cause"]["category"], "nn_module_attr", "{torch} {id}: {r:#}");
+            assert_eq!(r["owner"], "user_attribute", "{torch} {id}: {r:#}");
+            assert_eq!(r["severity"], "problem", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("a new module was assigned"), "{torch} {id}: {fix}");
+        }
+    }
+}
+
+/// Dynamo guards an argument that is None with `L['y'] is None` and one
+/// that is a tensor with its tensor match: the same value, None in one
+/// entry and a tensor in the other, is a change. So Lightning's validation
+/// entry (grad mode off and `y=None`) differs from a training call in two
+/// values, and the training entry compiled for teacher forcing 1.0 in one:
+/// that older entry is the cause when the ratio drops to 0.5.
+#[test]
+fn an_argument_none_on_one_call_and_a_tensor_on_another_is_a_change() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios90", torch, "lightning_seq2seq_teacher_forcing");
+        let r = find(&all, "0/2");
+        assert_eq!(r["cause_entry"], "0/0", "{torch}: {r:#}");
+        assert_eq!(r["cause"]["category"], "constant_value", "{torch}: {r:#}");
+        assert_eq!(r["owner"], "user_argument", "{torch}: {r:#}");
+
+        let all = recorded("scenarios90", torch, "continual_replay_forecaster");
+        let r = find(&all, "0/1");
+        let changed = &r["changed"][0];
+        assert_eq!(
+            (
+                changed["subject"].as_str(),
+                changed["old"].as_str(),
+                changed["new"].as_str()
+            ),
+            (Some("rx"), Some("None"), Some("a tensor")),
+            "{torch}: {r:#}"
+        );
+    }
+}
+
+/// transformers' Informer fine-tuned with its encoder frozen, then
+/// unfrozen (`model.model.encoder.requires_grad_(...)`): the parameters'
+/// requires_grad changed, and the fix says so. It is no resize (the text
+/// for a library method that gives a parameter another size).
+#[test]
+fn a_library_models_parameters_frozen_or_unfrozen_are_a_setting_not_a_resize() {
+    for torch in ["torch2.14.1", "torch2.15.0"] {
+        let all = recorded("scenarios90", torch, "informer_transfer_gradual_unfreeze");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
+            let fix = r["fix"].as_str().unwrap();
+            assert!(fix.contains("requires_grad of"), "{torch} {id}: {fix}");
+            assert!(!fix.contains("another size"), "{torch} {id}: {fix}");
+        }
+    }
+}
