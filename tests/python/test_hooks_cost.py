@@ -134,6 +134,24 @@ def test_the_device_route_records_what_the_one_pass_kernel_records(tmp_path, mon
             assert close(w[key], g[key]), (w["tensor"], key, w[key], g[key])
 
 
+# Ops that launch no kernel: views, aliases and an uninitialised allocation.
+NO_LAUNCH = {"aten.detach", "aten.empty", "aten.view", "aten.select", "aten.alias"}
+
+
+def test_the_device_route_launches_four_kernels_per_tensor_with_the_default_stats(tmp_path):
+    # On a GPU the launches, not the reductions, are what a hooked module
+    # costs (docs/performance.md, "On a GPU"): the float64 copy, the sum,
+    # the L1 norm and the stack of the parts, nothing else. Counted here on
+    # CPU tensors, which run the same torch code.
+    x = torch.randn(64, 128)
+    with guardscope.trace_activations(nn.Identity(), output=tmp_path / "t.jsonl") as trace:
+        native = trace._native
+        with Ops() as seen:
+            assert _stats._defer_on_device(native, 0, native.begin_call(0), [("out", x, (64, 128), "float32", False)])
+    launched = [op for op in seen.ops if op not in NO_LAUNCH]
+    assert launched == ["aten.copy_", "aten.sum", "aten.linalg_vector_norm", "aten.stack"], seen.ops
+
+
 def test_the_device_route_makes_no_temporary_the_size_of_the_tensor():
     x = torch.randn(1 << 23)  # 32 MiB
     parts = ("sum", "abs_sum", "shifted_sum", "shifted_squares", "min", "max")
