@@ -85,3 +85,20 @@ fn a_library_models_parameters_frozen_or_unfrozen_are_a_setting_not_a_resize() {
         }
     }
 }
+
+/// diffusers' Euler scheduler sets its private `self._step_index` on its
+/// first step (None, then 1): the guard trees show the first fill, and
+/// the fix asks nothing of the user, who does not own that attribute
+/// (the truth forbids `_step_index =`).
+#[test]
+fn a_librarys_private_attribute_filled_on_the_first_call_asks_nothing_of_the_user() {
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios14", torch, "diffusers_euler_sampling_step");
+        let r = find(&all, "1/1");
+        assert_eq!(r["owner"], "library_attribute", "{torch}: {r:#}");
+        assert_eq!(r["evidence"]["kind"], "first_call", "{torch}: {r:#}");
+        let fix = r["fix"].as_str().unwrap();
+        assert!(fix.contains("No action needed"), "{torch}: {fix}");
+        assert!(!fix.contains("before compiling"), "{torch}: {fix}");
+    }
+}
