@@ -80,7 +80,7 @@ pub enum GuardedNow {
     /// constant (`(1.0 + ((-1)*p)) == 0.95`: an op of the traced code
     /// needed the number), so the next value compiles again. The guard.
     Specialised(Arc<str>),
-    /// A value the failed entry held as a Python number that the new entry
-    /// guards as a tensor (its sizes): the call passed a tensor instead.
+    /// A value the failed entry held as a Python number or as None that
+    /// the new entry guards as a tensor: the call passed a tensor instead.
     Tensor,
 }
