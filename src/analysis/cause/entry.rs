@@ -191,9 +191,30 @@ fn one_action(c: &crate::reasons::GuardChange) -> Option<String> {
         return Some(format!("len(*): {} -> {}", c.old, c.new));
     }
     let root = &subject[..subject.find("._modules['")?];
-    let attribute = subject.rsplit_once("']")?.1.strip_prefix('.')?;
-    let plain = !attribute.is_empty() && attribute.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
-    plain.then(|| format!("{root}._modules[*].{attribute}: {} -> {}", c.old, c.new))
+    let attribute = subject.rsplit_once("']")?.1.strip_prefix('.');
+    let plain = attribute.is_some_and(|a| !a.is_empty() && a.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_'));
+    if let (true, Some(attribute)) = (plain, attribute) {
+        return Some(format!("{root}._modules[*].{attribute}: {} -> {}", c.old, c.new));
+    }
+    // Any other value of several submodules that changed the same way (the
+    // class of a pruning hook on `fc1` and on `fc2`: one pass of a
+    // callback): the same path with the submodules' names left out.
+    Some(format!("{}: {} -> {}", any_submodule(subject), c.old, c.new))
+}
+
+/// `subject` with the name of every submodule it goes through as `*`.
+fn any_submodule(subject: &str) -> String {
+    let mut out = String::with_capacity(subject.len());
+    let mut rest = subject;
+    while let Some(at) = rest.find("._modules['") {
+        let name = &rest[at + "._modules['".len()..];
+        let Some(end) = name.find("']") else { break };
+        out.push_str(&rest[..at]);
+        out.push_str("._modules[*]");
+        rest = &name[end + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The `M` of `F/M` (or of `!A/F/M`); entries without an id sort first.

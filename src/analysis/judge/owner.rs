@@ -140,11 +140,14 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // attribute of the model itself that its forward (the user's) reads as
     // `self.clip_value`.
     // A tensor of that model (a parameter's size or requires_grad, a
-    // buffer) is the model's too: `tensor 'G['model']._modules['head']...'`.
+    // buffer) or a submodule's class is the model's too:
+    // `tensor 'G['model']._modules['head']...'`, `___check_type_id(G['model']._modules['bn1'], ...)`.
     let target = guard
         .trim_start_matches("not ")
         .trim_start_matches("hasattr(")
-        .trim_start_matches("tensor '");
+        .trim_start_matches("tensor '")
+        .trim_start_matches("___check_type_id(")
+        .trim_start_matches("___check_obj_id(");
     let submodule = target.contains(".__dict__['_modules']")
         || target.contains("._modules['")
         || (guard.starts_with("tensor '") && (target.contains("._parameters['") || target.contains("._buffers['")));
