@@ -220,13 +220,6 @@ const OPEN11: &[Open] = &[
         "ours 'object_id', the truth 'shape_input'",
     ),
     (
-        "orthogonal_recurrent_midrun",
-        "*",
-        "0/1",
-        "owner",
-        "ours 'global', the truth 'user_attribute'",
-    ),
-    (
         "running_mean_meter",
         "torch2.15.0",
         "0/1",

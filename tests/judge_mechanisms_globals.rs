@@ -132,3 +132,19 @@ fn the_same_change_to_several_submodules_counts_once_for_the_cause() {
         assert_eq!(r["cause_entry"], "0/1", "{torch}: {r:#}");
     }
 }
+
+/// An orthogonal parametrization applied mid-run to a layer of a model in
+/// a global: its class changed from Linear to ParametrizedLinear. The fix
+/// says to apply the parametrization before compiling, never to remove it
+/// (which the truth forbids: it would change the model).
+#[test]
+fn a_parametrization_added_is_not_told_to_be_removed() {
+    for torch in ["torch2.13.0", "torch2.15.0"] {
+        let all = recorded("scenarios11", torch, "orthogonal_recurrent_midrun");
+        let r = find(&all, "0/1");
+        assert_eq!(r["owner"], "user_attribute", "{torch}: {r:#}");
+        let fix = r["fix"].as_str().unwrap();
+        assert!(fix.contains("apply the parametrization"), "{torch}: {fix}");
+        assert!(!fix.contains("remove_parametrizations"), "{torch}: {fix}");
+    }
+}

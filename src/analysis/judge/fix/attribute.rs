@@ -60,11 +60,29 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
     }
     match r.category {
         Category::RequiresGrad => requires_grad_fix(input),
-        Category::TypeChange => format!(
-            "{}the class of {} changed after compiling (a module replaced, converted or its parametrizations removed, e.g. remove_parametrizations folding weight_norm): one graph per class, compiled once, reused if it returns. To avoid it, make the change before compiling (remove_parametrizations before torch.compile, or convert first), or compile the changed model separately.",
-            if expected(input).is_empty() { "" } else { "Expected once: " },
-            r.culprit
-        ),
+        Category::TypeChange => {
+            // The class compiled for: a `Parametrized...` one lost its
+            // parametrizations; any other was replaced, converted or given
+            // one (orthogonal, weight_norm make the class Parametrized...).
+            let compiled = g.split("type=<class '").nth(1).and_then(|t| t.split('\'').next());
+            let removed = compiled.is_some_and(|c| c.rsplit('.').next().is_some_and(|c| c.starts_with("Parametrized")));
+            let (how, first) = if removed {
+                (
+                    "its parametrizations removed, e.g. remove_parametrizations folding weight_norm",
+                    "remove_parametrizations before torch.compile, or convert first",
+                )
+            } else {
+                (
+                    "a module replaced or converted, or given a parametrization (orthogonal, weight_norm)",
+                    "apply the parametrization or the conversion before torch.compile",
+                )
+            };
+            format!(
+                "{}the class of {} changed after compiling ({how}): one graph per class, compiled once, reused if it returns. To avoid it, make the change before compiling ({first}), or compile the changed model separately.",
+                if expected(input).is_empty() { "" } else { "Expected once: " },
+                r.culprit
+            )
+        }
         // The code that checks for the attribute is a library's (a block
         // that looks for factors a method of its model sets): its
         // `__init__` is not the user's to edit.
