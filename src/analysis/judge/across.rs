@@ -134,6 +134,30 @@ pub(super) fn follows_string(f: &Finding<'_>) -> Option<String> {
         .map(|c| c.describe())
 }
 
+/// What a recompile's own evidence says, before the frame's other
+/// recompiles of its cause are read (`repeats` and `value_recurs` both
+/// start from it).
+pub(super) struct Alone {
+    /// One of a few variants by its own guard (a flag, a mode, a dtype).
+    pub bounded: bool,
+    /// Torch made the value dynamic at this recompile.
+    pub became_dynamic: bool,
+}
+
+pub(super) fn alone(recompiles: &[Finding<'_>], owners: &[Ownership]) -> Vec<Alone> {
+    recompiles
+        .iter()
+        .zip(owners)
+        .map(|(f, o)| {
+            let facts = super::recompile_facts::facts(f, o, Vec::new(), 0);
+            Alone {
+                bounded: super::evidence::bounded(&facts).is_some(),
+                became_dynamic: super::evidence::evidence(&facts).kind == EvidenceKind::BecameDynamic,
+            }
+        })
+        .collect()
+}
+
 /// One value that recompiled the frame under more than one guard (`is
 /// None`, then `== 1`, `== 2`: a library's step index reset per request) at
 /// OPEN_STRINGS recompiles or more keeps changing: no set of variants. Its
@@ -144,17 +168,15 @@ pub(super) fn follows_string(f: &Finding<'_>) -> Option<String> {
 /// ended the specialisation (later values compile nothing).
 pub(super) fn value_recurs(
     recompiles: &[Finding<'_>],
-    owners: &[Ownership],
+    alone: &[Alone],
     keys: &mut [String],
     unbounded: &mut [bool],
 ) -> Vec<bool> {
     let values: Vec<Option<&str>> = recompiles
         .iter()
-        .zip(owners)
-        .map(|(f, o)| {
-            let alone = super::recompile_facts::facts(f, o, Vec::new(), 0);
-            (matches!(f.cause_category(), Category::TypeChange | Category::ConstantValue)
-                && super::evidence::evidence(&alone).kind != EvidenceKind::BecameDynamic)
+        .zip(alone)
+        .map(|(f, a)| {
+            (matches!(f.cause_category(), Category::TypeChange | Category::ConstantValue) && !a.became_dynamic)
                 .then_some(f.cause.culprit.as_str())
         })
         .collect();
@@ -182,19 +204,11 @@ pub(super) fn value_recurs(
 /// of a few variants: the value's own evidence, then what the frame's other
 /// recompiles of one cause show (a new string at every recompile, a counter
 /// stepped by one, a value compiled twice).
-pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[String]) -> Vec<bool> {
-    let mut unbounded: Vec<bool> = recompiles
-        .iter()
-        .zip(owners)
-        .map(|(f, o)| {
-            // A recompile that made the value dynamic for the entry it
-            // failed (one per class sharing a wrapper frame, say) is no
-            // repeat: nothing was specialised again.
-            let alone = super::recompile_facts::facts(f, o, Vec::new(), 0);
-            super::evidence::bounded(&alone).is_none()
-                && super::evidence::evidence(&alone).kind != EvidenceKind::BecameDynamic
-        })
-        .collect();
+pub(super) fn repeats(recompiles: &[Finding<'_>], owners: &[Ownership], keys: &[String], alone: &[Alone]) -> Vec<bool> {
+    // A recompile that made the value dynamic for the entry it failed (one
+    // per class sharing a wrapper frame, say) is no repeat: nothing was
+    // specialised again.
+    let mut unbounded: Vec<bool> = alone.iter().map(|a| !a.bounded && !a.became_dynamic).collect();
     // A string compared as a constant is an option with a few values only
     // while few show up: a new string at three recompiles of one cause (a
     // value that never returns, `f"m{n}"`) is no option set. So is a number

@@ -40,6 +40,12 @@ pub(super) fn specialisation_note(g: &GuardFailure) -> bool {
         .is_some_and(|h| h.contains("0/1 specialization") || h.contains("0/1 specialisation"))
 }
 
+/// A private name (`_step_index`, `_update_count`), not a dunder one:
+/// state its object keeps, not a setting.
+pub(super) fn private_name(name: &str) -> bool {
+    name.starts_with('_') && !name.starts_with("__")
+}
+
 /// Torch's hint on the guard names the value an integer attribute of an
 /// nn.Module (its `allow_unspec_int_on_nn_module` advice).
 pub(super) fn module_int_hint(g: &GuardFailure) -> bool {

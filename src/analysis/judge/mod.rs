@@ -44,9 +44,10 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
         })
         .collect();
     let keys: Vec<String> = recompiles.iter().zip(&owners).map(|(f, o)| cause_key(f, o)).collect();
-    let mut unbounded = across::repeats(recompiles, &owners, &keys);
+    let alone = across::alone(recompiles, &owners);
+    let mut unbounded = across::repeats(recompiles, &owners, &keys, &alone);
     let mut keys = keys;
-    let changing = across::value_recurs(recompiles, &owners, &mut keys, &mut unbounded);
+    let changing = across::value_recurs(recompiles, &alone, &mut keys, &mut unbounded);
     let climbing = across::climbs(recompiles, &keys);
     let two_sides = across::two_sides_again(recompiles, &keys);
     let computed = across::computed_floats(recompiles, &keys);

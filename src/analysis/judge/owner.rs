@@ -279,7 +279,7 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
         let private = subject
             .rsplit('.')
             .next()
-            .is_some_and(|a| (a.starts_with('_') && !a.starts_with("__")) || a.contains("cache"));
+            .is_some_and(|a| guard_text::private_name(a) || a.contains("cache"));
         // One the library fills in itself on the first call is tested
         // against None (`if self.scales is None:`).
         let lazily_set = guard_text::is_flag(&guard) && (guard.contains(" is None") || guard.contains(" is not None"));

@@ -66,7 +66,11 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
         // Only a public setting is the user's to set first; a private
         // attribute (`self._step_index`) is state the library keeps.
         _ if input.evidence.kind == EvidenceKind::FirstCall => {
-            let private = r.culprit.rsplit(['.', '[']).next().is_some_and(|a| a.trim_start_matches('\'').starts_with('_'));
+            let private = r
+                .culprit
+                .rsplit(['.', '['])
+                .next()
+                .is_some_and(|a| crate::analysis::judge::guard_text::private_name(a.trim_start_matches('\'')));
             let avoid = if private {
                 " No action needed: it is state the library keeps, not a setting of yours."
             } else {

@@ -116,7 +116,7 @@ pub(super) fn private_attribute_of_global(guard: &str) -> bool {
         && path
             .rsplit('.')
             .next()
-            .is_some_and(|a| a.starts_with('_') && !a.starts_with("__"))
+            .is_some_and(crate::analysis::judge::guard_text::private_name)
 }
 
 /// `self._modules['a'].p`: a plain attribute path ending in a name (not a
