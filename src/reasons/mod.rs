@@ -24,5 +24,5 @@ pub use guard_cache::GuardCache;
 pub use guard_line::{FailedGuard, TreeLine};
 pub use guard_site::{graph_read_site, guard_sites, locate, locate_read, tensorified, GuardSite};
 pub use guard_tree::{constant_comparison, guarded_now, GuardSet};
-pub use split::{split, Assignment, GuardFailure, Location};
+pub use split::{guard_test, split, Assignment, GuardFailure, Location};
 pub use subject::failed_subject;

@@ -101,6 +101,14 @@ fn stack_frame_re() -> &'static Regex {
     })
 }
 
+/// A guard's test without the `  # source line  # file:line` comment Dynamo
+/// appends to it, trimmed. Every reader of a guard's code goes through this
+/// one cut, so a torch version that spells the comment differently is
+/// handled here.
+pub fn guard_test(text: &str) -> &str {
+    text.split("  #").next().unwrap_or(text).trim()
+}
+
 pub fn split(raw: &str) -> GuardFailure {
     let (entry, body) = match entry_re().captures(raw) {
         Some(c) => {

@@ -134,7 +134,7 @@ pub(super) fn compared_with_int(guard: &str) -> bool {
 /// value, and values on either side of it compile once each. The branch's
 /// code and where it is.
 pub(super) fn int_branch(g: &GuardFailure) -> Option<(&str, String)> {
-    let text = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    let text = crate::reasons::guard_test(&g.guard);
     let name_like = |s: &str| {
         s.chars().all(|c| c.is_ascii_alphanumeric() || "_[]'.".contains(c))
             && !s.contains(".size()")
@@ -356,7 +356,7 @@ pub(super) fn pinned(g: &GuardFailure, automatic_dynamic: Option<bool>) -> bool 
 /// switch of code path torch cannot make dynamic.
 pub(super) fn value_or_none_test(g: &GuardFailure) -> bool {
     let guard = crate::reasons::culprit::canonical(&g.guard);
-    let Some((subject, value)) = guard.split("  #").next().unwrap_or("").rsplit_once(" == ") else {
+    let Some((subject, value)) = crate::reasons::guard_test(&guard).rsplit_once(" == ") else {
         return false;
     };
     // The new entry holding another int is an int that changed, not None.

@@ -366,7 +366,7 @@ fn resumed_library_local(frame: &Frame, guard: &str, root: &str) -> bool {
 /// attribute of an object a global holds (not a module's global, `G['np']`
 /// of an import, which `global_module` reads).
 fn attribute_of_global_object(guard: &str) -> bool {
-    let text = guard.split("  #").next().unwrap_or(guard);
+    let text = crate::reasons::guard_test(guard);
     let Some(at) = text.find("G['") else {
         return false;
     };

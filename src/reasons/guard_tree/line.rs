@@ -71,7 +71,7 @@ impl LineSink<'_> {
         let Some((kind, body)) = split_at_colon_space(guard) else {
             return;
         };
-        let body = code_of(body);
+        let body = crate::reasons::guard_test(body);
         match kind {
             "TENSOR_MATCH" => self.add_tensor(body),
             "GLOBAL_STATE" => self.add_global_state(body),
@@ -213,11 +213,6 @@ impl LineSink<'_> {
             self.insert(strip_locals(body), "True".into());
         }
     }
-}
-
-/// The guard code before its `  # source line  # file:line` comment.
-fn code_of(body: &str) -> &str {
-    body.split("  # ").next().unwrap_or(body).trim_end()
 }
 
 /// Splits `a, b=[1, 2], c` at commas outside brackets (trimmed; a trailing

@@ -70,7 +70,7 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     if let Some(m) = size_modulus(guard) {
         return Some(format!(
             "the graph assumed the size's remainder modulo {m} ({}: an uneven split, or a shape that must divide): at most {m} graphs, one per remainder, each compiled once and reused when it returns",
-            guard.split("  #").next().unwrap_or(guard).trim()
+            crate::reasons::guard_test(guard)
         ));
     }
     // A function's code is made once, where it is defined: only another

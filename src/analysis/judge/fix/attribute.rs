@@ -358,7 +358,7 @@ pub(super) fn pinned_number_fix(input: &FixInput<'_>) -> Option<String> {
         || (crate::reasons::tensorified(&g.raw) && input.reason.category != Category::OptimizerHyperparam);
     let expr = match &g.now {
         Some(crate::reasons::GuardedNow::Specialised(expr)) => expr.to_string(),
-        _ if pinned_here => g.guard.split("  #").next().unwrap_or(&g.guard).trim().to_string(),
+        _ if pinned_here => crate::reasons::guard_test(&g.guard).to_string(),
         _ => return None,
     };
     let culprit = python_name(&input.reason.culprit);

@@ -102,7 +102,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     if let Some(m) = size_modulus(g) {
         return format!(
             "Expected: the traced code depends on the size's remainder modulo {m} (`{}`: an uneven split such as np.array_split or torch.chunk into {m} parts, or a shape that must divide), so there are at most {m} graphs, one per remainder, each compiled once and reused; dim {dim} stays dynamic within each. No action needed; to have one graph, pad the input to a multiple of {m} (equal-size parts).",
-            g.split("  #").next().unwrap_or(g).trim()
+            crate::reasons::guard_test(g)
         );
     }
     if input.evidence.kind == EvidenceKind::OnePerVariant
@@ -112,7 +112,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
     {
         return format!(
             "Expected: the graph assumed `{}`, a bound the traced code put there (a branch on the size or on a value computed from it, such as a token budget, or an op that needs it), so the sizes on each side of it compile once each: one graph per branch, reused when it returns, and dim {dim} stays dynamic within each. No action needed; to have one graph, decide the branch outside the compiled function (or always take one side), or compute both sides and pick with torch.where.",
-            g.split("  #").next().unwrap_or(g).trim()
+            crate::reasons::guard_test(g)
         );
     }
     if input.evidence.kind == EvidenceKind::OnePerVariant
@@ -152,7 +152,7 @@ pub(super) fn shape_fix(input: &FixInput<'_>, dynamic: bool) -> String {
         return format!(
             "Expected, no action needed: {} had size {size} at dim {at}{empty}, and torch always specialises sizes 0 and 1 (0/1 specialization), so the dynamic entry could not take it and this size compiled its own graph once. The guard reported first, `{}`, is only the first of the dynamic entry's assumptions that this size breaks. To share the dynamic graph anyway, mark the dim unbacked before the first call: torch._dynamo.decorators.mark_unbacked(<the tensor you pass as {}>, {at}).",
             python_name(&tensor),
-            g.split("  #").next().unwrap_or(g).trim(),
+            crate::reasons::guard_test(g),
             python_name(&tensor)
         );
     }

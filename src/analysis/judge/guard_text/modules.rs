@@ -85,7 +85,7 @@ pub(in crate::analysis::judge) fn torch_layer_number(g: &GuardFailure) -> Option
     if torch_layer_argument(g).is_some() {
         return None;
     }
-    let test = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    let test = crate::reasons::guard_test(&g.guard);
     let (subject, value) = test.split_once(" == ")?;
     let float = value.trim().contains('.') && value.trim().parse::<f64>().is_ok();
     let name = subject.trim().rsplit('.').next()?;

@@ -7,7 +7,7 @@ use crate::reasons::GuardFailure;
 /// The value a constant guard compares with, before the guard's comment:
 /// `3` of `self.n == 3  # if x == y:`.
 pub(in crate::analysis::judge) fn compared_value(guard: &str) -> Option<&str> {
-    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    let text = crate::reasons::guard_test(guard);
     text.rsplit_once(" == ").map(|(_, v)| v.trim())
 }
 
@@ -97,7 +97,7 @@ pub(in crate::analysis::judge) fn counter_step(g: &GuardFailure) -> bool {
 /// entry for 1 then fails `n == 1` with 0, while another failed entry of
 /// the compile holds `2 <= n`). Not a size's guard.
 pub(in crate::analysis::judge) fn int_zero_one(g: &GuardFailure, all: &[GuardFailure]) -> bool {
-    let text = g.guard.split("  #").next().unwrap_or(&g.guard).trim();
+    let text = crate::reasons::guard_test(&g.guard);
     if text.contains(".size()") || text.starts_with("tensor '") {
         return false;
     }

@@ -103,7 +103,7 @@ pub(super) fn named_by_user(stack: &[StackFrame], argument: &str) -> bool {
 
 /// `G['name'].attr` (or deeper) whose last attribute is private (`_x`).
 pub(super) fn private_attribute_of_global(guard: &str) -> bool {
-    let text = guard.split("  #").next().unwrap_or(guard).trim();
+    let text = crate::reasons::guard_test(guard);
     let text = text.strip_prefix("not ").unwrap_or(text);
     let Some(rest) = text.strip_prefix("G['") else {
         return false;
@@ -173,7 +173,7 @@ pub(super) fn is_hook_dict(guard: &str) -> bool {
 /// dict (`..._forward_pre_hooks[...].keywords['adapter_names'][0]`): the
 /// keyword's name, or "" for a positional `.args[i]`.
 pub(super) fn hook_bound_value(guard: &str) -> Option<&str> {
-    let test = guard.split("  #").next().unwrap_or(guard);
+    let test = crate::reasons::guard_test(guard);
     let at = test.rfind("_hooks[")?;
     let rest = &test[at..];
     if let Some(kw) = rest.split("].keywords['").nth(1) {
