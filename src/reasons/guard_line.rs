@@ -41,7 +41,7 @@ impl<'a> FailedGuard<'a> {
         } else if guard.starts_with("GLOBAL_STATE changed") {
             Wanted::GlobalState
         } else {
-            let text = crate::reasons::guard_test(guard);
+            let text = crate::reasons::split::guard_test(guard);
             Wanted::Code {
                 text,
                 canonical: canonical(text),
@@ -74,7 +74,7 @@ impl<'a> FailedGuard<'a> {
                 text,
                 canonical: wanted,
             } => {
-                let code = crate::reasons::guard_test(body);
+                let code = crate::reasons::split::guard_test(body);
                 code == *text || *line.canonical.get_or_init(|| canonical(code)) == *wanted
             }
         }

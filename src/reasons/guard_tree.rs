@@ -219,7 +219,7 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
     // (`x == 0.5`, `x is None`) is a tensor passed instead. A symbolic
     // guard's subject is the tensor whose sizes it reads: no such change.
     let itself = constant_comparison(guard).is_some_and(|(s, _)| s == subject)
-        || crate::reasons::guard_test(guard).ends_with(" is None");
+        || crate::reasons::split::guard_test(guard).ends_with(" is None");
     let value = new
         .value(&subject)
         .filter(|v| *v != line::NONE_VALUE && (*v != line::TENSOR_VALUE || itself));
@@ -271,7 +271,7 @@ fn sum_of_symbols(expr: &str) -> bool {
 /// `S == V` of a failed guard, as a guard tree names S: the subject and the
 /// constant (`("cfg.kernel_sizes[0]", "3")`).
 pub fn constant_comparison(guard: &str) -> Option<(String, String)> {
-    let text = crate::reasons::guard_test(guard);
+    let text = crate::reasons::split::guard_test(guard);
     let (lhs, rhs) = text.rsplit_once(" == ")?;
     if lhs.starts_with("tensor '") || lhs.contains(" ") && !lhs.starts_with('(') {
         return None;

@@ -86,7 +86,7 @@ pub fn sequence_element(guard: &str) -> Option<String> {
 /// b.size()[0]`): the traced code needed their order (the longest of a
 /// list), so each new order compiles again; nothing was made dynamic by it.
 pub fn size_relation(guard: &str) -> bool {
-    let test = crate::reasons::guard_test(guard);
+    let test = crate::reasons::split::guard_test(guard);
     test.matches(".size()[").count() >= 2 && [" > ", " >= ", " < ", " <= "].iter().any(|op| test.contains(op))
 }
 
@@ -150,7 +150,7 @@ pub fn dict_key_test(guard: &str) -> Option<(&str, &str)> {
 /// or of `not X` (`X` alone: whether it is empty), before the guard's
 /// comment. None for any other guard.
 pub fn container_tested(guard: &str) -> Option<&str> {
-    let text = crate::reasons::guard_test(guard);
+    let text = crate::reasons::split::guard_test(guard);
     if let Some(inner) = text.strip_prefix("len(") {
         return inner.rsplit_once(')').map(|(x, _)| x);
     }

@@ -71,7 +71,7 @@ impl LineSink<'_> {
         let Some((kind, body)) = split_at_colon_space(guard) else {
             return;
         };
-        let body = crate::reasons::guard_test(body);
+        let body = crate::reasons::split::guard_test(body);
         match kind {
             "TENSOR_MATCH" => self.add_tensor(body),
             "GLOBAL_STATE" => self.add_global_state(body),
