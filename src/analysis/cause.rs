@@ -96,7 +96,8 @@ pub struct UserLine {
 
 /// The user's line for a recompile: the guard's line, else the line where
 /// the compiled graph read the guarded state, else the caller's,
-/// else the caller on a stack logged during the compile, else the
+/// else the caller on a stack logged during the compile (or, the same
+/// for all, during the frame's other compiles), else the
 /// outermost user call on the compile's stack, else the compiled
 /// function's own line when it is the user's. A compile the limit refused
 /// logs no stack: the frame's previous compile's stand in. None: the log
@@ -130,12 +131,15 @@ pub fn user_line(
     if let Some(site) = stacks.symbol_caller().and_then(CallSite::of_user) {
         return line(site.short(), "symbol_stack");
     }
+    // The direct call the frame's other compiles logged beats the outer
+    // one this compile's stack holds (a decorated function called from a
+    // helper: `dynamo_start` skips the helper's line).
+    if let Some(site) = one_symbol_caller(frame) {
+        return line(site.short(), "symbol_stack");
+    }
     let (last, callers) = stacks.stack.split_last()?;
     if let Some(outer) = callers.iter().find_map(CallSite::of_user) {
         return line(outer.short(), "outer_caller");
-    }
-    if let Some(site) = one_symbol_caller(frame) {
-        return line(site.short(), "symbol_stack");
     }
     CallSite::of_user(last).and_then(|own| line(own.short(), "compiled_function"))
 }

@@ -21,8 +21,10 @@ impl GuardChange {
     /// The new compile guards a size or stride of `None`: automatic
     /// dynamic shapes made a dim dynamic there (a consequence of the
     /// recompile, not a cause of it).
+    /// A bare `None` is the value None (`x is None` in the new entry),
+    /// not a dim.
     pub fn new_is_dynamic(&self) -> bool {
-        self.new.contains("None")
+        &*self.new != "None" && self.new.contains("None")
     }
 
     /// One line for people: `input_ids.size(): [4, 16] -> [4, 24]`,

@@ -145,11 +145,14 @@ pub fn rules() -> Vec<Rule> {
         Rule {
             // A cache the user's own decode loop feeds back (the model's
             // past_key_values): it grows one position per step, outside
-            // generate().
+            // generate(). Whatever the user calls it, transformers' cache
+            // keeps its tensors as `layers[i].keys` / `.values` (5.x).
+            // Recorded: tests/scenarios98 codegen_prefill_then_decode
+            // (2.12.1, 2.14.1).
             id: "cache.size",
             category: KvCache,
             when: When::Always,
-            pattern: r"^tensor '(?P<src>.*(?:past_key_values|key_cache|value_cache|kv_cache).*?)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)",
+            pattern: r"^tensor '(?P<src>.*(?:past_key_values|key_cache|value_cache|kv_cache|\.layers\[\d+\]\.(?:keys|values)).*?)' size mismatch at index (?P<idx>\d+)\. expected (?P<exp>\d+), actual (?P<act>\d+)",
             culprit: Culprit::Source("src"),
             detail: Some("the KV cache went from {exp} to {act} at dim {idx}"),
             advice: "A KV cache your decoding loop feeds back grows by one position per step: the first growth makes that dim dynamic (automatic dynamic shapes), once, and later lengths compile nothing. To keep every step's shapes fixed, preallocate the cache at its maximum length (transformers' StaticCache passed as past_key_values, or your own buffer written in place) and pass the position.",

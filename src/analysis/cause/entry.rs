@@ -137,8 +137,10 @@ fn distance(r: &GuardFailure, all: &[GuardFailure]) -> (usize, usize) {
 /// `ord` of one argument, int 1 then float inf: one value that changed, not
 /// two). Any other subject is a value of its own.
 fn value_read(subject: &str) -> String {
+    // Type guards keep the source as Dynamo spelled it (`m.__dict__['_modules']`),
+    // value guards its canonical form (`m._modules`): one value either way.
     if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
-        return inner.to_string();
+        return crate::reasons::culprit::canonical(inner);
     }
     let mut sizes: Vec<&str> = subject
         .match_indices(".size()")

@@ -385,3 +385,64 @@ pub(super) fn values_taken(recompiles: &[Finding<'_>], same: &[usize]) -> usize 
     }
     values.len()
 }
+
+/// A value torch made dynamic at an earlier recompile of the same cause,
+/// made dynamic again at this one: an entry in between (compiled for
+/// another reason, a new key or length) held it static again, so the first
+/// was the expected one-off and this one is a re-specialisation that comes
+/// back with every such entry. The earlier recompile, for each.
+pub(super) fn made_dynamic_again(recompiles: &[Finding<'_>], keys: &[String]) -> Vec<Option<usize>> {
+    // Each (value, dim) this recompile made dynamic: `[8, 1] -> [None, 1]`
+    // is dim 0 of the stride; a height and then a width of one tensor are
+    // two dims, each made dynamic once.
+    let made_dynamic = |i: usize| -> Vec<(&str, usize)> {
+        let changes = recompiles[i].guard().and_then(|g| g.changes.as_ref());
+        let dims = |v: &str| -> Vec<String> {
+            v.trim_matches(|c| c == '[' || c == ']')
+                .split(',')
+                .map(|d| d.trim().to_string())
+                .collect()
+        };
+        changes
+            .into_iter()
+            .flatten()
+            .filter(|c| c.new_is_dynamic())
+            .flat_map(|c| {
+                let (old, new) = (dims(&c.old), dims(&c.new));
+                (0..new.len())
+                    .filter(move |&d| new[d] == "None" && old.get(d).is_some_and(|o| o != "None"))
+                    .map(move |d| (&*c.subject, d))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    // The entry this recompile failed was compiled after the earlier one
+    // made the dim dynamic: that entry held it static again (an entry
+    // compiled before it, failed by a second dim, is no such pin).
+    let entry = |i: usize| -> Option<u64> {
+        let e = recompiles[i].guard()?.entry.as_deref()?;
+        e.rsplit('/').next()?.parse().ok()
+    };
+    // Once may be a bounded set's turn (generate()'s second prompt makes
+    // the cache length dynamic again, once); a third time it came back.
+    let dims: Vec<Vec<(&str, usize)>> = (0..recompiles.len()).map(made_dynamic).collect();
+    (0..recompiles.len())
+        .map(|i| {
+            let now = &dims[i];
+            let times = (0..recompiles.len())
+                .filter(|&j| keys[j] == keys[i] && dims[j].iter().any(|s| now.contains(s)))
+                .count();
+            if times < OPEN_STRINGS {
+                return None;
+            }
+            (0..i).find(|&j| {
+                keys[j] == keys[i]
+                    && recompiles[j]
+                        .compile
+                        .frame_compile_id
+                        .is_some_and(|c| entry(i).is_some_and(|e| e > u64::from(c)))
+                    && dims[j].iter().any(|s| now.contains(s))
+            })
+        })
+        .collect()
+}

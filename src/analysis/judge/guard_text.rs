@@ -61,6 +61,13 @@ pub(super) fn small_size(guard: &str) -> bool {
     guard.contains(".size()[") && guard.trim_start().starts_with("2 <= ") && upper_bound(guard).is_none()
 }
 
+/// `x is None` failed and the new entry holds x as a constant (a string, a
+/// number): None is one of its values, each a graph of its own, not one
+/// side of a flag.
+pub(super) fn none_then_constant(g: &GuardFailure) -> bool {
+    crate::reasons::guard_test(&g.guard).ends_with(" is None") && held_constant(g).is_some_and(|v| v != "None")
+}
+
 /// `x == True`, `x is None`: a flag compared by value.
 pub(super) fn is_flag(guard: &str) -> bool {
     let g = guard.trim();

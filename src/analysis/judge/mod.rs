@@ -51,6 +51,7 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
     let climbing = across::climbs(recompiles, &keys);
     let two_sides = across::two_sides_again(recompiles, &keys);
     let computed = across::computed_floats(recompiles, &keys);
+    let again = across::made_dynamic_again(recompiles, &keys);
     for (i, c) in climbing.iter().enumerate() {
         unbounded[i] |= c.is_some() || computed[i].is_some();
     }
@@ -100,6 +101,14 @@ pub(super) fn judge_frame(recompiles: &mut [Finding<'_>], pins: &run_pins::Pins)
                     "the value compiled this frame {} times ({}) under more than one guard: it keeps changing, no set of variants",
                     fs.same_cause.len(),
                     fs.same_cause.join(", ")
+                ),
+            );
+        } else if let Some(j) = again[i].filter(|_| e.kind.severity() == Severity::Expected) {
+            e = evidence::Evidence::new(
+                EvidenceKind::Repeats,
+                format!(
+                    "torch made it dynamic at {} already, but an entry compiled since held it static again, so this recompile made it dynamic once more: it comes back with every such entry",
+                    recompiles[j].compile.compile_id
                 ),
             );
         } else if let Some(same) = two_sides[i]

@@ -79,9 +79,12 @@ impl LineSink<'_> {
             // What a value is when it is None: the same subject a tensor or a
             // number guard names when it is not, so an argument that was None
             // in one compile and a tensor in the other shows as a change.
+            // An object (a cache, a config) is guarded by its type: None in
+            // one compile and a DynamicCache in the other is its type too.
             "NONE_MATCH" => {
                 if let Some(src) = body.strip_suffix(" is None") {
                     self.insert(canonical(src.trim()), NONE_VALUE.into());
+                    self.insert(format!("type id({})", strip_locals(src.trim())), NONE_VALUE.into());
                 }
             }
             _ => self.add_comparison(body),

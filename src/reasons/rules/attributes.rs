@@ -58,13 +58,15 @@ pub(super) fn rows() -> Vec<Rule> {
             // `G['model'].__dict__['_modules']['base_model']...
             // ._modules['fc1'].scaling['default'] == 2.0`: an attribute of a
             // submodule of a model the compiled function reaches through a
-            // global (`def val_loss(x): return model(x)`), not the global.
-            // Recorded: tests/scenarios41 peft_lora_scale_sweep_eval (2.12.1,
-            // 2.14.1).
+            // global (`def val_loss(x): return model(x)`), not the global;
+            // so is a field of a submodule's object (`.._modules['model']
+            // .config.vocab_size`). Recorded: tests/scenarios41
+            // peft_lora_scale_sweep_eval (2.12.1, 2.14.1), tests/scenarios98
+            // arcee_lora_chat_tokens_resize (2.12.1, 2.14.1).
             id: "global.submodule_attribute",
             category: NnModuleAttr,
             when: When::Always,
-            pattern: r"^(?:not )?(?P<src>G\['[A-Za-z][^']*'\](?:\.__dict__\['_modules'\]\['[^']+'\]|\._modules\['[^']+'\])+\.[A-Za-z_][A-Za-z0-9_]*(?:\[(?:'[^']*'|-?\d+)\])*)\s*(?:==|!=|is|$)",
+            pattern: r"^(?:not )?(?P<src>G\['[A-Za-z][^']*'\](?:\.__dict__\['_modules'\]\['[^']+'\]|\._modules\['[^']+'\])+(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\[(?:'[^']*'|-?\d+)\])*)\s*(?:==|!=|is|$)",
             culprit: Culprit::Source("src"),
             detail: Some(MODULE_ATTR_DETAIL),
             advice: MODULE_ATTR_ADVICE,

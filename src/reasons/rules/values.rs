@@ -112,6 +112,23 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Pass {culprit} with the same Python type every call (e.g. always a tuple, never sometimes a list).",
         },
         Rule {
+            // `not model._modules[..]._modules['q_proj'].merged_adapters`,
+            // `len(.._modules['query_key_value']._active_adapter) == 1`, read
+            // in a library's code (PEFT's `merged`, `active_adapters`): a
+            // list a library's layer keeps as its mode (adapters merged,
+            // adapters active), which the library's methods fill and empty.
+            // The layer's state, not a container the user's code grows.
+            // Recorded: tests/scenarios98 xglm_vera_merge_for_eval,
+            // persimmon_lora_active_adapter_sets (2.12.1, 2.14.1).
+            id: "module.library_state_list",
+            category: NnModuleAttr,
+            when: When::ReadInLibrary,
+            pattern: r"^(?:len\((?P<src>[A-Za-z_][A-Za-z0-9_\[\]'.]*\._modules\['[^']+'\]\.[A-Za-z_][A-Za-z0-9_]*)\) [!=]= \d+|not (?P<src2>[A-Za-z_][A-Za-z0-9_\[\]'.]*\._modules\['[^']+'\]\.[A-Za-z_][A-Za-z0-9_]*))\s*$",
+            culprit: Culprit::Source("src"),
+            detail: Some("a list a library's layer keeps as its state (which adapters are merged or active) changed"),
+            advice: "{culprit} is state the library's layer keeps (its methods fill and empty it: merging, switching adapters), and the compiled code branches on it: one compile per state, reused when it returns. Switch it before compiling if it changes once, or keep one compiled model per state.",
+        },
+        Rule {
             id: "container.length",
             category: ContainerLen,
             when: When::Always,

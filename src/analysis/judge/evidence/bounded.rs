@@ -6,8 +6,8 @@ use super::facts::Facts;
 use super::variants::mode_switch;
 use crate::analysis::judge::guard_text::{
     boolean, branch_bound, bucket_sizes, counter_step, dict_length, dtype_value, enum_member, int_branch, int_zero_one,
-    module_children, op_number, size_keyed_dict, size_modulus, small_size, specialised_number, string_value,
-    torch_layer_argument, traced_bound, value_or_none_test, zero_one_bound, zero_one_change,
+    module_children, none_then_constant, op_number, size_keyed_dict, size_modulus, small_size, specialised_number,
+    string_value, torch_layer_argument, traced_bound, value_or_none_test, zero_one_bound, zero_one_change,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::reasons::Category;
@@ -161,7 +161,7 @@ pub fn bounded(f: &Facts<'_>) -> Option<String> {
     // `not self.cache`: whether a container is empty, not a flag; the
     // container's length is judged as one (it grows).
     let container = matches!(f.category, ContainerLen | DictKeys);
-    if boolean(guard) && !container {
+    if boolean(guard) && !container && !f.guard.is_some_and(none_then_constant) {
         return Some("a flag (two values at most): one compile per value, reused when it returns".into());
     }
     if open_string(guard) && f.same_cause.len() < OPEN_STRINGS {

@@ -122,7 +122,7 @@ pub(super) fn user_argument_fix(input: &FixInput<'_>, dynamic: bool) -> String {
             )
         }
         Category::ContainerLen | Category::DictKeys if g.starts_with("len(") => format!(
-            "{} has another number of entries than the compiled call had, and the compiled code is specialised on the count: each new length compiles again. Stack the entries into one tensor (torch.stack, padding to a fixed count with a mask) and pass that, or keep the count fixed.",
+            "{} has another number of entries than the compiled call had, and the compiled code is specialised on the count: each new length compiles again. Compute what the entries drive outside the compiled function (ids, positions or a mask built from a list of lengths) and pass the result in as a tensor; or stack the entries into one tensor (torch.stack, padded to a fixed count with a mask) and pass that; or keep the count fixed.",
             r.culprit
         ),
         _ if g.contains("rank mismatch") => format!(

@@ -5,8 +5,8 @@
 use super::input::{expected, once, requires_grad_fix, FixInput};
 use crate::analysis::judge::evidence::EvidenceKind;
 use crate::analysis::judge::guard_text::{
-    compared_with_int, dtype_value, is_flag as boolean, length_as_number, module_children, numeric, op_number,
-    torch_layer_argument, torch_layer_number, value_or_none_test, Children,
+    compared_with_int, dtype_value, is_flag as boolean, length_as_number, module_children, none_then_constant, numeric,
+    op_number, string_value, torch_layer_argument, torch_layer_number, value_or_none_test, Children,
 };
 use crate::analysis::judge::owner::ValueOwner;
 use crate::analysis::judge::verdict::Severity;
@@ -120,6 +120,18 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             r.culprit
         ),
         _ if g.contains(".training") => r.advice.clone(),
+        // None on some calls and a string or a number on others, which the
+        // code branches on (a field to drop, a mode's name): every value is
+        // a graph, so it is no flag, and a choice of data can be a tensor.
+        _ if (input.guard.is_some_and(none_then_constant) || string_value(g))
+            && input.evidence.kind.severity() == Severity::Problem =>
+        {
+            format!(
+            "{}Your code changed {} after compiling and the compiled code branches on which value it holds (a string, or None, is a constant of the graph): each value is a graph of its own, compiled once and reused when it returns, so every new value (a new job, a new stage) compiles again. If it changes once per job, start each job from a fresh compile (torch._dynamo.reset() after setting it) so old graphs do not count toward the recompile limit; to have one graph for every value, turn the choice into data: a mask tensor (register_buffer, updated in place) that the code multiplies by instead of branching on the attribute.",
+            once(input),
+            r.culprit
+            )
+        }
         _ if boolean(g) => format!(
             "{}Your code changed the module flag {} after compiling and forward reads it: one compile per value. Set it before compiling and keep it, or keep one compiled model per setting (a bool flag stays a Python value; don't turn it into a tensor).",
             once(input),

@@ -56,6 +56,17 @@ pub(super) fn library_attribute_fix(input: &FixInput<'_>) -> String {
             r.culprit
         )
         }
+        // Unset (None) until the library's forward filled it in: lazy
+        // initialisation, not a number a setting could make dynamic.
+        Category::NnModuleAttr
+            if input.evidence.kind == EvidenceKind::FirstCall
+                && input.guard.is_some_and(|g| crate::reasons::guard_test(&g.guard).ends_with(" is None")) =>
+        {
+            format!(
+                "Expected once: {who} filled in {} on the first call (lazy initialisation: the first compile read it unset): one recompile, and no later compile failed on it. No action needed; a warm-up call before compiling avoids even this one.",
+                r.culprit
+            )
+        }
         Category::NnModuleAttr if input.evidence.kind == EvidenceKind::FirstCall => r.advice.clone(),
         // A count or state the library's own code advances, which torch now
         // holds symbolically: the change cost one compile, the next none.

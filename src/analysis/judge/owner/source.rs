@@ -104,14 +104,19 @@ pub(super) fn named_by_user(stack: &[StackFrame], argument: &str) -> bool {
 /// `G['name'].attr` (or deeper) whose last attribute is private (`_x`).
 pub(super) fn private_attribute_of_global(guard: &str) -> bool {
     let text = crate::reasons::guard_test(guard);
-    let text = text.strip_prefix("not ").unwrap_or(text);
+    // Its truth or its length (`len(G['m']...._active_adapter) == 1`) is
+    // the attribute's too.
+    let text = text
+        .strip_prefix("not ")
+        .or_else(|| text.strip_prefix("len("))
+        .unwrap_or(text);
     let Some(rest) = text.strip_prefix("G['") else {
         return false;
     };
     let Some((_, path)) = rest.split_once("']") else {
         return false;
     };
-    let path = path.split([' ', '=', '!']).next().unwrap_or(path);
+    let path = path.split([' ', '=', '!']).next().unwrap_or(path).trim_end_matches(')');
     path.starts_with('.')
         && path
             .rsplit('.')
