@@ -24,13 +24,6 @@ const OPEN26: &[Open] = &[
     ),
     (
         "peft_loha_merge_serving",
-        "*",
-        "7/2",
-        "category",
-        "ours 'container_len', the truth 'nn_module_attr'",
-    ),
-    (
-        "peft_loha_merge_serving",
         "torch2.12.1",
         "7/2",
         "fix",

@@ -106,6 +106,14 @@ const OPEN42: &[Open] = &[
         "cause_entry",
         "ours '0/2', the truth '0/1'",
     ),
+    // None and an object's type are one value now, so FreeU's disabled entry (s1 None) differs in two values per block; the entry without the attribute (hasattr) differs in none the distance counts: a known limit, missing attributes are not counted
+    (
+        "unet_freeu_style_requests",
+        "torch2.12.1",
+        "0/3",
+        "cause_entry",
+        "ours '0/0', the truth '0/2'",
+    ),
 ];
 
 const OPEN43: &[Open] = &[

@@ -217,22 +217,8 @@ const OPEN69: &[Open] = &[
         "qwen3_static_cache_chat_server",
         "*",
         "0/4",
-        "category",
-        "ours 'shape_input', the truth 'kv_cache'",
-    ),
-    (
-        "qwen3_static_cache_chat_server",
-        "*",
-        "0/4",
         "cause_entry",
         "ours '0/1', the truth '0/3'",
-    ),
-    (
-        "qwen3_static_cache_chat_server",
-        "*",
-        "0/4",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
     ),
     (
         "qwen3_static_cache_chat_server",

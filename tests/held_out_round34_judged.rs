@@ -69,20 +69,6 @@ const OPEN73: &[Open] = &[
     ),
     (
         "min_p_sampler_requests",
-        "torch2.12.1",
-        "0/3",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "min_p_sampler_requests",
-        "*",
-        "0/3",
-        "severity",
-        "ours 'expected', the truth 'problem'",
-    ),
-    (
-        "min_p_sampler_requests",
         "*",
         "0/4",
         "cause_entry",
@@ -90,45 +76,10 @@ const OPEN73: &[Open] = &[
     ),
     (
         "min_p_sampler_requests",
-        "torch2.12.1",
-        "0/5",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "min_p_sampler_requests",
-        "*",
-        "0/5",
-        "severity",
-        "ours 'expected', the truth 'problem'",
-    ),
-    (
-        "min_p_sampler_requests",
-        "*",
-        "0/6",
-        "category",
-        "ours 'type_change', the truth 'constant_value'",
-    ),
-    (
-        "min_p_sampler_requests",
         "*",
         "0/6",
         "cause_entry",
         "ours '0/4', the truth '0/3'",
-    ),
-    (
-        "min_p_sampler_requests",
-        "torch2.12.1",
-        "0/7",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "min_p_sampler_requests",
-        "*",
-        "0/7",
-        "severity",
-        "ours 'expected', the truth 'problem'",
     ),
     // Two changes at once (the state's None and the chunk's stride): the
     // closest entry is 0/0 once the state's None counts as a change; the
