@@ -184,7 +184,7 @@ fn for_owner(input: &FixInput<'_>) -> String {
             in_sequential(input)
         ),
         ValueOwner::Closure | ValueOwner::Global if dynamic => format!(
-            "Expected once: {culprit} changed and torch made it dynamic at this recompile (automatic dynamic shapes: the new entry holds it as a symbolic int, not a constant), so later values compile nothing. No action needed."
+            "Expected once: {culprit} changed and torch made it dynamic at this recompile (automatic dynamic shapes: the new entry holds it as a symbolic number, not a constant), so later values compile nothing. No action needed; to avoid even this one, pass it in as a tensor argument rather than reading it from the enclosing scope."
         ),
         ValueOwner::Closure => {
             if boolean(g) {
