@@ -127,9 +127,8 @@ pub(super) fn user_attribute_fix(input: &FixInput<'_>) -> String {
             && input.evidence.kind.severity() == Severity::Problem =>
         {
             format!(
-            "{}Your code changed {} after compiling and the compiled code branches on which value it holds (a string, or None, is a constant of the graph): each value is a graph of its own, compiled once and reused when it returns, so every new value (a new job, a new stage) compiles again. If it changes once per job, start each job from a fresh compile (torch._dynamo.reset() after setting it) so old graphs do not count toward the recompile limit; to have one graph for every value, turn the choice into data: a mask tensor (register_buffer, updated in place) that the code multiplies by instead of branching on the attribute.",
-            once(input),
-            r.culprit
+                "Your code changed {} after compiling and the compiled code branches on which value it holds (a string, or None, is a constant of the graph): each value is a graph of its own, compiled once and reused when it returns, so every new value (a new job, a new stage) compiles again. If it changes once per job, start each job from a fresh compile (torch._dynamo.reset() after setting it) so old graphs do not count toward the recompile limit; to have one graph for every value, turn the choice into data: a mask tensor (register_buffer, updated in place) that the code multiplies by instead of branching on the attribute.",
+                r.culprit
             )
         }
         _ if boolean(g) => format!(
