@@ -546,6 +546,24 @@ fn rows_read_off_held_out_sets_read_their_recordings() {
             "global",
             "changed_once",
         ),
+        // A pruning pass replaces a module's forward pre-hook by a
+        // PruningContainer: `___check_type_id(..._forward_pre_hooks[...])`.
+        (
+            "tests/scenarios105/logs/torch2.12.1/ln_structured_channel_prune_schedule",
+            "0/2",
+            "hooks.replaced",
+            "hooks_changed",
+            "user_attribute",
+            "one_per_variant",
+        ),
+        (
+            "tests/scenarios105/logs/torch2.15.0/ln_structured_channel_prune_schedule",
+            "0/2",
+            "hooks.replaced",
+            "hooks_changed",
+            "user_attribute",
+            "one_per_variant",
+        ),
     ];
     for (log, id, form, category, owner, evidence) in cases {
         let doc = summary_json(&root().join(log));

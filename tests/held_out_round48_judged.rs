@@ -29,40 +29,7 @@ const OPEN103: &[Open] = &[
     ),
 ];
 
-const OPEN104: &[Open] = &[
-    // BYOL's momentum: torch made it dynamic, then an op pinned `1.0 -
-    // momentum` (add_'s alpha): our fix does not say to pass it as a 0-d
-    // tensor into an op that takes one (lerp_). Argument lines the truths
-    // read as the passing line where the guard quotes a use.
-    (
-        "byol_ema_momentum_cosine",
-        "*",
-        "1/2",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "byol_ema_momentum_cosine",
-        "*",
-        "1/3",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "byol_ema_momentum_cosine",
-        "*",
-        "1/4",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-    (
-        "byol_ema_momentum_cosine",
-        "*",
-        "1/5",
-        "fix",
-        "the fix names none of what the truth requires, or something it forbids",
-    ),
-];
+const OPEN104: &[Open] = &[];
 
 #[test]
 fn scenarios103_is_judged_as_its_blind_truth_says() {

@@ -130,13 +130,33 @@ pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
     if passed_by_caller(&subject) {
         return;
     }
-    if let Some(site) = sites.iter().find(|s| s.subject == subject) {
+    // A submodule's parameter gone (pruning renames `weight`) whose guards
+    // were installed in the library's forward: the user line that calls
+    // that submodule. Not a tensor guard of a parameter still there (its
+    // requires_grad, its size): those lines are where the value was set.
+    let site = sites.iter().find(|s| s.subject == subject).or_else(|| {
+        let enclosing = || enclosing_modules(&subject).find_map(|m| sites.iter().find(|s| s.subject == m));
+        missing.then(enclosing).flatten()
+    });
+    if let Some(site) = site {
         g.location = Some(site.location.clone());
         g.source = Some(site.location.short());
         if g.code.is_none() {
             g.code = site.code.clone();
         }
     }
+}
+
+/// The submodules a subject lies in, innermost first
+/// (`self._modules['a']._modules['b']._parameters['w']` ->
+/// `self._modules['a']._modules['b']`, `self._modules['a']`).
+fn enclosing_modules(subject: &str) -> impl Iterator<Item = &str> {
+    const AT: &str = "._modules['";
+    let starts: Vec<usize> = subject.match_indices(AT).map(|(at, _)| at).collect();
+    starts.into_iter().rev().filter_map(move |at| {
+        let end = at + AT.len() + subject[at + AT.len()..].find("']")? + 2;
+        (end < subject.len()).then(|| &subject[..end])
+    })
 }
 
 /// A graph's first read of an input (`trace::graph_reads`) as a site of the

@@ -100,6 +100,14 @@ impl GuardSet {
                         old: Arc::clone(old),
                         new: Arc::from(format!("{expr} == {v}")),
                     });
+                } else if let Some(length) = new.beyond_length(subject) {
+                    // The new call's list is shorter: the entry this set
+                    // read is a value the call lacks, so it differs.
+                    out.push(GuardChange {
+                        subject: Arc::clone(subject),
+                        old: Arc::clone(old),
+                        new: Arc::from(format!("absent (length {length})")),
+                    });
                 }
                 continue;
             };
@@ -184,6 +192,19 @@ impl GuardSet {
             .map(|(s, v)| (&**s, &**v))
     }
 
+    /// The length this set guards for the list `subject` indexes, when the
+    /// index is past it (`doc_lens[3]` where `len(doc_lens) == 2`).
+    fn beyond_length(&self, subject: &str) -> Option<usize> {
+        let inner = subject
+            .strip_prefix("type id(")
+            .and_then(|s| s.strip_suffix(')'))
+            .unwrap_or(subject);
+        let (list, index) = inner.strip_suffix(']')?.rsplit_once('[')?;
+        let index: usize = index.parse().ok()?;
+        let length: usize = self.value(&format!("len({list})"))?.parse().ok()?;
+        (index >= length).then_some(length)
+    }
+
     /// The value guarded for `subject`.
     pub fn value(&self, subject: &str) -> Option<&str> {
         let at = self.values.binary_search_by(|(s, _)| (**s).cmp(subject)).ok()?;
@@ -237,6 +258,11 @@ pub fn guarded_now(guard: &str, new: &GuardSet) -> GuardedNow {
             // == 64`: split sizes tied by their sum (the size split), each
             // held symbolically: later values with that sum compile nothing.
             Some((expr, _)) if sum_of_symbols(expr) => GuardedNow::Dynamic,
+            // `((144*support.size()[0]) % (n_way*k_shot)) == 0`: a
+            // divisibility the symbolic values must keep, which many
+            // values do, or a relation to a tensor's symbolic size: no
+            // number the entry pins.
+            Some((expr, v)) if (expr.contains(" % ") && v == "0") || expr.contains(".size()") => GuardedNow::Dynamic,
             Some((expr, v)) => GuardedNow::Specialised(Arc::from(format!("{expr} == {v}"))),
             // `x == 0.5` failed and the new entry guards x's sizes: the
             // number became a tensor (not a size guard of a tensor `x`).

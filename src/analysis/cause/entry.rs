@@ -125,7 +125,15 @@ fn distance(r: &GuardFailure, all: &[GuardFailure]) -> (usize, usize) {
         }
         read.len() + usize::from(!named)
     };
-    let counted = values(&mut changes.iter().filter(|c| !c.new_is_dynamic() || dynamic_before(c)));
+    // A value the entry already held symbolically (`k_shot` as
+    // `support.size()[0] // 5`) accepted any value that kept the relation:
+    // a new expression for it follows from another value made dynamic.
+    let held_symbolically = |c: &crate::reasons::GuardChange| c.old.contains("L['") || c.old.contains(".size()");
+    let counted = values(
+        &mut changes
+            .iter()
+            .filter(|c| (!c.new_is_dynamic() || dynamic_before(c)) && !held_symbolically(c)),
+    );
     let all = values(&mut changes.iter());
     (counted, all)
 }
@@ -192,6 +200,20 @@ fn one_action(c: &crate::reasons::GuardChange) -> Option<String> {
     if subject.starts_with("len(") && subject.ends_with(')') {
         return Some(format!("len(*): {} -> {}", c.old, c.new));
     }
+    // The entries a shorter list lacks are one change with each other (not
+    // with its length: an entry of the same length that differs in values
+    // is closer than one that also had more of them).
+    if c.new.starts_with("absent (length ") {
+        let entry = subject
+            .strip_prefix("type id(")
+            .and_then(|s| s.strip_suffix(')'))
+            .unwrap_or(subject);
+        let list = entry.rsplit_once('[').map_or(entry, |(list, _)| list);
+        return Some(format!("entries of {list} past {}", c.new));
+    }
+    if let Some(change) = one_number_change(c) {
+        return Some(change);
+    }
     let root = &subject[..subject.find("._modules['")?];
     let attribute = subject.rsplit_once("']")?.1.strip_prefix('.');
     let plain = attribute.is_some_and(|a| !a.is_empty() && a.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_'));
@@ -202,6 +224,32 @@ fn one_action(c: &crate::reasons::GuardChange) -> Option<String> {
     // class of a pruning hook on `fc1` and on `fc2`: one pass of a
     // callback): the same path with the submodules' names left out.
     Some(format!("{}: {} -> {}", any_submodule(subject), c.old, c.new))
+}
+
+/// A size or stride whose changed dims all went from one number to another
+/// (`[128, 16] -> [128, 8]`, strides `[16, 1] -> [8, 1]`): the tensors one
+/// number shapes change together (a factorisation's rank, a batch size),
+/// so they count as one value.
+fn one_number_change(c: &crate::reasons::GuardChange) -> Option<String> {
+    // A stride follows the sizes: one value with them.
+    if !c.subject.ends_with(".size()") && !c.subject.ends_with(".stride()") {
+        return None;
+    }
+    let dims = |v: &str| -> Option<Vec<String>> {
+        let inner = v.strip_prefix('[')?.strip_suffix(']')?;
+        Some(inner.split(", ").map(str::to_string).collect())
+    };
+    let (old, new) = (dims(&c.old)?, dims(&c.new)?);
+    if old.len() != new.len() {
+        return None;
+    }
+    let mut changed = old.iter().zip(&new).filter(|(a, b)| a != b);
+    let first = changed.next()?;
+    // A dim held symbolically (`None`) that went to one number (an empty
+    // batch, 0) changes the same way in every tensor it shapes.
+    let dim = |d: &String| d == "None" || d.parse::<u64>().is_ok();
+    let numbers = |(a, b): (&String, &String)| dim(a) && dim(b);
+    (numbers(first) && changed.all(|d| d == first)).then(|| format!("a dim of any tensor: {} -> {}", first.0, first.1))
 }
 
 /// `subject` with the name of every submodule it goes through as `*`.

@@ -140,12 +140,15 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // attribute of the model itself that its forward (the user's) reads as
     // `self.clip_value`.
     // A tensor of that model (a parameter's size or requires_grad, a
-    // buffer) or a submodule's class is the model's too:
-    // `tensor 'G['model']._modules['head']...'`, `___check_type_id(G['model']._modules['bn1'], ...)`.
+    // buffer), a submodule's class or a parameter gone (pruning) is the
+    // model's too: `tensor 'G['model']._modules['head']...'`,
+    // `___check_type_id(G['model']._modules['bn1'], ...)`,
+    // `KeyError on G['model']._modules['conv1']._parameters['weight']`.
     let target = guard
         .trim_start_matches("not ")
         .trim_start_matches("hasattr(")
         .trim_start_matches("tensor '")
+        .trim_start_matches("KeyError on ")
         .trim_start_matches("___check_type_id(")
         .trim_start_matches("___check_obj_id(");
     let submodule = target.contains(".__dict__['_modules']")

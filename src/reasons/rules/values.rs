@@ -50,6 +50,24 @@ pub(super) fn rows() -> Vec<Rule> {
             advice: "Register every hook before the first compile and keep it registered; toggle what it does with state read outside the traced region instead of adding/removing hooks.",
         },
         Rule {
+            // `___check_type_id(G['model']._modules['conv1']._forward_pre_hooks
+            // [list(dict.keys(...))[0]], ...)`: a registered hook replaced by
+            // one of another class (pruning a second time turns one
+            // LnStructured hook into a PruningContainer). The hooks changed,
+            // not the type of a value the user passes. Recorded:
+            // tests/scenarios105 ln_structured_channel_prune_schedule
+            // (2.12.1, 2.15.0).
+            id: "hooks.replaced",
+            category: HooksChanged,
+            when: When::Always,
+            pattern: leak(format!(
+                r"^___check_(?:type|obj)_id\((?P<src>(?:{MODULE_ROOT}|G\['[^']+'\]|[A-Za-z_][A-Za-z0-9_]*)(?:\._modules\['[^']+'\])*)\._(?P<hooks>forward_hooks|forward_pre_hooks|backward_hooks|backward_pre_hooks)\["
+            )),
+            culprit: Culprit::Template("{hooks} on {@src}"),
+            detail: Some("a registered hook was replaced by another (of another class) after the compile"),
+            advice: "A hook on this module was replaced after the compile (re-registered, or wrapped, as a second pruning pass does): the frame compiles again for the new hook, once per hook set. Register hooks before the first compile, or make the structural change (pruning, then prune.remove) outside the steps that are compiled.",
+        },
+        Rule {
             id: "hooks.removed",
             // A removed hook's function is freed, and Dynamo drops the cache
             // entry that held it (`RemovableHandle.remove()`, an activation

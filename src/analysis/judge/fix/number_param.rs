@@ -25,6 +25,12 @@ const NUMBER_PARAMS: &[(&str, &str, &str)] = &[
         "dropout",
         "write the dropout out with p as a tensor made outside the compiled function (p = torch.tensor(rate); x = x * (torch.rand_like(x) >= p) / (1 - p)): one graph for every rate. F.dropout needs a Python float there, and given a tensor it leaves the function uncompiled",
     ),
+    // A scalar multiplier (`p.add_(q, alpha=1 - m)`, an EMA): the op takes
+    // a Python number, but the same arithmetic on tensors takes a 0-d
+    // tensor, which the graph reads instead of guarding.
+    ("alpha", "", SCALE_BY_TENSOR),
+    ("value", "addcmul_", SCALE_BY_TENSOR),
+    ("value", "addcdiv_", SCALE_BY_TENSOR),
     ("size", "interpolate", ""),
     ("output_size", "", ""),
     ("padding", "", ""),
@@ -34,6 +40,8 @@ const NUMBER_PARAMS: &[(&str, &str, &str)] = &[
     ("groups", "", ""),
     ("pad", "pad", ""),
 ];
+
+const SCALE_BY_TENSOR: &str = "pass the value as a 0-d tensor made outside the compiled function (w = torch.tensor(value)) and scale with tensor arithmetic rather than the number parameter (x.add_(y * w); an EMA as x.lerp_(y, w), whose weight may be a tensor): one graph for every value";
 
 /// The guarded value's name, the call and parameter it feeds on the quoted
 /// line, and the better input, when that parameter takes numbers only.
@@ -46,13 +54,20 @@ pub(super) struct NumberParam {
 
 pub(super) fn number_param(input: &FixInput<'_>) -> Option<NumberParam> {
     let g = input.guard?;
-    let code = g.code.as_deref()?;
-    let subject = crate::reasons::failed_subject(&canonical(&g.guard));
-    let name = python_name(&subject);
-    let name = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
-    if !crate::reasons::culprit::is_plain_name(&name) {
-        return None;
-    }
+    // An expression's culprit is the name in it (`momentum`).
+    let name = plain_name(g).or_else(|| {
+        let last = input.reason.culprit.rsplit(' ').next()?;
+        crate::reasons::culprit::is_plain_name(last).then(|| last.to_string())
+    })?;
+    // A guard on an expression of the value (`(1.0 + ((-1)*m)) == 0.01`)
+    // quotes no line; an older entry's guard on the value itself does.
+    let code = g.code.as_deref().or_else(|| {
+        input
+            .failures
+            .iter()
+            .find(|o| o.code.is_some() && plain_name(o).as_deref() == Some(name.as_str()))
+            .and_then(|o| o.code.as_deref())
+    })?;
     keywords_naming(code, &name).into_iter().find_map(|(callee, key)| {
         NUMBER_PARAMS
             .iter()
@@ -64,6 +79,13 @@ pub(super) fn number_param(input: &FixInput<'_>) -> Option<NumberParam> {
                 instead,
             })
     })
+}
+
+/// The plain Python name a guard failed on (`momentum` of `L['momentum']`).
+fn plain_name(g: &crate::reasons::GuardFailure) -> Option<String> {
+    let name = python_name(&crate::reasons::failed_subject(&canonical(&g.guard)));
+    let name = name.rsplit(['.', ' ']).next().unwrap_or(&name).to_string();
+    crate::reasons::culprit::is_plain_name(&name).then_some(name)
 }
 
 /// The (callee, keyword) of every keyword argument on the line whose value
