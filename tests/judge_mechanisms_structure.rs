@@ -1,7 +1,7 @@
 //! Which cache entry a new call is closest to when lists shrink, tensors
 //! change shape together or a value was already symbolic; what a pruning
 //! pass changes; and a scalar multiplier's fix (issue 37, items 1 to 4),
-//! read off held-out sets (tests/scenarios18, 35, 102, 104, 105, 106: truth
+//! read off held-out sets (tests/scenarios18, 35, 102, 104-107: truth
 //! written blind before guardscope ran on them), each on logs recorded from
 //! third-party code on two torch versions.
 
@@ -73,7 +73,8 @@ fn a_value_already_symbolic_is_no_difference_and_a_divisibility_pins_nothing() {
 /// user's forward calls that submodule; a second pruning pass replaces the
 /// module's pre-hook by a PruningContainer: hooks changed, not a type the
 /// user passes. A model kept in a global is still the model: its pruned
-/// parameter is a module attribute, not "a global".
+/// parameter and its number of experts are module attributes, not "a
+/// global".
 #[test]
 fn a_pruning_pass_is_the_modules_structure_and_its_hooks() {
     for torch in ["torch2.12.1", "torch2.15.0"] {
@@ -92,6 +93,16 @@ fn a_pruning_pass_is_the_modules_structure_and_its_hooks() {
         assert_eq!(second["cause"]["category"], "hooks_changed", "{torch}: {second:#}");
         assert_eq!(second["cause"]["form"], "hooks.replaced", "{torch}: {second:#}");
         assert_eq!(second["severity"], "expected", "{torch}: {second:#}");
+    }
+    // Experts appended to a model kept in a global
+    // (`len(G['moe']._modules['experts']._modules)`): the model's children.
+    for torch in ["torch2.12.1", "torch2.14.1"] {
+        let all = recorded("scenarios107", torch, "grow_experts_upcycle");
+        for id in ["0/1", "0/2"] {
+            let r = find(&all, id);
+            assert_eq!(r["owner"], "user_attribute", "{torch} {id}: {r:#}");
+            assert_eq!(r["severity"], "expected", "{torch} {id}: {r:#}");
+        }
     }
 }
 

@@ -143,9 +143,11 @@ pub fn ownership(g: &GuardFailure, ctx: &Context<'_>, frame: &Frame, compile: &C
     // buffer), a submodule's class or a parameter gone (pruning) is the
     // model's too: `tensor 'G['model']._modules['head']...'`,
     // `___check_type_id(G['model']._modules['bn1'], ...)`,
-    // `KeyError on G['model']._modules['conv1']._parameters['weight']`.
+    // `KeyError on G['model']._modules['conv1']._parameters['weight']`,
+    // and the number of its children (`len(G['moe']._modules['experts']._modules)`).
     let target = guard
         .trim_start_matches("not ")
+        .trim_start_matches("len(")
         .trim_start_matches("hasattr(")
         .trim_start_matches("tensor '")
         .trim_start_matches("KeyError on ")
