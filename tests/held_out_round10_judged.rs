@@ -57,24 +57,10 @@ const OPEN25: &[Open] = &[
     ),
     (
         "giou_box_head_matched_counts",
-        "*",
-        "4/2",
-        "cause_entry",
-        "ours '4/0', the truth '4/1'",
-    ),
-    (
-        "giou_box_head_matched_counts",
         "torch2.12.1",
         "5/1",
         "owner",
         "ours 'graph_break_value', the truth 'library_argument'",
-    ),
-    (
-        "giou_box_head_matched_counts",
-        "*",
-        "5/2",
-        "cause_entry",
-        "ours '5/0', the truth '5/1'",
     ),
     (
         "giou_box_head_matched_counts",
@@ -103,6 +89,32 @@ const OPEN25: &[Open] = &[
         "20/1",
         "owner",
         "ours 'library_argument', the truth 'graph_break_value'",
+    ),
+    // Since tensors one number reshapes count as one change (2026-12-01),
+    // the entry that differs from the call in one size (64 -> 4 across the
+    // layer's tensors) is closer than the one that differs in grad mode and
+    // three requires_grad flags, where the truth reads the mode; the same
+    // change fixed three cause entries elsewhere in this set.
+    (
+        "peft_dora_finetune_then_eval",
+        "torch2.13.0",
+        "20/3",
+        "category",
+        "ours 'shape_input', the truth 'torch_global_state'",
+    ),
+    (
+        "peft_dora_finetune_then_eval",
+        "torch2.13.0",
+        "20/3",
+        "owner",
+        "ours 'graph_break_value', the truth 'torch_state'",
+    ),
+    (
+        "peft_dora_finetune_then_eval",
+        "torch2.13.0",
+        "20/3",
+        "cause_entry",
+        "ours '20/2', the truth '20/1'",
     ),
 ];
 

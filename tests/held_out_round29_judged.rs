@@ -53,13 +53,6 @@ const OPEN62: &[Open] = &[
     ),
     (
         "layerwise_unfreeze_total_grad_norm",
-        "*",
-        "0/3",
-        "cause_entry",
-        "ours '0/0', the truth '0/2'",
-    ),
-    (
-        "layerwise_unfreeze_total_grad_norm",
         "torch2.12.1",
         "0/3",
         "fix",

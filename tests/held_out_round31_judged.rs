@@ -14,22 +14,13 @@ mod common;
 
 use common::blind::{judge_set, HeldOut, Open};
 
-const OPEN66: &[Open] = &[
-    (
-        "evidential_dirichlet_classifier",
-        "*",
-        "0/1",
-        "category",
-        "ours 'nn_module_attr', the truth 'global_var'",
-    ),
-    (
-        "gqa_decoder_model_zoo",
-        "*",
-        "0/2",
-        "cause_entry",
-        "ours '0/0', the truth '0/1'",
-    ),
-];
+const OPEN66: &[Open] = &[(
+    "evidential_dirichlet_classifier",
+    "*",
+    "0/1",
+    "category",
+    "ours 'nn_module_attr', the truth 'global_var'",
+)];
 
 const OPEN67: &[Open] = &[
     (

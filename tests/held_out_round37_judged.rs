@@ -44,20 +44,6 @@ const OPEN77: &[Open] = &[
         "ours '0/1', the truth '0/0'",
     ),
     (
-        "hetero_citation_graph_sampled_batches",
-        "*",
-        "0/3",
-        "category",
-        "ours 'dict_keys', the truth 'shape_input'",
-    ),
-    (
-        "hetero_citation_graph_sampled_batches",
-        "*",
-        "0/3",
-        "cause_entry",
-        "ours '0/1', the truth '0/2'",
-    ),
-    (
         "pointcloud_edgeconv_knn_curriculum",
         "*",
         "0/1",

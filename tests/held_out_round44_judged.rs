@@ -38,13 +38,6 @@ const OPEN93: &[Open] = &[
         "lightning_pruning_callback",
         "*",
         "0/2",
-        "category",
-        "ours 'type_change', the truth 'hooks_changed'",
-    ),
-    (
-        "lightning_pruning_callback",
-        "*",
-        "0/2",
         "owner",
         "ours 'user_attribute', the truth 'library_attribute'",
     ),

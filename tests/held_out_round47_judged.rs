@@ -115,34 +115,6 @@ const OPEN102: &[Open] = &[
     // only in pinned element values is the truths' cause; entries whose extra
     // elements the new call lacks are not counted as differing (a known limit
     // of the distance, also scenarios42's FreeU hasattr entry).
-    (
-        "packed_docs_segment_mask",
-        "*",
-        "0/3",
-        "category",
-        "ours 'container_len', the truth 'constant_value'",
-    ),
-    (
-        "packed_docs_segment_mask",
-        "*",
-        "0/3",
-        "cause_entry",
-        "ours '0/2', the truth '0/1'",
-    ),
-    (
-        "packed_docs_segment_mask",
-        "*",
-        "0/3",
-        "severity",
-        "ours 'problem', the truth 'expected'",
-    ),
-    (
-        "packed_docs_segment_mask",
-        "*",
-        "0/4",
-        "cause_entry",
-        "ours '0/2', the truth '0/3'",
-    ),
 ];
 
 #[test]
