@@ -40,6 +40,10 @@ impl GuardChange {
             return format!("{inner}: a different object");
         }
         if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
+            // An entry the new call's shorter list lacks: no type at all.
+            if self.new.starts_with("absent") {
+                return format!("{inner}: {}", self.new);
+            }
             return format!("{inner}: a different type");
         }
         if let Some(tensor) = subject.strip_suffix(" dispatch keys") {

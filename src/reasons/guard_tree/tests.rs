@@ -172,3 +172,24 @@ fn an_argument_none_in_one_compile_and_a_tensor_in_the_other_is_a_change() {
     assert_eq!(guarded_now("y is None", &tensor), GuardedNow::Tensor);
     assert_eq!(guarded_now("x == 0.5", &none), GuardedNow::Unguarded);
 }
+
+// Trimmed from tests/scenarios102 packed_docs_segment_mask (torch 2.15.0):
+// the entry compiled for three documents against a call with two.
+#[test]
+fn entries_a_shorter_list_lacks_differ() {
+    let entry = "\
+| | +- LENGTH_CHECK: len(L['doc_lens']) == 3                                       # seg = torch.cat([torch.full((n,), i) for i, n in enumerate(doc_lens)])  # s/t.py:24 in forward
+| | | +- EQUALS_MATCH: L['doc_lens'][0] == 19                                        # seg = torch.cat([torch.full((n,), i) for i, n in enumerate(doc_lens)])  # s/t.py:24 in forward
+| | | +- EQUALS_MATCH: L['doc_lens'][2] == 1                                         # seg = torch.cat([torch.full((n,), i) for i, n in enumerate(doc_lens)])  # s/t.py:24 in forward
+";
+    let call = "\
+| | +- LENGTH_CHECK: len(L['doc_lens']) == 2                                       # seg = torch.cat([torch.full((n,), i) for i, n in enumerate(doc_lens)])  # s/t.py:24 in forward
+| | | +- EQUALS_MATCH: L['doc_lens'][0] == 19                                        # seg = torch.cat([torch.full((n,), i) for i, n in enumerate(doc_lens)])  # s/t.py:24 in forward
+";
+    let changes = GuardSet::parse(entry).changes_to(&GuardSet::parse(call));
+    let described: Vec<String> = changes.iter().map(GuardChange::describe).collect();
+    assert_eq!(
+        described,
+        ["doc_lens[2]: 1 -> absent (length 2)", "len(doc_lens): 3 -> 2"]
+    );
+}
