@@ -1,7 +1,7 @@
 //! Which cache entry a new call is closest to when lists shrink, tensors
 //! change shape together or a value was already symbolic; what a pruning
 //! pass changes; and a scalar multiplier's fix (issue 37, items 1 to 4),
-//! read off held-out sets (tests/scenarios18, 35, 102, 104-107: truth
+//! read off held-out sets (tests/scenarios12, 18, 35, 102, 104-107: truth
 //! written blind before guardscope ran on them), each on logs recorded from
 //! third-party code on two torch versions.
 
@@ -123,5 +123,21 @@ fn a_scalar_multiplier_fix_names_the_tensor_form() {
             assert!(fix.contains("lerp_"), "{torch} {id}: {fix}");
             assert!(!fix.contains("recompile_limit"), "{torch} {id}: {fix}");
         }
+    }
+}
+
+/// Torch logs `"user_stack": null` on a `symbolic_shape_specialization`
+/// made outside user code (a Gumbel-softmax temperature fixed by the op
+/// that needs it as a number): the record still says the value was made
+/// dynamic and fixed again, so the repeat's evidence names the pin.
+#[test]
+fn a_specialisation_logged_without_a_user_stack_still_names_the_pin() {
+    for torch in ["torch2.12.1", "torch2.15.0"] {
+        let all = recorded("scenarios12", torch, "gumbel_vae_tau_anneal");
+        let r = find(&all, "0/3");
+        assert_eq!(r["severity"], "problem", "{torch}: {r:#}");
+        let why = r["evidence"]["text"].as_str().unwrap();
+        assert!(why.contains("torch made tau dynamic"), "{torch}: {why}");
+        assert!(why.contains("fixed it to 0.5 again"), "{torch}: {why}");
     }
 }

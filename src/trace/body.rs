@@ -82,15 +82,17 @@ fn decode_specialization(body: &str) -> Option<EventData> {
         #[serde(default)]
         sources: Vec<String>,
         value: Option<serde_json::Value>,
+        // torch 2.12 writes `"user_stack": null` when the specialisation
+        // happened outside user code: the record still says what was fixed.
         #[serde(default)]
-        user_stack: Vec<Frame>,
+        user_stack: Option<Vec<Frame>>,
     }
     let s: Specialization = serde_json::from_str(body).ok()?;
     let value = match s.value? {
         serde_json::Value::String(v) => v,
         v => v.to_string(),
     };
-    let (user_stack, interned_files) = decode_stack(s.user_stack);
+    let (user_stack, interned_files) = decode_stack(s.user_stack.unwrap_or_default());
     (!s.sources.is_empty()).then_some(EventData::Specialized {
         sources: s.sources,
         value,

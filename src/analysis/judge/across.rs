@@ -1,10 +1,9 @@
-//! What the frame's other recompiles say of one of them: which recompiles
-//! repeat their cause (a new string each time, a counter, a value compiled
-//! twice), a size that follows a number the call changed, a value the same
-//! call changed that then recompiled the frame again, a value that recurs
-//! under several guards, the same value in another grad mode, a tensor that
-//! differs with a string argument. The frame's judge (the parent module)
-//! hands the recompiles in compile order.
+//! What the frame's other recompiles say of one of them: which repeat their
+//! cause (a new string each time, a counter, a value compiled twice), a size
+//! that follows a number the call changed, a value the same call changed that
+//! recompiled the frame again, a value recurring under several guards, the
+//! same value in another grad mode, a tensor that differs with a string
+//! argument. The frame's judge hands the recompiles in compile order.
 
 use super::evidence::{EvidenceKind, OPEN_STRINGS};
 use super::guard_text;
@@ -16,9 +15,12 @@ use crate::reasons::{failed_subject, Category};
 /// that also changed a number this frame keeps constant because an op
 /// takes it as a Python number (`torch.linspace(-1, 1, res)`): the size
 /// follows that number (the graph's output is res x res, compared with the
-/// target), one graph per value of it, while its values are few.
+/// target), one graph per value of it, while its values are few. Only a
+/// size: a number pinned itself is its own cause.
 pub(super) fn size_follows_op_number(recompiles: &[Finding<'_>], keys: &[String], i: usize) -> Option<String> {
-    let guard = recompiles[i].guard()?;
+    let guard = recompiles[i]
+        .guard()
+        .filter(|g| g.guard.starts_with("tensor '") || g.guard.contains(".size()"))?;
     let frame = recompiles[i].frame;
     guard.changes.iter().flatten().find_map(|change| {
         change.old.parse::<f64>().ok()?;
