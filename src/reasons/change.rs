@@ -17,7 +17,25 @@ pub struct GuardChange {
     pub new: Arc<str>,
 }
 
+/// How `new` reads for an entry the new call's shorter list lacks.
+const ABSENT: &str = "absent (length ";
+
 impl GuardChange {
+    /// An entry of a list that the new call's list, `length` long, lacks:
+    /// it differs, though the new compile guards nothing of it.
+    pub fn absent(subject: Arc<str>, old: Arc<str>, length: usize) -> GuardChange {
+        GuardChange {
+            subject,
+            old,
+            new: Arc::from(format!("{ABSENT}{length})")),
+        }
+    }
+
+    /// Whether this is an entry the new call's shorter list lacks.
+    pub fn is_absent(&self) -> bool {
+        self.new.starts_with(ABSENT)
+    }
+
     /// The new compile guards a size or stride of `None`: automatic
     /// dynamic shapes made a dim dynamic there (a consequence of the
     /// recompile, not a cause of it).
@@ -39,9 +57,9 @@ impl GuardChange {
         if let Some(inner) = subject.strip_prefix("id(").and_then(|s| s.strip_suffix(')')) {
             return format!("{inner}: a different object");
         }
-        if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
+        if let Some(inner) = super::culprit::typed(&subject) {
             // An entry the new call's shorter list lacks: no type at all.
-            if self.new.starts_with("absent") {
+            if self.is_absent() {
                 return format!("{inner}: {}", self.new);
             }
             return format!("{inner}: a different type");

@@ -220,6 +220,20 @@ pub fn from_guard_on_hint(hint: &str) -> Option<String> {
     Some(rest.replace('"', "").trim().to_string()).filter(|s| !s.is_empty())
 }
 
+/// What a type guard's subject tests the type of: `x` of `type id(x)`.
+pub fn typed(subject: &str) -> Option<&str> {
+    subject.strip_prefix("type id(")?.strip_suffix(')')
+}
+
+/// The list and index of the entry a subject reads, also through the
+/// entry's type guard: `(doc_lens, 3)` of `doc_lens[3]` and of
+/// `type id(doc_lens[3])`.
+pub fn list_entry(subject: &str) -> Option<(&str, usize)> {
+    let entry = typed(subject).unwrap_or(subject);
+    let (list, index) = entry.strip_suffix(']')?.rsplit_once('[')?;
+    Some((list, index.parse().ok()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

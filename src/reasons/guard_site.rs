@@ -152,8 +152,7 @@ pub fn locate(g: &mut GuardFailure, sites: &[GuardSite]) {
 /// `self._modules['a']._modules['b']`, `self._modules['a']`).
 fn enclosing_modules(subject: &str) -> impl Iterator<Item = &str> {
     const AT: &str = "._modules['";
-    let starts: Vec<usize> = subject.match_indices(AT).map(|(at, _)| at).collect();
-    starts.into_iter().rev().filter_map(move |at| {
+    subject.rmatch_indices(AT).filter_map(move |(at, _)| {
         let end = at + AT.len() + subject[at + AT.len()..].find("']")? + 2;
         (end < subject.len()).then(|| &subject[..end])
     })

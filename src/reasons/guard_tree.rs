@@ -15,6 +15,7 @@
 //! ```
 
 use super::change::{GuardChange, GuardedNow};
+use super::culprit::list_entry;
 use super::guard_site::GuardSite;
 use super::split::Assignment;
 use super::subject::{container_tested, failed_subject, size_mismatch_dim};
@@ -103,11 +104,7 @@ impl GuardSet {
                 } else if let Some(length) = new.beyond_length(subject) {
                     // The new call's list is shorter: the entry this set
                     // read is a value the call lacks, so it differs.
-                    out.push(GuardChange {
-                        subject: Arc::clone(subject),
-                        old: Arc::clone(old),
-                        new: Arc::from(format!("absent (length {length})")),
-                    });
+                    out.push(GuardChange::absent(Arc::clone(subject), Arc::clone(old), length));
                 }
                 continue;
             };
@@ -195,12 +192,7 @@ impl GuardSet {
     /// The length this set guards for the list `subject` indexes, when the
     /// index is past it (`doc_lens[3]` where `len(doc_lens) == 2`).
     fn beyond_length(&self, subject: &str) -> Option<usize> {
-        let inner = subject
-            .strip_prefix("type id(")
-            .and_then(|s| s.strip_suffix(')'))
-            .unwrap_or(subject);
-        let (list, index) = inner.strip_suffix(']')?.rsplit_once('[')?;
-        let index: usize = index.parse().ok()?;
+        let (list, index) = list_entry(subject)?;
         let length: usize = self.value(&format!("len({list})"))?.parse().ok()?;
         (index >= length).then_some(length)
     }

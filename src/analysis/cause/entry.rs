@@ -147,7 +147,7 @@ fn distance(r: &GuardFailure, all: &[GuardFailure]) -> (usize, usize) {
 fn value_read(subject: &str) -> String {
     // Type guards keep the source as Dynamo spelled it (`m.__dict__['_modules']`),
     // value guards its canonical form (`m._modules`): one value either way.
-    if let Some(inner) = subject.strip_prefix("type id(").and_then(|s| s.strip_suffix(')')) {
+    if let Some(inner) = crate::reasons::culprit::typed(subject) {
         return crate::reasons::culprit::canonical(inner);
     }
     let mut sizes: Vec<&str> = subject
@@ -203,12 +203,8 @@ fn one_action(c: &crate::reasons::GuardChange) -> Option<String> {
     // The entries a shorter list lacks are one change with each other (not
     // with its length: an entry of the same length that differs in values
     // is closer than one that also had more of them).
-    if c.new.starts_with("absent (length ") {
-        let entry = subject
-            .strip_prefix("type id(")
-            .and_then(|s| s.strip_suffix(')'))
-            .unwrap_or(subject);
-        let list = entry.rsplit_once('[').map_or(entry, |(list, _)| list);
+    if c.is_absent() {
+        let list = crate::reasons::culprit::list_entry(subject).map_or(subject, |(list, _)| list);
         return Some(format!("entries of {list} past {}", c.new));
     }
     if let Some(change) = one_number_change(c) {
